@@ -34,7 +34,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, STRING_SPLITS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
     HOST_TORCH, HOST_WRAPPERS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES,
     TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
 )
@@ -330,6 +330,17 @@ def _const_string(node: cst.BaseExpression) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _cuts_a_string(node: cst.Call, fixed: bool) -> bool:
+    """`s.split("+")`, `s.rsplit(sep=".", maxsplit=1)`, `s.partition(":")`, `s.split()`: a string separator (any string
+    display), or for a split (not `fixed`) none at all: the call is `str`'s (`STRING_SPLITS`)."""
+    if any(a.star for a in node.args):
+        return False
+    sep = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "sep"), None)
+    if sep is None:
+        return not fixed and all(a.keyword is not None and a.keyword.value == "maxsplit" for a in node.args)
+    return isinstance(sep, (cst.SimpleString, cst.FormattedString, cst.ConcatenatedString))
+
+
 def _device_string(node: cst.BaseExpression) -> str | None:
     """The device a string names: a literal, or an f-string whose literal head names the type (`f"cuda:{rank}"`)."""
     if isinstance(node, cst.FormattedString) and node.parts and isinstance(node.parts[0], cst.FormattedStringText):
@@ -380,7 +391,8 @@ class Inference:
         # not its outer function's
         self.priors: dict[str, tuple[int, Val, Val | None]] = {}
         # flag -> (the device or type test it holds, the names that test reads): `is_cuda = v.is_cuda` then
-        # `if not is_cuda:` narrows `v` as the test would; dropped when the flag or a name it reads is rebound
+        # `if not is_cuda:` narrows `v` as the test would; dropped when the flag or a name it reads is rebound. A
+        # local holding a tensor's device (`d = v.device`, `t = d.type`) is kept the same way (`_device_of_expr`)
         self.tests: dict[str, tuple[cst.BaseExpression, frozenset[str]]] = {}
         # the unit's tree, for facts its other statements prove (`element_reads`, read once when first asked)
         self.unit_tree: cst.CSTNode | None = None
@@ -944,6 +956,9 @@ class Inference:
                 return ids
             if func.attr.value in HOST_ARRAY_METHODS and not node.args:
                 return Val(Kind.NDARRAY)  # `pb_utils.get_input_tensor_by_name(r, "ids").as_numpy()`: a host array
+            if func.attr.value in STRING_SPLITS and _cuts_a_string(node, STRING_SPLITS[func.attr.value]):
+                # `v.split("+")[0]`: strings, whatever `v` reads as (a tensor's `split` takes sizes)
+                return Val(Kind.HOST_SEQ, ref="tuple") if STRING_SPLITS[func.attr.value] else HOST_LIST
             recv = self(func.value)
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
@@ -953,10 +968,13 @@ class Inference:
                 if func.attr.value in MODULE_TENSOR_METHODS:
                     return self._host_weights(func.attr.value)
                 return recv if self._keeps_module(func.attr.value, node) else UNKNOWN
-            if recv.kind is Kind.CPU_TENSOR and not recv.weak and func.attr.value in ("items", "values") \
-                    and not node.args:
-                # no tensor has `.items()`: a tokenizer's batch, read as one host tensor, is a dict of host tensors
-                return self._dict_method(CPU, func.attr.value)
+            if recv.kind is Kind.CPU_TENSOR and not recv.weak and (
+                    func.attr.value in ("items", "values") and not node.args
+                    or func.attr.value in ("get", "pop") and node.args and not node.args[0].star):
+                # no tensor has `.items()` or `.get(k)`: a tokenizer's or a DataLoader's batch, read as one host
+                # tensor, is a dict of host tensors, and `batch.get("mask")` is what `batch["mask"]` is
+                item = Val(Kind.CPU_TENSOR, pinned=recv.pinned) if func.attr.value in ("get", "pop") else CPU
+                return self._dict_method(item, func.attr.value)
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
@@ -1840,9 +1858,11 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
 
 def remember_test(inf: Inference, name: str, value: cst.BaseExpression) -> None:
     """`is_cuda = v.is_cuda`: a local bound to a test that narrows something holds that test, for a later
-    `if is_cuda:` (after `bind`, which dropped what the name held before)."""
+    `if is_cuda:` (after `bind`, which dropped what the name held before). So does a local bound to a tensor's
+    device or its type (`d = v.device`, `t = d.type`): a later `if t == "cpu":` tests `v` as `v.device.type` would."""
     when_true, when_false = narrowing(inf, value)
-    if not (when_true or when_false) or name in (reads := _names_read(value)):
+    if not (when_true or when_false) and _device_of_expr(inf, value) is None \
+            or name in (reads := _names_read(value)):
         return
     inf.tests[name] = (value, reads)
 
@@ -1931,10 +1951,10 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
         subject, on_cpu = test.value, test.attr.value == "is_cpu"
     elif test.__class__ is cst.Comparison and len(test.comparisons) == 1:
         op = test.comparisons[0].operator
-        device = _device_of_expr(test.left)
+        device = _device_of_expr(inf, test.left)
         other = test.comparisons[0].comparator
         if device is None:
-            device, other = _device_of_expr(other), test.left
+            device, other = _device_of_expr(inf, other), test.left
         text = _const_string(other)
         if text is None and other.__class__ is cst.Call and (inf.resolve(other.func) or "") == "torch.device" \
                 and other.args:
@@ -1991,7 +2011,7 @@ def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
     if op.__class__ in (cst.Equal, cst.NotEqual):
         for side, other in ((test.left, right), (right, test.left)):
             text = _device_text(inf, other)
-            if _device_of_expr(side) is not None and text is not None \
+            if _device_of_expr(inf, side) is not None and text is not None \
                     and device_type(text) in OFF_CUDA_TYPES - {"cpu"}:
                 # `x.device.type == "mps"`: a tensor on another accelerator (one on the host is `narrowing`'s)
                 return "body" if op.__class__ is cst.Equal else "orelse"
@@ -2081,15 +2101,25 @@ def _derived_on_host(inf: Inference, key: str) -> dict[str, Val]:
     return out
 
 
-def _device_of_expr(expr: cst.BaseExpression) -> cst.BaseExpression | None:
-    """`v` of `v.device.type`, `v.device` or `str(v.device)`; None for anything else."""
+def _device_of_expr(inf: Inference, expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`v` of `v.device.type`, `v.device` or `str(v.device)`, each part maybe read through a local that holds it
+    (`d = v.device; t = d.type`: `remember_test`, which forgets it when `d`, `t` or `v` is rebound); None for anything
+    else."""
+    expr = _held(inf, expr)
     if expr.__class__ is cst.Call and expr.func.__class__ is cst.Name and expr.func.value == "str" and expr.args:
-        expr = expr.args[0].value
+        expr = _held(inf, expr.args[0].value)
     if expr.__class__ is cst.Attribute and expr.attr.value == "type":
-        expr = expr.value
+        expr = _held(inf, expr.value)
     if expr.__class__ is cst.Attribute and expr.attr.value == "device":
         return expr.value
     return None
+
+
+def _held(inf: Inference, expr: cst.BaseExpression) -> cst.BaseExpression:
+    """The expression a local holds while none of the names it reads is rebound (`Inference.tests`), else `expr`."""
+    while expr.__class__ is cst.Name and expr.value in inf.tests:  # (no cycle: a binding never holds itself)
+        expr = inf.tests[expr.value][0]
+    return expr
 
 
 def _shape_like(expr: cst.BaseExpression) -> bool:

@@ -136,6 +136,11 @@ HOST_LIBRARY_TENSORS = frozenset({
 # `pb_utils.Tensor.as_numpy()` (a request input, or a BLS response's output; a tensor in GPU memory raises there
 # instead). No torch tensor has such a method, so the result is an array whatever the receiver reads as.
 HOST_ARRAY_METHODS = frozenset({"as_numpy"})
+# `str` methods that cut a string into strings: `Tensor.split` takes sizes (an int or a list of ints), and no tensor
+# has the others, so one given a string separator (or, for the splits, none: a tensor's needs its sizes) is the string
+# method, whatever the receiver reads as (a model input of unknown type, a value named like a tensor). value: whether
+# it returns a fixed 3-tuple (`partition`) rather than a list.
+STRING_SPLITS = {"split": False, "rsplit": False, "partition": True, "rpartition": True}
 # Library functions whose tensor result lives where their first argument lives, of the same type: einops'
 # `rearrange` / `repeat` / `reduce` / `einsum` return the input's backend type (a torch tensor for a torch tensor, an
 # array for an array) computed by that backend's own ops. (value: keeps a bool mask's dtype)

@@ -48,6 +48,20 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     return recv, m[1]
 
 
+def numpy_argument(ctx: "Context", node: cst.BaseExpression) -> bool:
+    """`node` is what a NumPy function is passed, itself or as an item of a list or tuple display
+    (`np.mean(pt[[39, 42]], axis=0)`, `np.stack([a[0], b[0]])`): NumPy converts it with `__array__`, which raises for
+    a CUDA tensor, so it is no device tensor, nor is a value it indexes or views (those live where it does)."""
+    up = 1
+    parent = ctx.parent(node)
+    if isinstance(parent, cst.Element) and isinstance(ctx.parent(node, 2), (cst.List, cst.Tuple)):
+        up, parent = 3, ctx.parent(node, 3)
+    if not isinstance(parent, cst.Arg) or parent.star:
+        return False
+    call = ctx.parent(node, up + 1)
+    return isinstance(call, cst.Call) and (ctx.call_name(call) or "").startswith(("numpy.", "np."))
+
+
 def receiver_text(expr: cst.BaseExpression) -> str:
     """Source of `expr`, parenthesised when a method call on it needs it."""
     text = code_of(expr)

@@ -23,7 +23,7 @@ from graphlint.facts.host_origin import (
     lazy_init, non_blocking, tensor_elements, to_target,
 )
 from graphlint.facts.syntax import code_of, method_call, names_columns, positional
-from graphlint.rules._util import stored_value, tensor_method
+from graphlint.rules._util import numpy_argument, stored_value, tensor_method
 from graphlint.rules.base import Rule
 
 
@@ -408,8 +408,9 @@ class HostIndex(Rule):
 
     def visit_Subscript(self, node: cst.Subscript) -> None:
         ctx = self.ctx
-        if ctx.host.is_cpu(node.value) or names_columns(node):
-            return  # (a list of column names indexes a DataFrame: no tensor takes one)
+        if ctx.host.is_cpu(node.value) or names_columns(node) or numpy_argument(ctx, node):
+            # (a list of column names indexes a DataFrame: no tensor takes one; NumPy takes no CUDA tensor)
+            return
         if not ctx.is_device_tensor(node.value):
             if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node):
                 if self._list_index(node):

@@ -1451,6 +1451,32 @@ def test_device_test_held_in_a_flag_narrows_like_the_test():
     assert {f for f in findings(src, scope="all") if f[1].startswith("GL1")} == {(7, "GL101"), (11, "GL101")}
 
 
+def test_a_device_held_in_a_local_narrows_like_the_device_test():
+    """Look-alike: `arg_device = arg.device; arg_device_type = arg_device.type`, then `arg.item() if
+    arg_device_type == 'cpu' else None` reads a CPU tensor, as `arg.device.type == 'cpu'` would (stable-fast's
+    `hash_arg`); so does `str(d) == 'cpu'` of a held `d = x.device`. Hits: the arm where the held type names CUDA,
+    and a held type whose tensor is rebound between the binding and the test (it tested the old tensor)."""
+    src = """
+        import torch
+        def step(arg: torch.Tensor, x: torch.Tensor, y: torch.Tensor, z: torch.Tensor):
+            arg_device = arg.device
+            arg_device_type = arg_device.type
+            a = arg.item() if arg_device_type == "cpu" and arg.numel() == 1 else None
+            d = x.device
+            if str(d) == "cpu":
+                b = x.item()
+            t = y.device.type
+            if t == "cuda":
+                c = y.item()
+            u = z.device.type
+            z = z * 2
+            if u == "cpu":
+                e = z.item()
+            return a, b, c, e
+    """
+    assert {f for f in findings(src, scope="all") if f[1].startswith("GL1")} == {(11, "GL101"), (15, "GL101")}
+
+
 def test_a_torch_device_value_is_a_device_context():
     """`torch.device` is a context manager: `with device:` of a parameter annotated `torch.device`, of a local bound
     to `torch.device(d)`, or of a field set from either (GPT-SoVITS' `with self.device:`) builds the factories in the
@@ -1736,3 +1762,23 @@ def test_scalar_store_into_one_element_through_a_tuple_target():
             [pos_ids[0], a] = [pos, 3]  # <- GL133
             return mask, pos_ids, rest, a
     """, scope="all")
+
+
+def test_a_value_numpy_is_passed_is_no_device_tensor():
+    """Look-alike: `np.mean(pt[[39, 42, 45, 48]], axis=0)` of an untyped landmark array (LivePortrait's
+    `parse_pt2_from_pt101`): NumPy takes no CUDA tensor (`__array__` raises), so what it is passed, alone or as an
+    item of a list display, is not indexed on the device. Hits: the same index outside NumPy, and a torch reduction
+    of it; a device tensor's `.cpu()` copy inside a NumPy call stays a copy (GL103)."""
+    src = """
+        import numpy as np
+        import torch
+        def parse(pt, x: torch.Tensor):
+            a = np.mean(pt[[39, 42, 45, 48]], axis=0)
+            b = np.stack([pt[[0, 1]], pt[[2, 3]]])
+            c = torch.mean(pt[[39, 42]], dim=0)
+            d = pt[[1, 2]]
+            e = np.mean(x.cpu().numpy())
+            return a, b, c, d, e
+    """
+    got = {f for f in findings(src, scope="all") if f[1] in ("GL133", "GL103")}
+    assert got == {(6, "GL133"), (7, "GL133"), (8, "GL103")}

@@ -133,6 +133,31 @@ def test_a_data_loader_yields_what_its_collate_function_builds():
     """, scope="all")
 
 
+def test_a_batch_item_read_with_get_is_what_the_subscript_reads():
+    """`data.get("mask")` of a default-collated batch is the host tensor `data["mask"]` is (Cutie's `eval_vos`: `mask =
+    data.get('mask')` then `mask.cuda()`): a pageable copy. Decoys: a pinned loader's item moved with
+    `non_blocking=True`, a `get` of a dict of device tensors, and a `get` of a value nothing types."""
+    check("""
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def plain(model, dataset, device, other):
+            loader = DataLoader(dataset, batch_size=None, num_workers=4)
+            for data in loader:
+                image = data["rgb"].cuda()  # <- GL131
+                mask = data.get("mask")
+                if mask is not None:
+                    mask = mask.cuda()  # <- GL131
+                model(image, mask, data.pop("info").to(device))  # <- GL131
+            pinned = DataLoader(dataset, pin_memory=True)
+            for data in pinned:
+                model(data.get("rgb").to(device, non_blocking=True))
+            moved = {"rgb": torch.zeros(2, device=device)}
+            model(moved.get("rgb").to(device), other.get("rgb").to(device))
+    """, scope="all")
+
+
 def test_a_dict_a_helper_returns_holds_what_its_helpers_return():
     """A collate function that returns a dict whose value is another project function's result (F5-TTS's benchmark:
     `"text_pad_sequence": list_str_to_idx(...)`, a `pad_sequence` of `torch.tensor(ids)`) holds a host tensor under

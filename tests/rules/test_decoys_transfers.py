@@ -1370,3 +1370,27 @@ def test_a_cast_to_a_cpu_tensor_type_copies_a_device_tensor_down():
             return a, b, c, d
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL103"} == {(6, "GL103")}
+
+
+def test_a_split_on_a_string_separator_cuts_a_string():
+    """Look-alike: `int(i) for i in v.split('+')[0].split('.')` (silero-vad's `versiontuple`): a `split` given a string
+    separator (or none) is `str.split`, whose items are strings, whatever `v` reads as (here a tensor by what the
+    caller passes); so are `rsplit` and `partition`. Hit: a tensor's `split` takes sizes, and its parts are tensors."""
+    src = """
+        import torch
+        from torch import nn
+        def version(v, n: int):
+            out = []
+            for i in v.split('+')[0].split('.'):
+                out.append(int(i))
+            major = int(v.rsplit(sep='.', maxsplit=1)[0])
+            head = int(v.partition(':')[0])
+            words = [float(w) for w in v.split()]
+            parts = v.split(n)
+            first = int(parts[0])
+            return out, major, head, words, first
+        class M(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return version(x, 2)
+    """
+    assert {f for f in findings(src) if f[1] == "GL105"} == {(11, "GL105")}

@@ -1159,7 +1159,7 @@ class CallFacts:
                 refs += list(s.aliases.values())
                 # a callable compiled in place (`self.step = torch.compile(self.step)`) is still called only
                 # through its own name, by the calls the index resolves: no reference that hides calls
-                refs += [ref for ref, line in (*s.compile_roots, *s.graphed_roots)
+                refs += [ref for ref, line, _owner in (*s.compile_roots, *s.graphed_roots)
                          if (ref, line) not in s.compiled_in_place]
                 refs += [ref for ref, _line, _owner in (*s.hook_roots, *s.patched_forwards)]
                 refs += [ref.removesuffix("()") for ref, _line, _owner in s.attention_roots]

@@ -1987,10 +1987,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             elif is_hot_method or "hot" in fn.markers or matches(fn, hot_patterns):
                 roots["forward"].append((fn, fn.display, None, False))
         for s in self.modules.values():
-            for ref, _line in s.graphed_roots:
-                roots["captured"].extend((fn, f"{fn.display} (graphed)", None, False) for fn in self._compile_targets(s, ref))
-            for ref, _line in s.compile_roots:
-                roots["forward"].extend((fn, fn.display, None, False) for fn in self._compile_targets(s, ref))
+            for ref, _line, owner in s.graphed_roots:
+                roots["captured"].extend((fn, f"{fn.display} (graphed{': ' + how if how else ''})", None, False)
+                                         for fn, how in self._compile_targets(s, ref, owner))
+            for ref, _line, owner in s.compile_roots:
+                roots["forward"].extend((fn, fn.display, None, False) for fn, _how in self._compile_targets(s, ref, owner))
             for table, label in ((s.hook_roots, "forward hook"), (s.patched_forwards, "patched forward"),
                                  (s.attention_roots, "attention function")):
                 for ref, _line, owner in table:
@@ -3321,19 +3322,37 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 out.add(head)  # (`model_cls(...)`, `Model(...)` construct a model: PEP 8 class names)
         return frozenset(out)
 
-    def _compile_targets(self, s: ModuleSummary, ref: str) -> list[FunctionInfo]:
+    def _compile_targets(self, s: ModuleSummary, ref: str, owner: str | None) -> list[tuple[FunctionInfo, str]]:
+        """What calling the compiled `ref` runs (each with how it was found): a function or a built module's forward
+        by name; `torch.compile(self.step)`, any method `step` of the module's classes; else what a call of `ref` in
+        the compiling function resolves to (`_compiled_callees`)."""
         if ref.endswith("()"):
-            owner = self.class_by_dotted(ref[:-2])
-            fn = self.method(owner, "forward") if owner else None
-            return [fn] if fn else []
+            cls = self.class_by_dotted(ref[:-2])
+            fn = self.method(cls, "forward") if cls else None
+            return [(fn, "")] if fn else []
         fn = self.function_by_dotted(ref)
         if fn:
-            return [fn]
+            return [(fn, "")]
         # `torch.compile(self.step)` inside a class: any class method with that name in the module.
         if ref.startswith("self."):
             name = ref.split(".", 1)[1]
-            return [self.functions[c.methods[name]] for c in s.classes.values() if name in c.methods]
-        return []
+            found = [(self.functions[c.methods[name]], "") for c in s.classes.values() if name in c.methods]
+            if found:
+                return found
+        caller = self.functions.get(owner or "")
+        return self._compiled_callees(caller, s.module, ref) if caller is not None else []
+
+    def _compiled_callees(self, caller: FunctionInfo, module: str, ref: str) -> list[tuple[FunctionInfo, str]]:
+        """`torch.compile(x, ...)` in `caller`: the compiled object runs what `x(...)` there would, resolved as the
+        call is: a field's module (`self.warping_module = torch.compile(self.warping_module, ...)`), a method of a
+        typed value (`model.forward`), or the modules and functions the project's calls of `caller` pass for its
+        parameter (`def compile_model(model): return torch.compile(model, ...)`, `_handed_models`,
+        `_passed_callables`). A method found by its name alone on a receiver of unknown class is no such claim."""
+        out = {fn.key: (fn, how) for fn, how in self.call_edges(caller, module, ref) if not how.startswith(NAME_ONLY)}
+        if not out:
+            for fn, how in (*self._handed_models(caller, ref), *self._passed_callables(caller, ref)):
+                out.setdefault(fn.key, (fn, how))
+        return list(out.values())
 
     def all_functions(self, cold_patterns: tuple[str, ...] = (), tier: str | None = None) -> dict[str, HotInfo]:
         """`--scope all`: every function that is not marked cold, outermost defs only, in `tier` (None:

@@ -313,8 +313,10 @@ class ModuleSummary:
     star_imports: list[str] = field(default_factory=list)  # modules of `from x import *`, in order
     functions: dict[str, FunctionInfo] = field(default_factory=dict)
     classes: dict[str, ClassInfo] = field(default_factory=dict)
-    compile_roots: list[tuple[str, int]] = field(default_factory=list)  # descriptors passed to compile
-    graphed_roots: list[tuple[str, int]] = field(default_factory=list)  # ... that replay as a CUDA graph
+    # (descriptor, line, compiling fn) of each callable passed to compile: what calling it runs is resolved as a
+    # call in that function would be (a field, a parameter its callers fill, a method of a local)
+    compile_roots: list[tuple[str, int, str | None]] = field(default_factory=list)
+    graphed_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # ... that replay as a CUDA graph
     # (descriptor, line) of those compiled in place, `self.step = torch.compile(self.step)`: the wrapper is called
     # through the very name the function is, so its calls stay the ones the index resolves
     compiled_in_place: list[tuple[str, int]] = field(default_factory=list)
@@ -1973,10 +1975,11 @@ class _Indexer(ast.NodeVisitor):
                 first = node.args[0]
                 items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
                 graphed = callee in GRAPHED_CALLS or _graphed_compile(node)
+                owner = self.func_stack[-1].key if self.func_stack else None
                 for item in items:
                     ref = self.resolve(dotted(item))
                     if ref:
-                        (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno))
+                        (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno, owner))
                         if id(node) in self.in_place_compiles:
                             self.s.compiled_in_place.append((ref, node.lineno))
             elif isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) == 3 \
@@ -2498,7 +2501,7 @@ def _graphed_compile(call: ast.Call) -> bool:
     for kw in call.keywords:
         if not isinstance(kw.value, ast.Constant):
             continue
-        if kw.arg == "mode" and isinstance(kw.value.value, str) and kw.value.value.startswith(GRAPHED_COMPILE_MODES):
+        if kw.arg == "mode" and kw.value.value in GRAPHED_COMPILE_MODES:  # not "max-autotune-no-cudagraphs"
             return True
         if kw.arg == "fullgraph" and kw.value.value is True:
             return True

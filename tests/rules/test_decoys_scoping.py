@@ -146,3 +146,29 @@ def test_main_guard_inside_a_function_is_script_only():
                     assert x.min() > 0
                 return x
     """) == {(7, "GL109")}
+
+
+def test_a_module_compiled_to_replay_cuda_graphs_is_captured_code():
+    """`self.warp = torch.compile(self.warp, mode="max-autotune")` (LivePortrait's wrapper): the field's module runs in
+    the graphs the compile captures, so its sync is a `captured` finding. Decoy: the same module compiled with
+    `max-autotune-no-cudagraphs` replays no graph, and the wrapper that compiles it is no captured code."""
+    src = """
+        import torch
+        from torch import nn
+
+        class Warp(nn.Module):
+            def forward(self, x: torch.Tensor):
+                return x + torch.zeros(4).to(x.device)
+
+        class Wrapper:
+            def __init__(self, mode: str):
+                self.warp = Warp()
+                print(torch.ones(2).cuda().sum().item())
+                self.warp = torch.compile(self.warp, mode=MODE)
+
+            def run(self, x: torch.Tensor):
+                return self.warp(x)
+    """
+    assert findings(src.replace("MODE", '"max-autotune"'), scope="captured") == {(6, "GL131")}
+    assert findings(src.replace("MODE", '"max-autotune-no-cudagraphs"'), scope="captured") == set()
+    assert (6, "GL131") in findings(src.replace("MODE", '"max-autotune-no-cudagraphs"'))

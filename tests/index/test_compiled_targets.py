@@ -1,0 +1,143 @@
+"""What a graphed `torch.compile(x, mode="reduce-overhead" | "max-autotune")` compiles is resolved as a call of `x` in
+the compiling function is: a field rebound to its own compiled self (LivePortrait's `self.warping_module =
+torch.compile(self.warping_module, mode="max-autotune")`), a typed local's method (`model.forward =
+torch.compile(model.forward, ...)`), and a parameter of a helper that compiles what its callers pass (GPTFast's
+`torch_compile_model(model)`). Its forward and what that calls run in the `captured` tier. Decoys: a compile that
+does not replay CUDA graphs (`max-autotune-no-cudagraphs`, the default mode) seeds no captured root; the function that
+builds the compiled object, and what it runs at load time, stay outside the captured tier."""
+
+from __future__ import annotations
+
+from index_projects import hot
+
+NETS = """
+import torch
+from torch import nn
+
+
+def grid(n):
+    return torch.arange(n)
+
+
+class Warp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(4, 4)
+
+    def forward(self, x):
+        return self.proj(x) + grid(4)
+
+
+class Head(nn.Module):
+    def forward(self, x):
+        return x.softmax(-1)
+
+
+def load_weights(m):
+    return m
+"""
+
+
+def tiers(files: dict[str, str]) -> dict[str, str | None]:
+    return {q: tier for q, (tier, _via) in hot(files).items()}
+
+
+def test_a_field_rebound_to_its_compiled_self_is_captured():
+    found = hot({"nets": NETS, "wrap": """
+        import torch
+        from nets import Warp, Head, load_weights
+
+
+        class Wrapper:
+            def __init__(self, compile):
+                self.warp = Warp()
+                load_weights(self.warp)
+                self.head = Head()
+                if compile:
+                    self.warp = torch.compile(self.warp, mode="max-autotune")
+
+            def run(self, x):
+                return self.head(self.warp(x))
+    """})
+    assert found["Warp.forward"][0] == "captured"
+    assert "graphed" in found["Warp.forward"][1][0]
+    assert found["grid"][0] == "captured"  # what the compiled forward calls
+    # decoys: the module compiled by nobody, the constructor that compiles, and what it runs at load
+    assert found["Head.forward"][0] == "forward"
+    assert "Wrapper.__init__" not in found or found["Wrapper.__init__"][0] != "captured"
+    assert "load_weights" not in found or found["load_weights"][0] != "captured"
+
+
+def test_a_helper_compiling_its_parameter_captures_what_callers_pass():
+    found = tiers({"nets": NETS, "build": """
+        import torch
+        from nets import Warp, Head
+
+
+        def compile_model(model, mode="reduce-overhead"):
+            model = torch.compile(model, mode="reduce-overhead", fullgraph=True)
+            return model
+
+
+        def graph_fn(fn):
+            return torch.compile(fn, mode="reduce-overhead")
+
+
+        def decode_one(x):
+            return x.argmax(-1)
+
+
+        def build():
+            model = Warp()
+            model = compile_model(model)
+            step = graph_fn(decode_one)
+            head = Head()
+            return model, step, head
+    """})
+    assert tiers_of(found, "Warp.forward", "grid", "decode_one") == {"captured"}
+    assert found["Head.forward"] == "forward"
+    assert found.get("compile_model") != "captured" and found.get("graph_fn") != "captured"
+    assert found.get("build") != "captured"
+
+
+def test_a_compiled_method_of_a_local_module_is_captured():
+    found = tiers({"nets": NETS, "run": """
+        import torch
+        from nets import Warp
+
+
+        def main():
+            model = Warp()
+            model.forward = torch.compile(model.forward, mode="reduce-overhead")
+            return model
+    """})
+    assert found["Warp.forward"] == "captured"
+    assert found.get("main") != "captured"
+
+
+def test_compiles_that_replay_no_cuda_graph_seed_no_captured_root():
+    found = tiers({"nets": NETS, "wrap": """
+        import torch
+        from nets import Warp, Head
+
+
+        class Wrapper:
+            def __init__(self):
+                self.warp = torch.compile(Warp(), mode="max-autotune-no-cudagraphs")
+                self.head = Head()
+                self.head = torch.compile(self.head)
+
+            def run(self, x):
+                return self.head(self.warp(x))
+
+
+        @torch.compile(mode="max-autotune-no-cudagraphs")
+        def fused(x):
+            return x * 2
+    """})
+    assert "captured" not in {found.get(q) for q in ("Warp.forward", "Head.forward", "grid", "fused")}
+    assert found["Warp.forward"] == "forward" and found["Head.forward"] == "forward"
+
+
+def tiers_of(found: dict[str, str | None], *names: str) -> set[str | None]:
+    return {found.get(n) for n in names}

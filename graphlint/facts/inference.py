@@ -957,6 +957,10 @@ class Inference:
                     and not node.args:
                 # no tensor has `.items()`: a tokenizer's batch, read as one host tensor, is a dict of host tensors
                 return self._dict_method(CPU, func.attr.value)
+            if recv.kind is Kind.CPU_TENSOR and not recv.weak and func.attr.value == "get" and len(node.args) == 1 \
+                    and not node.args[0].star and node.args[0].keyword is None:
+                # nor `.get(k)`: a DataLoader's batch of dicts (`data.get("mask")`) is read as `data["mask"]` is
+                return self._dict_method(CPU, "get")
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys

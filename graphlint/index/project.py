@@ -92,6 +92,7 @@ LIBRARY_OBJECT_MODULES = ("torch.cuda.", "torch.distributed.", "torch.Event", "t
 MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelining.")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
+MAX_INFERENCE_HOPS = 4  # one-shot callers climbed from a module method's caller to a per-item loop (`_inference_loops`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
 MAX_PORTION_FOLDERS = 8  # namespace folders above a package (or loose file) that an import may name (`_portion_map`)
@@ -182,6 +183,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
         # (module method key, size of the entry set) -> it runs its parts (`_runs_parts`; cleared per hot map)
         self._parts_memo: dict[tuple[str, int], bool] = {}
+        self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._sole_cache: dict[str, tuple[FunctionInfo, ...]] = {}
@@ -2298,6 +2300,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         runs_model: set[str] = set()  # drivers whose own calls enter the model (`_generating` climbs from them)
         indirect: set[str] = set()  # drivers with a step call that is no call of the model itself (a replay)
         direct: set[str] = set()  # drivers whose every step call is a call of the model itself
+        # host functions that call a module's method running its parts (`self.network.encode_image(x)`), with
+        # whether that call runs with autograd off; and the callers each function has by a resolved call
+        parts: dict[str, tuple[FunctionInfo, bool]] = {}
+        resolved: dict[str, list[tuple[FunctionInfo, bool, int]]] = {}
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
@@ -2329,6 +2335,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
                         if not how.startswith(SOLE_DEFINER):
                             callers.setdefault(t.key, []).append((fn, in_loop, line))
+                        if how.startswith((*BY_NAME, NEW, SOLE_DEFINER)):
+                            continue
+                        resolved.setdefault(t.key, []).append((fn, in_loop, line))
+                        # (a module method with a loop of its own, a sampler's `sample`, runs a generation per call)
+                        if not t.loops and not trains(fn) and self._runs_parts(t, set(model)):
+                            off = parts.get(fn.key, (fn, False))[1] or _within(line, fn.gradless)
+                            parts[fn.key] = (fn, off)
                 why = why or hit
                 if entries or hit.startswith("calls the model"):
                     runs_model.add(fn.key)
@@ -2397,7 +2410,68 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         fn, [*fn.decode_loops, *((a, b) for a, b, _c in fn.token_cycles)], set(model)) \
                         or (fn.decode_loops and any(self._computes_next(fn, c) for c in fn.decode_calls)):
                     runs_model.add(fn.key)
+        # A per-item loop that runs the model through the module methods of an object it calls (`processor.step(frame)`
+        # reaching `self.network.encode_image(x)`), with autograd off: its body is one step, as a loop calling the
+        # model itself is. A root found above keeps its own reading (a decode loop's body is its own).
+        for key, (fn, lines) in self._inference_loops(parts, resolved, model).items():
+            if key not in drivers:
+                seeds.append((fn, f"{fn.display} (step: runs the model per item, autograd off)", None, False))
+                drivers.add(key)
+                stepping.setdefault(key, set()).update(lines)
         return seeds, decode_loops, runs_model, stepping
+
+    def _inference_loops(self, parts: dict[str, tuple[FunctionInfo, bool]],
+                         resolved: dict[str, list[tuple[FunctionInfo, bool, int]]], model: frozenset[str]
+                         ) -> dict[str, tuple[FunctionInfo, set[int]]]:
+        """The per-item inference loops above the host functions that call a module's own method running its parts
+        in one pass (`parts`: `self.network.encode_image(x)`, `_runs_parts`, no loop of its own): a loop that calls one of them, directly or through up
+        to MAX_INFERENCE_HOPS one-shot callers (resolved by what the receiver is), with autograd off on the way (the
+        loop's line, a call below it, or its class or function run by a program after `torch.set_grad_enabled(False)`:
+        `_gradless_program`). Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
+        calling the model itself does: a step driver, with `lines` (its calls of the chain) the step body. Autograd on,
+        the same loop may be training or evaluation with grad (`pipeline.inference(batch)`); a function that trains
+        (`.backward()`, `optimizer.step()`), a warm-up and model code are no such loop, and a loop above a loop is none
+        (the inner loop is the step)."""
+        classes, functions = self._gradless_program()
+        out: dict[str, tuple[FunctionInfo, set[int]]] = {}
+        level = list(parts.values())
+        seen = set(parts)
+        for _hop in range(MAX_INFERENCE_HOPS + 1):
+            above: list[tuple[FunctionInfo, bool]] = []
+            for fn, off in level:
+                for caller, in_loop, line in resolved.get(fn.key, ()):
+                    if caller.key in model or self._warms_up(caller) or trains(caller):
+                        continue
+                    off_here = off or _within(line, caller.gradless) or caller.key in functions \
+                        or caller.class_key in classes
+                    if in_loop:
+                        if off_here:
+                            out.setdefault(caller.key, (caller, set()))[1].add(line)
+                    elif caller.key not in seen:
+                        seen.add(caller.key)
+                        above.append((caller, off_here))
+            level = above
+        return out
+
+    def _gradless_program(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The classes a program builds, and the functions it calls, after its top level switched autograd off for the
+        thread (`torch.set_grad_enabled(False)`, `with torch.inference_mode():`): what they run, now or later on that
+        thread (a Qt controller's slots, under the application's event loop), runs gradless."""
+        if self._gradless_memo is None:
+            classes: set[str] = set()
+            functions: set[str] = set()
+            for s in self.modules.values():
+                unit = s.script
+                for callee, line in unit.calls if unit is not None and unit.gradless else ():
+                    if not _within(line, unit.gradless):
+                        continue
+                    for target, how in self.call_edges(unit, unit.module, callee):
+                        if how.startswith(NEW) and target.class_key:
+                            classes.add(target.class_key)
+                        elif not how.startswith(BY_NAME):
+                            functions.add(target.key)
+            self._gradless_memo = (frozenset(classes), frozenset(functions))
+        return self._gradless_memo
 
     def _rpc_step_handlers(self, reached: dict[str, HotInfo]) -> list[Seed]:
         """The gRPC framework calls each method of a `*Servicer` subclass once per RPC, from a client that drives

@@ -16,7 +16,7 @@ from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfF
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
-from graphlint.index.frameworks import GENERATION_LIBRARY
+from graphlint.index.frameworks import GENERATION_LIBRARY, pipeline_model
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
@@ -2330,6 +2330,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     hit = "calls the model"
                 elif not targets and (held := self._held_module(fn, callee)):
                     hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
+                elif not targets and not trains(fn) and _model_call(callee, self._library_models(fn)):
+                    # the forward of a whole library model a field or parameter holds by what made it (`self.unet =
+                    # pipe.unet`): a call of the model itself, evidence enough whatever autograd does, as a loop's
+                    # `model(x)` is (`_inference_loops` climbs from it as from a module method running its parts)
+                    hit = ""
+                    parts[fn.key] = (fn, True)
                 else:
                     hit = ""
                     for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
@@ -2415,7 +2421,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # model itself is. A root found above keeps its own reading (a decode loop's body is its own).
         for key, (fn, lines) in self._inference_loops(parts, resolved, model).items():
             if key not in drivers:
-                seeds.append((fn, f"{fn.display} (step: runs the model per item, autograd off)", None, False))
+                seeds.append((fn, f"{fn.display} (step: runs the model once per item)", None, False))
                 drivers.add(key)
                 stepping.setdefault(key, set()).update(lines)
         return seeds, decode_loops, runs_model, stepping
@@ -2424,10 +2430,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                          resolved: dict[str, list[tuple[FunctionInfo, bool, int]]], model: frozenset[str]
                          ) -> dict[str, tuple[FunctionInfo, set[int]]]:
         """The per-item inference loops above the host functions that call a module's own method running its parts
-        in one pass (`parts`: `self.network.encode_image(x)`, `_runs_parts`, no loop of its own): a loop that calls one of them, directly or through up
-        to MAX_INFERENCE_HOPS one-shot callers (resolved by what the receiver is), with autograd off on the way (the
-        loop's line, a call below it, or its class or function run by a program after `torch.set_grad_enabled(False)`:
-        `_gradless_program`). Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
+        in one pass (`parts`: `self.network.encode_image(x)`, `_runs_parts`, no loop of its own) or a whole library
+        model's forward (`self.unet(x)`, evidence enough: `True` in `parts`): a loop that calls one of them, directly or
+        through up to MAX_INFERENCE_HOPS one-shot callers (resolved by what the receiver is), with autograd off on the
+        way for a module method (the loop's line, a call below it, or its class or function run by a program after
+        `torch.set_grad_enabled(False)`: `_gradless_program`). Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
         calling the model itself does: a step driver, with `lines` (its calls of the chain) the step body. Autograd on,
         the same loop may be training or evaluation with grad (`pipeline.inference(batch)`); a function that trains
         (`.backward()`, `optimizer.step()`), a warm-up and model code are no such loop, and a loop above a loop is none
@@ -2435,7 +2442,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         classes, functions = self._gradless_program()
         out: dict[str, tuple[FunctionInfo, set[int]]] = {}
         level = list(parts.values())
-        seen = set(parts)
+        seen = {key: off for key, (_fn, off) in parts.items()}  # climbed, and whether with autograd off
         for _hop in range(MAX_INFERENCE_HOPS + 1):
             above: list[tuple[FunctionInfo, bool]] = []
             for fn, off in level:
@@ -2447,11 +2454,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     if in_loop:
                         if off_here:
                             out.setdefault(caller.key, (caller, set()))[1].add(line)
-                    elif caller.key not in seen:
-                        seen.add(caller.key)
+                    elif seen.get(caller.key, False) is not True and (caller.key not in seen or off_here):
+                        # (again where autograd is off on this way and was not on the first)
+                        seen[caller.key] = off_here
                         above.append((caller, off_here))
             level = above
         return out
+
+    def _library_models(self, fn: FunctionInfo) -> frozenset[str]:
+        """The receivers of `fn` that hold a library model by what made them or by annotation (`_typed_models`), for a
+        function whose class or parameters can have one (no lookup for a plain module-level helper)."""
+        return self._typed_models(fn) if fn.class_key or fn.module_params else frozenset()
 
     def _gradless_program(self) -> tuple[frozenset[str], frozenset[str]]:
         """The classes a program builds, and the functions it calls, after its top level switched autograd off for the
@@ -3070,13 +3083,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _library_model_fields(self, cls: ClassInfo) -> frozenset[str]:
         """`self.x` where a method of `cls` or a project base stores what a model class of a library builds or
         loads (`self.model = AutoModelForCausalLM.from_pretrained(path)`, in `__init__` or in a set-up method it
-        calls, `summary.is_model_loader`): a whole model, as a parameter annotated with that class is. A class
+        calls, `summary.is_model_loader`), or a diffusers pipeline's model component (`self.unet = pipe.unet`,
+        `frameworks.pipeline_model`): a whole model, as a parameter annotated with that class is. A class
         the project defines is typed by its own definition instead (its `forward` is what a call runs)."""
         return frozenset(
             f"self.{attr}" for c in self.mro(cls)
             for attr, refs in (*c.factories.items(), *((a, h.modules) for a, h in c.attrs.items() if not h.seq))
             if any(is_model_loader(ref) and self.class_by_dotted(ref.removesuffix("()")) is None
-                   and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs))
+                   and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs)) | frozenset(
+            f"self.{attr}" for c in self.mro(cls) for attr, refs in c.callables.items()
+            if any(pipeline_model(ref) for ref in refs))  # (`self.unet = pipe.unet` of a diffusers pipeline)
 
     def _captured_model_call(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
                              memo: dict[str, bool]) -> bool:

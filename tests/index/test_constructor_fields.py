@@ -127,7 +127,7 @@ def test_a_model_handed_to_a_constructor_types_the_field_it_is_stored_in() -> No
     `Asr.transcribe` runs the model, and its `self.model.transcribe(..)` runs `Aed`'s and `Llm`'s, not `Other`'s,
     which only shares the name. (`main`'s loop runs that one pass per item with autograd off: a step driver.)"""
     found = hot({"pkg.__init__": "", "pkg.models": MODELS, "pkg.asr": ASR, "main": MAIN})
-    assert found["Asr.transcribe"][1][0] == "main (step: runs the model per item, autograd off)"
+    assert found["Asr.transcribe"][1][0] == "main (step: runs the model once per item)"
     assert "Aed.transcribe" in found and "Llm.transcribe" in found
     # (`main`'s own `model.transcribe(..)` on the classmethod's return also reads every `transcribe` by name)
     assert found["Other.transcribe"][1][-1] == "Other.transcribe [model method transcribe]"

@@ -161,7 +161,7 @@ if __name__ == "__main__":
     ctl = Controller()
 """
 
-LABEL = "(step: runs the model per item, autograd off)"
+LABEL = "(step: runs the model once per item)"
 
 
 def test_a_gradless_loop_over_a_processor_that_runs_the_models_parts_is_a_step_driver():
@@ -198,3 +198,57 @@ def test_loops_with_autograd_on_training_data_or_metrics_loops_and_request_loops
     for cold in ("eval_with_grad", "train_head", "prepare_all", "metrics", "psnr", "preprocess"):
         assert cold not in found, cold
     assert found.get("sample_all", ("", ("",)))[1][0] != f"sample_all {LABEL}"
+
+
+STREAM = """
+import torch
+from diffusers import StableDiffusionPipeline
+
+
+class Stream:
+    def __init__(self, pipe: StableDiffusionPipeline):
+        self.unet = pipe.unet
+        self.tokenizer = pipe.tokenizer
+
+    def txt2img(self, latents):
+        return self.unet(latents)
+
+    def encode(self, prompt):
+        return self.tokenizer(prompt)
+
+    def train_step(self, latents, opt):
+        loss = self.unet(latents).mean()
+        loss.backward()
+        opt.step()
+
+
+def show(image):
+    return image.cpu()
+
+
+def generate(stream: Stream, n):
+    while True:
+        show(stream.txt2img(torch.randn(n)))
+
+
+def tokenize_all(stream: Stream, prompts):
+    for p in prompts:
+        stream.encode(p)
+
+
+def finetune(stream: Stream, batches, opt):
+    for latents in batches:
+        stream.train_step(latents, opt)
+"""
+
+
+def test_a_loop_over_a_diffusers_pipelines_unet_is_a_step_driver_autograd_on_or_off():
+    """StreamDiffusion's process target: `while True: stream.txt2img_sd_turbo(1).cpu()`, whose method calls
+    `self.unet(..)`, a diffusers pipeline's model component (`self.unet = pipe.unet`): the whole model's forward,
+    called once per item, as a loop's `model(x)` is, whatever autograd does. Decoys: the pipeline's tokenizer (a
+    component that is no model) and a fine-tuning loop through a method that steps an optimiser."""
+    found = hot({"pkg.__init__": "", "pkg.stream": STREAM})
+    assert found["generate"] == ("step", (f"generate {LABEL}",))
+    assert found["show"][0] == "step"
+    for cold in ("tokenize_all", "finetune", "Stream.encode", "Stream.train_step"):
+        assert cold not in found, cold

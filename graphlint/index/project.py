@@ -2304,9 +2304,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # whether that call runs with autograd off; and the callers each function has by a resolved call
         parts: dict[str, tuple[FunctionInfo, bool]] = {}
         resolved: dict[str, list[tuple[FunctionInfo, bool, int]]] = {}
+        model_set = set(model)  # (`_runs_parts` takes a set)
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
+            learns = trains(fn)  # (a function that trains drives no inference loop: `_inference_loops`)
             for callee, line in fn.calls:
                 in_loop = _within(line, fn.loops)
                 targets = self.call_edges(fn, fn.module, callee)
@@ -2330,7 +2332,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     hit = "calls the model"
                 elif not targets and (held := self._held_module(fn, callee)):
                     hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
-                elif not targets and not trains(fn) and _model_call(callee, self._library_models(fn)):
+                elif not targets and not learns and _model_call(callee, self._library_models(fn)):
                     # the forward of a whole library model a field or parameter holds by what made it (`self.unet =
                     # pipe.unet`): a call of the model itself, evidence enough whatever autograd does, as a loop's
                     # `model(x)` is (`_inference_loops` climbs from it as from a module method running its parts)
@@ -2345,7 +2347,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             continue
                         resolved.setdefault(t.key, []).append((fn, in_loop, line))
                         # (a module method with a loop of its own, a sampler's `sample`, runs a generation per call)
-                        if not t.loops and not trains(fn) and self._runs_parts(t, set(model)):
+                        if not t.loops and not learns and self._runs_parts(t, model_set):
                             off = parts.get(fn.key, (fn, False))[1] or _within(line, fn.gradless)
                             parts[fn.key] = (fn, off)
                 why = why or hit

@@ -184,6 +184,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (module method key, size of the entry set) -> it runs its parts (`_runs_parts`; cleared per hot map)
         self._parts_memo: dict[tuple[str, int], bool] = {}
         self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
+        self._one_pass_memo: dict[str, bool] = {}  # module method key -> it runs the model once per call (`_one_pass`)
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._sole_cache: dict[str, tuple[FunctionInfo, ...]] = {}
@@ -2346,10 +2347,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         if how.startswith((*BY_NAME, NEW, SOLE_DEFINER)):
                             continue
                         resolved.setdefault(t.key, []).append((fn, in_loop, line))
-                        # (a module method with a loop of its own, a sampler's `sample`, runs a generation per call)
-                        if not t.loops and not learns and self._runs_parts(t, model_set):
-                            off = parts.get(fn.key, (fn, False))[1] or _within(line, fn.gradless)
-                            parts[fn.key] = (fn, off)
+                        # (a module method with a loop of its own or a decode loop below it, a sampler's `sample`,
+                        # an ASR model's `transcribe` running its decoder's beam search, runs a generation per call)
+                        if not learns and self._one_pass(t) and self._runs_parts(t, model_set):
+                            parts[fn.key] = (fn, parts.get(fn.key, (fn, False))[1] or _within(line, fn.gradless))
                 why = why or hit
                 if entries or hit.startswith("calls the model"):
                     runs_model.add(fn.key)
@@ -2436,7 +2437,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         model's forward (`self.unet(x)`, evidence enough: `True` in `parts`): a loop that calls one of them, directly or
         through up to MAX_INFERENCE_HOPS one-shot callers (resolved by what the receiver is), with autograd off on the
         way for a module method (the loop's line, a call below it, or its class or function run by a program after
-        `torch.set_grad_enabled(False)`: `_gradless_program`). Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
+        `torch.set_grad_enabled(False)`: `_gradless_program`). (A loop making such a call itself is left to
+        `_inference_roots`, a `forward`-tier request per call, as before.) Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
         calling the model itself does: a step driver, with `lines` (its calls of the chain) the step body. Autograd on,
         the same loop may be training or evaluation with grad (`pipeline.inference(batch)`); a function that trains
         (`.backward()`, `optimizer.step()`), a warm-up and model code are no such loop, and a loop above a loop is none
@@ -2462,6 +2464,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         above.append((caller, off_here))
             level = above
         return out
+
+    def _one_pass(self, fn: FunctionInfo) -> bool:
+        """`fn` (a module method) runs the model once per call: it has no loop of its own, and no project function it
+        reaches through up to MAX_INFERENCE_HOPS resolved calls holds a decode loop (`index.decode`: a picked token fed
+        back, the beam search of an ASR decoder's `batch_beam_search`). A loop over layers below it is one pass."""
+        found = self._one_pass_memo.get(fn.key)
+        if found is None:
+            found = not fn.loops
+            level, seen = [fn], {fn.key}
+            for _hop in range(MAX_INFERENCE_HOPS):
+                if not found or not level:
+                    break
+                level = [t for f in level for callee, _line in f.calls for t, how in self.call_edges(f, f.module, callee)
+                         if not how.startswith((*BY_NAME, NEW)) and t.key not in seen and not seen.add(t.key)]
+                found = not any(t.decode_loops or t.token_cycles for t in level)
+            self._one_pass_memo[fn.key] = found
+        return found
 
     def _library_models(self, fn: FunctionInfo) -> frozenset[str]:
         """The receivers of `fn` that hold a library model by what made them or by annotation (`_typed_models`), for a

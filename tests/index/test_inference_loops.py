@@ -252,3 +252,65 @@ def test_a_loop_over_a_diffusers_pipelines_unet_is_a_step_driver_autograd_on_or_
     assert found["show"][0] == "step"
     for cold in ("tokenize_all", "finetune", "Stream.encode", "Stream.train_step"):
         assert cold not in found, cold
+
+
+ASR = """
+import torch
+from torch import nn
+
+
+class Decoder(nn.Module):
+    def forward(self, ys, enc):
+        return ys.float() + enc
+
+    def beam_search(self, enc, n):
+        ys = torch.zeros(1, 1, dtype=torch.long)
+        for _ in range(n):
+            logits = self(ys, enc)
+            tok = logits.argmax(-1)[:, -1:]
+            ys = torch.cat([ys, tok], dim=-1)
+        return ys
+
+
+class Encoder(nn.Module):
+    def forward(self, x):
+        return x
+
+
+class Aed(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.encoder = Encoder()
+        self.decoder = Decoder()
+
+    def forward(self, x):
+        return x
+
+    def transcribe(self, x):
+        return self.decoder.beam_search(self.encoder(x), 8)
+
+
+class Asr:
+    def __init__(self, model):
+        self.model = model
+
+    @torch.no_grad()
+    def transcribe(self, x):
+        return self.model.transcribe(x).tolist()
+
+
+def main(batches):
+    asr = Asr(Aed())
+    for x in batches:
+        print(asr.transcribe(x))
+"""
+
+
+def test_a_loop_over_a_module_method_that_runs_a_decode_loop_below_it_is_a_request_loop():
+    """FireRedASR's `speech2text.main`: a gradless loop over utterance batches calling `model.transcribe(..)`, a module
+    method with no loop of its own whose decoder's beam search feeds the tokens it picks back: each item is one
+    generation, whose steps are the decode loop's, so the loop is no per-item step driver."""
+    found = hot({"pkg.__init__": "", "pkg.asr": ASR})
+    assert found.get("main", ("", ("",)))[1][0] != f"main {LABEL}"
+    assert found["Asr.transcribe"][0] == "forward"  # (the request around the decode loop, as before)
+

@@ -2304,6 +2304,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # host functions that call a module's method running its parts (`self.network.encode_image(x)`), with
         # whether that call runs with autograd off; and the callers each function has by a resolved call
         parts: dict[str, tuple[FunctionInfo, bool]] = {}
+        looped: set[str] = set()  # those that make such a call in a loop of their own: a loop over items themselves
         resolved: dict[str, list[tuple[FunctionInfo, bool, int]]] = {}
         model_set = set(model)  # (`_runs_parts` takes a set)
         for fn in candidates:
@@ -2339,6 +2340,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     # `model(x)` is (`_inference_loops` climbs from it as from a module method running its parts)
                     hit = ""
                     parts[fn.key] = (fn, True)
+                    if in_loop:
+                        looped.add(fn.key)
                 else:
                     hit = ""
                     for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
@@ -2351,6 +2354,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         # an ASR model's `transcribe` running its decoder's beam search, runs a generation per call)
                         if not learns and self._one_pass(t) and self._runs_parts(t, model_set):
                             parts[fn.key] = (fn, parts.get(fn.key, (fn, False))[1] or _within(line, fn.gradless))
+                            if in_loop:
+                                looped.add(fn.key)
                 why = why or hit
                 if entries or hit.startswith("calls the model"):
                     runs_model.add(fn.key)
@@ -2422,7 +2427,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # A per-item loop that runs the model through the module methods of an object it calls (`processor.step(frame)`
         # reaching `self.network.encode_image(x)`), with autograd off: its body is one step, as a loop calling the
         # model itself is. A root found above keeps its own reading (a decode loop's body is its own).
-        for key, (fn, lines) in self._inference_loops(parts, resolved, model).items():
+        for key, (fn, lines) in self._inference_loops(
+                {key: seed for key, seed in parts.items() if key not in looped}, resolved, model).items():
             if key not in drivers:
                 seeds.append((fn, f"{fn.display} (step: runs the model once per item)", None, False))
                 drivers.add(key)
@@ -2437,8 +2443,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         model's forward (`self.unet(x)`, evidence enough: `True` in `parts`): a loop that calls one of them, directly or
         through up to MAX_INFERENCE_HOPS one-shot callers (resolved by what the receiver is), with autograd off on the
         way for a module method (the loop's line, a call below it, or its class or function run by a program after
-        `torch.set_grad_enabled(False)`: `_gradless_program`). (A loop making such a call itself is left to
-        `_inference_roots`, a `forward`-tier request per call, as before.) Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
+        `torch.set_grad_enabled(False)`: `_gradless_program`). A function that makes such a call in a loop of its own
+        (WhisperX's `align` running the aligner per segment) is no seed: each call of it runs many items, one request,
+        and the loop itself is left to `_inference_roots` (a `forward`-tier request per call), as before. Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
         calling the model itself does: a step driver, with `lines` (its calls of the chain) the step body. Autograd on,
         the same loop may be training or evaluation with grad (`pipeline.inference(batch)`); a function that trains
         (`.backward()`, `optimizer.step()`), a warm-up and model code are no such loop, and a loop above a loop is none

@@ -314,3 +314,36 @@ def test_a_loop_over_a_module_method_that_runs_a_decode_loop_below_it_is_a_reque
     assert found.get("main", ("", ("",)))[1][0] != f"main {LABEL}"
     assert found["Asr.transcribe"][0] == "forward"  # (the request around the decode loop, as before)
 
+
+
+ALIGN = """
+import torch
+from torch import nn
+
+
+def align(segments, model: nn.Module, audio):
+    out = []
+    for seg in segments:
+        out.append(model(audio[seg]).argmax(-1).cpu())
+    return out
+
+
+def show(result):
+    return result
+
+
+def transcribe_task(files, model: nn.Module):
+    results = []
+    for f in files:
+        results.append(show(align(f.segments, model, f.audio)))
+    return results
+"""
+
+
+def test_a_loop_over_a_function_that_loops_over_the_model_itself_is_a_request_loop():
+    """WhisperX's `transcribe_task`: a loop over audio files calling `align(..)`, which runs the aligner (an `nn.Module`
+    parameter) once per segment in a loop of its own: each file is one request of many model calls, not one step. No
+    per-item root for the outer loop (the inner one is `align`'s own business)."""
+    found = hot({"pkg.__init__": "", "pkg.align": ALIGN})
+    assert found.get("transcribe_task", ("", ("",)))[1][0] != f"transcribe_task {LABEL}"
+    assert found.get("show", ("", ("",)))[0] != "step"

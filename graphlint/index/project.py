@@ -16,7 +16,7 @@ from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfF
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
-from graphlint.index.frameworks import GENERATION_LIBRARY, pipeline_model
+from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, pipeline_model
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
@@ -2334,9 +2334,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     hit = "calls the model"
                 elif not targets and (held := self._held_module(fn, callee)):
                     hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
-                elif not targets and not learns and _model_call(callee, self._library_models(fn)):
+                elif not targets and not learns and callee.rpartition(".")[2] not in ("generate", *GENERATION_LOOPS) \
+                        and _model_call(callee, self._library_models(fn)):
                     # the forward of a whole library model a field or parameter holds by what made it (`self.unet =
-                    # pipe.unet`): a call of the model itself, evidence enough whatever autograd does, as a loop's
+                    # pipe.unet`; not its `generate`, a decode loop per call): a call of the model itself, evidence enough whatever autograd does, as a loop's
                     # `model(x)` is (`_inference_loops` climbs from it as from a module method running its parts)
                     hit = ""
                     parts[fn.key] = (fn, True)

@@ -347,3 +347,26 @@ def test_a_loop_over_a_function_that_loops_over_the_model_itself_is_a_request_lo
     found = hot({"pkg.__init__": "", "pkg.align": ALIGN})
     assert found.get("transcribe_task", ("", ("",)))[1][0] != f"transcribe_task {LABEL}"
     assert found.get("show", ("", ("",)))[0] != "step"
+
+
+EVAL_GENERATE = """
+from transformers import PreTrainedModel
+
+
+def complete(model: PreTrainedModel, prompt):
+    return model.generate(prompt, max_new_tokens=64).cpu()
+
+
+def eval_problems(model: PreTrainedModel, problems):
+    samples = []
+    for p in problems:
+        samples.append(complete(model, p))
+    return samples
+"""
+
+
+def test_a_loop_over_a_library_models_generate_is_a_request_loop():
+    """AWQ's `eval_humaneval`: a loop over problems calling a helper that runs `model.generate(..)` of a transformers
+    model: each item is a whole generation (the library's decode loop), not one pass; no per-item root."""
+    found = hot({"pkg.__init__": "", "pkg.evalgen": EVAL_GENERATE})
+    assert found.get("eval_problems", ("", ("",)))[1][0] != f"eval_problems {LABEL}"

@@ -68,6 +68,20 @@ LIBRARY_ENTRY_METHODS: dict[str, tuple[str, ...]] = {
                   "_tiled_encode", "_tiled_decode"),
 }
 
+# The model components of a diffusers pipeline (`DiffusionPipeline.register_modules`; the names its
+# `model_cpu_offload_seq` moves between devices): `pipe.unet`, `pipe.vae`, ... are modules, calling one runs a model.
+# Its tokenizer, scheduler, feature extractor and image processor are no model.
+DIFFUSERS_MODEL_COMPONENTS = frozenset({"unet", "vae", "text_encoder", "text_encoder_2", "text_encoder_3",
+                                        "transformer", "transformer_2", "controlnet", "image_encoder", "prior",
+                                        "decoder", "movq"})
+
+
+def pipeline_model(ref: str) -> bool:
+    """`ref` (what a field was stored from) is a model component of a diffusers pipeline object
+    (`diffusers.StableDiffusionPipeline().unet`: `self.unet = pipe.unet` with `pipe: StableDiffusionPipeline`)."""
+    head, _, attr = ref.rpartition(".")
+    return attr in DIFFUSERS_MODEL_COMPONENTS and head.startswith("diffusers.") and head.endswith("Pipeline()")
+
 
 # Gradio's event listeners (`btn.click(fn, inputs, outputs)`, `demo.load(fn)`, `.then(fn)`) and apps
 # (`gr.Interface(fn=...)`): gradio calls `fn` on each user event, in a module that imports gradio.

@@ -16,7 +16,7 @@ from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfF
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
-from graphlint.index.frameworks import GENERATION_LIBRARY
+from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, pipeline_model
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
@@ -92,6 +92,7 @@ LIBRARY_OBJECT_MODULES = ("torch.cuda.", "torch.distributed.", "torch.Event", "t
 MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelining.")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
+MAX_INFERENCE_HOPS = 4  # one-shot callers climbed from a module method's caller to a per-item loop (`_inference_loops`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
 MAX_PORTION_FOLDERS = 8  # namespace folders above a package (or loose file) that an import may name (`_portion_map`)
@@ -182,6 +183,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
         # (module method key, size of the entry set) -> it runs its parts (`_runs_parts`; cleared per hot map)
         self._parts_memo: dict[tuple[str, int], bool] = {}
+        self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
+        self._one_pass_memo: dict[str, bool] = {}  # module method key -> it runs the model once per call (`_one_pass`)
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._sole_cache: dict[str, tuple[FunctionInfo, ...]] = {}
@@ -2299,9 +2302,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         runs_model: set[str] = set()  # drivers whose own calls enter the model (`_generating` climbs from them)
         indirect: set[str] = set()  # drivers with a step call that is no call of the model itself (a replay)
         direct: set[str] = set()  # drivers whose every step call is a call of the model itself
+        # host functions that call a module's method running its parts (`self.network.encode_image(x)`), with
+        # whether that call runs with autograd off; and the callers each function has by a resolved call
+        parts: dict[str, tuple[FunctionInfo, bool]] = {}
+        looped: set[str] = set()  # those that make such a call in a loop of their own: a loop over items themselves
+        resolved: dict[str, list[tuple[FunctionInfo, bool, int]]] = {}
+        model_set = set(model)  # (`_runs_parts` takes a set)
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
+            learns = trains(fn)  # (a function that trains drives no inference loop: `_inference_loops`)
             for callee, line in fn.calls:
                 in_loop = _within(line, fn.loops)
                 targets = self.call_edges(fn, fn.module, callee)
@@ -2325,11 +2335,29 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     hit = "calls the model"
                 elif not targets and (held := self._held_module(fn, callee)):
                     hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
+                elif not targets and not learns and callee.rpartition(".")[2] not in ("generate", *GENERATION_LOOPS) \
+                        and _model_call(callee, self._library_models(fn)):
+                    # the forward of a whole library model a field or parameter holds by what made it (`self.unet =
+                    # pipe.unet`; not its `generate`, a decode loop per call): a call of the model itself, evidence enough whatever autograd does, as a loop's
+                    # `model(x)` is (`_inference_loops` climbs from it as from a module method running its parts)
+                    hit = ""
+                    parts[fn.key] = (fn, True)
+                    if in_loop:
+                        looped.add(fn.key)
                 else:
                     hit = ""
                     for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
                         if not how.startswith(SOLE_DEFINER):
                             callers.setdefault(t.key, []).append((fn, in_loop, line))
+                        if how.startswith((*BY_NAME, NEW, SOLE_DEFINER)):
+                            continue
+                        resolved.setdefault(t.key, []).append((fn, in_loop, line))
+                        # (a module method with a loop of its own or a decode loop below it, a sampler's `sample`,
+                        # an ASR model's `transcribe` running its decoder's beam search, runs a generation per call)
+                        if not learns and self._one_pass(t) and self._runs_parts(t, model_set):
+                            parts[fn.key] = (fn, parts.get(fn.key, (fn, False))[1] or _within(line, fn.gradless))
+                            if in_loop:
+                                looped.add(fn.key)
                 why = why or hit
                 if entries or hit.startswith("calls the model"):
                     runs_model.add(fn.key)
@@ -2398,7 +2426,95 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         fn, [*fn.decode_loops, *((a, b) for a, b, _c in fn.token_cycles)], set(model)) \
                         or (fn.decode_loops and any(self._computes_next(fn, c) for c in fn.decode_calls)):
                     runs_model.add(fn.key)
+        # A per-item loop that runs the model through the module methods of an object it calls (`processor.step(frame)`
+        # reaching `self.network.encode_image(x)`), with autograd off: its body is one step, as a loop calling the
+        # model itself is. A root found above keeps its own reading (a decode loop's body is its own).
+        for key, (fn, lines) in self._inference_loops(
+                {key: seed for key, seed in parts.items() if key not in looped}, resolved, model).items():
+            if key not in drivers:
+                seeds.append((fn, f"{fn.display} (step: runs the model once per item)", None, False))
+                drivers.add(key)
+                stepping.setdefault(key, set()).update(lines)
         return seeds, decode_loops, runs_model, stepping
+
+    def _inference_loops(self, parts: dict[str, tuple[FunctionInfo, bool]],
+                         resolved: dict[str, list[tuple[FunctionInfo, bool, int]]], model: frozenset[str]
+                         ) -> dict[str, tuple[FunctionInfo, set[int]]]:
+        """The per-item inference loops above the host functions that call a module's own method running its parts
+        in one pass (`parts`: `self.network.encode_image(x)`, `_runs_parts`, no loop of its own) or a whole library
+        model's forward (`self.unet(x)`, evidence enough: `True` in `parts`): a loop that calls one of them, directly or
+        through up to MAX_INFERENCE_HOPS one-shot callers (resolved by what the receiver is), with autograd off on the
+        way for a module method (the loop's line, a call below it, or its class or function run by a program after
+        `torch.set_grad_enabled(False)`: `_gradless_program`). A function that makes such a call in a loop of its own
+        (WhisperX's `align` running the aligner per segment) is no seed: each call of it runs many items, one request,
+        and the loop itself is left to `_inference_roots` (a `forward`-tier request per call), as before. Each iteration runs the model once, on one item (a frame of a video, an image), as a loop
+        calling the model itself does: a step driver, with `lines` (its calls of the chain) the step body. Autograd on,
+        the same loop may be training or evaluation with grad (`pipeline.inference(batch)`); a function that trains
+        (`.backward()`, `optimizer.step()`), a warm-up and model code are no such loop, and a loop above a loop is none
+        (the inner loop is the step)."""
+        classes, functions = self._gradless_program()
+        out: dict[str, tuple[FunctionInfo, set[int]]] = {}
+        level = list(parts.values())
+        seen = {key: off for key, (_fn, off) in parts.items()}  # climbed, and whether with autograd off
+        for _hop in range(MAX_INFERENCE_HOPS + 1):
+            above: list[tuple[FunctionInfo, bool]] = []
+            for fn, off in level:
+                for caller, in_loop, line in resolved.get(fn.key, ()):
+                    if caller.key in model or self._warms_up(caller) or trains(caller):
+                        continue
+                    off_here = off or _within(line, caller.gradless) or caller.key in functions \
+                        or caller.class_key in classes
+                    if in_loop:
+                        if off_here:
+                            out.setdefault(caller.key, (caller, set()))[1].add(line)
+                    elif seen.get(caller.key, False) is not True and (caller.key not in seen or off_here):
+                        # (again where autograd is off on this way and was not on the first)
+                        seen[caller.key] = off_here
+                        above.append((caller, off_here))
+            level = above
+        return out
+
+    def _one_pass(self, fn: FunctionInfo) -> bool:
+        """`fn` (a module method) runs the model once per call: it has no loop of its own, and no project function it
+        reaches through up to MAX_INFERENCE_HOPS resolved calls holds a decode loop (`index.decode`: a picked token fed
+        back, the beam search of an ASR decoder's `batch_beam_search`). A loop over layers below it is one pass."""
+        found = self._one_pass_memo.get(fn.key)
+        if found is None:
+            found = not fn.loops
+            level, seen = [fn], {fn.key}
+            for _hop in range(MAX_INFERENCE_HOPS):
+                if not found or not level:
+                    break
+                level = [t for f in level for callee, _line in f.calls for t, how in self.call_edges(f, f.module, callee)
+                         if not how.startswith((*BY_NAME, NEW)) and t.key not in seen and not seen.add(t.key)]
+                found = not any(t.decode_loops or t.token_cycles for t in level)
+            self._one_pass_memo[fn.key] = found
+        return found
+
+    def _library_models(self, fn: FunctionInfo) -> frozenset[str]:
+        """The receivers of `fn` that hold a library model by what made them or by annotation (`_typed_models`), for a
+        function whose class or parameters can have one (no lookup for a plain module-level helper)."""
+        return self._typed_models(fn) if fn.class_key or fn.module_params else frozenset()
+
+    def _gradless_program(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The classes a program builds, and the functions it calls, after its top level switched autograd off for the
+        thread (`torch.set_grad_enabled(False)`, `with torch.inference_mode():`): what they run, now or later on that
+        thread (a Qt controller's slots, under the application's event loop), runs gradless."""
+        if self._gradless_memo is None:
+            classes: set[str] = set()
+            functions: set[str] = set()
+            for s in self.modules.values():
+                unit = s.script
+                for callee, line in unit.calls if unit is not None and unit.gradless else ():
+                    if not _within(line, unit.gradless):
+                        continue
+                    for target, how in self.call_edges(unit, unit.module, callee):
+                        if how.startswith(NEW) and target.class_key:
+                            classes.add(target.class_key)
+                        elif not how.startswith(BY_NAME):
+                            functions.add(target.key)
+            self._gradless_memo = (frozenset(classes), frozenset(functions))
+        return self._gradless_memo
 
     def _rpc_step_handlers(self, reached: dict[str, HotInfo]) -> list[Seed]:
         """The gRPC framework calls each method of a `*Servicer` subclass once per RPC, from a client that drives
@@ -2997,13 +3113,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _library_model_fields(self, cls: ClassInfo) -> frozenset[str]:
         """`self.x` where a method of `cls` or a project base stores what a model class of a library builds or
         loads (`self.model = AutoModelForCausalLM.from_pretrained(path)`, in `__init__` or in a set-up method it
-        calls, `summary.is_model_loader`): a whole model, as a parameter annotated with that class is. A class
+        calls, `summary.is_model_loader`), or a diffusers pipeline's model component (`self.unet = pipe.unet`,
+        `frameworks.pipeline_model`): a whole model, as a parameter annotated with that class is. A class
         the project defines is typed by its own definition instead (its `forward` is what a call runs)."""
         return frozenset(
             f"self.{attr}" for c in self.mro(cls)
             for attr, refs in (*c.factories.items(), *((a, h.modules) for a, h in c.attrs.items() if not h.seq))
             if any(is_model_loader(ref) and self.class_by_dotted(ref.removesuffix("()")) is None
-                   and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs))
+                   and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs)) | frozenset(
+            f"self.{attr}" for c in self.mro(cls) for attr, refs in c.callables.items()
+            if any(pipeline_model(ref) for ref in refs))  # (`self.unet = pipe.unet` of a diffusers pipeline)
 
     def _captured_model_call(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
                              memo: dict[str, bool]) -> bool:

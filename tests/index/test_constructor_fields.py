@@ -125,12 +125,17 @@ if __name__ == "__main__":
 def test_a_model_handed_to_a_constructor_types_the_field_it_is_stored_in() -> None:
     """`cls(kind, model, tok)` with `model` one arm's loader return or the other arm's tuple item: the gradless
     `Asr.transcribe` runs the model, and its `self.model.transcribe(..)` runs `Aed`'s and `Llm`'s, not `Other`'s,
-    which only shares the name."""
+    which only shares the name. (`main`'s loop runs that one pass per item with autograd off: a step driver.)"""
     found = hot({"pkg.__init__": "", "pkg.models": MODELS, "pkg.asr": ASR, "main": MAIN})
-    assert found["Asr.transcribe"][1] == ("Asr.transcribe (inference: runs the model with autograd off)",)
-    assert found["Llm.transcribe"][1][-1] == "Llm.transcribe [self.model = model = Llm by Asr.from_pretrained]"
-    assert "Aed.transcribe" in found
-    assert "Other.transcribe" not in found and "Tok.transcribe" not in found
+    assert found["Asr.transcribe"][1][0] == "main (step: runs the model once per item)"
+    assert "Aed.transcribe" in found and "Llm.transcribe" in found
+    # (`main`'s own `model.transcribe(..)` on the classmethod's return also reads every `transcribe` by name)
+    assert found["Other.transcribe"][1][-1] == "Other.transcribe [model method transcribe]"
+    without_loop = hot({"pkg.__init__": "", "pkg.models": MODELS, "pkg.asr": ASR})
+    assert without_loop["Asr.transcribe"][1] == ("Asr.transcribe (inference: runs the model with autograd off)",)
+    assert without_loop["Llm.transcribe"][1][-1] == "Llm.transcribe [self.model = model = Llm by Asr.from_pretrained]"
+    assert "Aed.transcribe" in without_loop
+    assert "Other.transcribe" not in without_loop and "Tok.transcribe" not in without_loop
 
 
 def test_the_field_resolves_to_the_classes_the_constructions_pass() -> None:

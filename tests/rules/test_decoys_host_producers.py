@@ -158,6 +158,31 @@ def test_a_batch_item_read_with_get_is_what_the_subscript_reads():
     """, scope="all")
 
 
+def test_a_batch_read_with_get_holds_what_its_subscript_holds():
+    """No tensor has `.get`: a default-collated batch read as `data.get("mask")` is a dict's item, a host tensor as
+    `data["rgb"]` is (Cutie's `eval_vos`), so moving it is a pageable copy and its `.tolist()` reads host memory
+    (the decoy: no GL102 on it)."""
+    src = """
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def run(model, dataset):
+            loader = DataLoader(dataset, batch_size=None)
+            for data in loader:
+                image = data["rgb"].cuda()  # <- GL131
+                mask = data.get("mask")
+                if mask is not None:
+                    mask = mask.cuda()  # <- GL131
+                labels = data.get("valid_labels")
+                if labels is not None:
+                    labels = labels.tolist()
+                model(image, mask, labels)
+    """
+    check(src, scope="all")
+    assert not {code for _line, code in findings(src, scope="all")} & {"GL102", "GL106"}
+
+
 def test_a_dict_a_helper_returns_holds_what_its_helpers_return():
     """A collate function that returns a dict whose value is another project function's result (F5-TTS's benchmark:
     `"text_pad_sequence": list_str_to_idx(...)`, a `pad_sequence` of `torch.tensor(ids)`) holds a host tensor under

@@ -606,13 +606,17 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     """A return annotation says a tensor, not where it lives: where the body shows a host tensor
     (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item. Where the body
     returns something only the whole index can settle (`self.offsets[s] + 1 >= self.block`, a field of a plain
-    class), the annotation is kept as the prior that a host settlement overrides (`Prior`)."""
+    class), the annotation is kept as the prior that a host settlement overrides (`Prior`). A container or scalar
+    annotation (`-> Dict[str, Any]`, `-> int`) where the body returns a tensor is the body's tensor: a known device
+    value is no Python number; a body that returns `t.item()`, `len(x)` or an unknown value keeps the annotation."""
     if annotated == TENSOR and inferred in (CPU_TENSOR, NDARRAY):
         return inferred  # (NumPy never returns a tensor: VibeVoice's `_convert_to_karras(...) -> torch.Tensor`)
     if annotated == TENSOR and deferred(inferred) and not isinstance(inferred, Items):
         return Prior(annotated, inferred)
     if annotated in _CONTAINER_KINDS and inferred in (TENSOR, BOOL_TENSOR):
         return inferred  # `-> Tuple[LongTensor, Dict[str, Any]]` returning a tensor parameter there (Fast-dLLM)
+    if annotated == HOST and inferred in (TENSOR, BOOL_TENSOR):
+        return inferred  # `get_cache_len(cache) -> int` returning `length[0]` of `nonzeros.sum(-1).int()` (hertz-dev)
     if isinstance(annotated, Items) and isinstance(inferred, Items) and len(annotated.items) == len(inferred.items):
         return Items(tuple(refine_returns(a, i) for a, i in zip(annotated.items, inferred.items)))
     return annotated

@@ -1001,6 +1001,8 @@ class _Indexer(ast.NodeVisitor):
                 return refine_returns(annotated, inferred)
             if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
                 return self._infer_returns(node, scope)
+            if kind == "host":  # `-> int` returning a tensor: the body says (`refine_returns`)
+                return refine_returns(Base(kind), self._infer_returns(node, scope))
             made = type_annotation_class(node.returns)  # `-> Type[Impl]`: a factory of Impl classes
             cls = class_annotation(made if made is not None else node.returns) if kind is None else None
             # a class named in the callee's module, resolved (and checked) at the call site; an annotation that names

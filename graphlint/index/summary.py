@@ -1127,6 +1127,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _item_made(self, fn: FunctionInfo, elt: ast.expr) -> str:
         """What one returned tuple item hands out: a def nested in `fn`, or the call its local was bound by."""
+        if isinstance(elt, ast.Call):  # `return VAE(..), UNet(..)`: what the call builds
+            return built_by(elt, self.resolve) or ""
         if not isinstance(elt, ast.Name):
             return ""
         if nested := self._nested_def(fn, elt.id):
@@ -2011,14 +2013,30 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
-        kind = expr_kind(head, self.resolve, self.scopes[-1])
+        made = self._made(head) or self._kept_made(head)
+        rest = dotted(func)[len(head.id):] if dotted(func) else None
+        if made is None or rest is None:
+            return None
+        return made + rest
+
+    def _kept_made(self, head: ast.Name) -> str | None:
+        """What a local holds that nn.Module methods returning the module rebind (`_keeps_module`): MuseTalk's `vae,
+        unet, pe = load_all_model(..)` then `pe = pe.half()` / `pe = pe.to(device)` still holds item 2 of what
+        `load_all_model` returns (`_made` of its one other binding); None where another binding may hold anything."""
+        bound = self.scopes[-1].binds.get(head.id, [])
+        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
+        if len(held) != 1 or len(held) == len(bound) or not isinstance(held[0], ast.expr):
+            return None
+        return self._made(held[0])
+
+    def _made(self, value: ast.expr) -> str | None:
+        """What a value holds as the `make()` descriptor of a project function's result (`pkg.f()`, its item
+        `pkg.f()[0]`), when the kinds read it as one (`expr_kind`); None otherwise (a method of `self`, torch)."""
+        kind = expr_kind(value, self.resolve, self.scopes[-1])
         if not isinstance(kind, Returned) or kind.receiver or isinstance(kind.item, str) \
                 or kind.callee.startswith(("self.", "cls.", "super()", "torch.")):
             return None
-        rest = dotted(func)[len(head.id):] if dotted(func) else None
-        if rest is None:
-            return None
-        return f"{kind.callee}()" + (f"[{kind.item}]" if kind.item is not None else "") + rest
+        return f"{kind.callee}()" + (f"[{kind.item}]" if kind.item is not None else "")
 
     def _through(self, expr: ast.expr) -> str | None:
         """`unwrap(self.model).dispatcher` as the `THROUGH_CALL` descriptor of a call on what a function the module

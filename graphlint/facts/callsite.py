@@ -21,7 +21,8 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_TENSOR_MODULES, NON_FLOAT_DTYPES, PAIR_RESULTS,
-    SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, input_device_module, keeps_input_device, torch_return_kind,
+    SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
+    keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -600,6 +601,14 @@ def _host_annotation(ann: ast.expr | None, name: str) -> IKind:
 
 # Annotated kinds of a container (`Dict[str, Any]`, `List[int]`): a tensor the body returns there contradicts them
 _CONTAINER_KINDS = (HOST_SEQ, HOST_LIST, LIST, CPU_DICT)
+
+
+def composed(call: ast.Call, resolve: Resolve) -> str | None:
+    """The one transform a torchvision `Compose([A(..), B(..)])` call stands for (`composed_transform`)."""
+    first = call.args[0] if call.args else None
+    if not isinstance(first, (ast.List, ast.Tuple)):
+        return None
+    return composed_transform([resolve(dotted(e.func) or "") if isinstance(e, ast.Call) else None for e in first.elts])
 
 
 def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
@@ -1470,6 +1479,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual in HOST_TENSOR_AND_NUMBER:
         return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
     made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
+    if made in TRANSFORM_COMPOSE:
+        made = composed(value.func, resolve)  # type: ignore[arg-type]
     if made in HOST_TENSOR_MODULES:
         return CPU_TENSOR  # `transforms.ToTensor()(image)`: converted in host memory
     if (keeps_input_device(qual) or input_device_module(made)) and value.args \

@@ -24,14 +24,15 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, TRANSFORM_TORCH,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, TRANSFORM_COMPOSE,
+    TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, composed, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
     hook_defaults, join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names,
     records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, spelled_keywords, statements, tuple_of_tensors,
@@ -1339,6 +1340,8 @@ class _Indexer(ast.NodeVisitor):
                     if cname and cname.rpartition(".")[2][:1].isupper():
                         classes.append(cname)
             return Held(modules=tuple(classes), seq=True)
+        if name in TRANSFORM_COMPOSE and (made := composed(value, self.resolve)):
+            return Held(modules=(made,))  # `Compose([ToTensor(), Normalize(..)])`: what the call of it does
         tail = name.rpartition(".")[2]
         if tail[:1].isupper():
             return Held(modules=(name,))

@@ -686,6 +686,22 @@ class Inference:
         finally:
             self.pop()
 
+    def key_of(self, key: cst.BaseExpression, seq: cst.BaseExpression) -> Val:
+        """What a sort key returns for an element of `seq` (`sorted(xs, key=lambda x: x[0])`, `xs.sort(key=..)`,
+        `max(xs, key=..)`): a one-parameter lambda's body with the parameter bound to the element, as a
+        comprehension binds its target; unknown for any other key (a named function, `operator.itemgetter`)."""
+        params = key.params if isinstance(key, cst.Lambda) else None
+        if params is None or len(params.params) != 1 or params.posonly_params or params.kwonly_params \
+                or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+            return UNKNOWN
+        seq_val = self(seq)
+        self.push({})
+        try:
+            bind_targets(self, params.params[0].name, seq_val, iterate=True)
+            return self(key.body)  # type: ignore[union-attr]
+        finally:
+            self.pop()
+
     def _eval_Attribute(self, node: cst.Attribute) -> Val:
         attr = node.attr.value
         base = node.value

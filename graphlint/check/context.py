@@ -106,6 +106,10 @@ class Context:
     def val(self, expr: cst.BaseExpression) -> Val:
         return self.inference(expr)
 
+    def key_val(self, key: cst.BaseExpression, seq: cst.BaseExpression) -> Val:
+        """What the sort key `key` (a one-parameter lambda) returns for an element of `seq`; unknown otherwise."""
+        return self.inference.key_of(key, seq)
+
     def is_tensor(self, expr: cst.BaseExpression) -> bool:
         return self.inference(expr).is_tensor
 

@@ -21,7 +21,8 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_TENSOR_MODULES, NON_FLOAT_DTYPES, PAIR_RESULTS,
-    SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, input_device_module, keeps_input_device, torch_return_kind,
+    SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
+    keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -602,17 +603,29 @@ def _host_annotation(ann: ast.expr | None, name: str) -> IKind:
 _CONTAINER_KINDS = (HOST_SEQ, HOST_LIST, LIST, CPU_DICT)
 
 
+def composed(call: ast.Call, resolve: Resolve) -> str | None:
+    """The one transform a torchvision `Compose([A(..), B(..)])` call stands for (`composed_transform`)."""
+    first = call.args[0] if call.args else None
+    if not isinstance(first, (ast.List, ast.Tuple)):
+        return None
+    return composed_transform([resolve(dotted(e.func) or "") if isinstance(e, ast.Call) else None for e in first.elts])
+
+
 def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     """A return annotation says a tensor, not where it lives: where the body shows a host tensor
     (`-> tuple[torch.Tensor, int]` returning a slice of a CPU tensor), the body wins, item by item. Where the body
     returns something only the whole index can settle (`self.offsets[s] + 1 >= self.block`, a field of a plain
-    class), the annotation is kept as the prior that a host settlement overrides (`Prior`)."""
+    class), the annotation is kept as the prior that a host settlement overrides (`Prior`). A container or scalar
+    annotation (`-> Dict[str, Any]`, `-> int`) where the body returns a tensor is the body's tensor: a known device
+    value is no Python number; a body that returns `t.item()`, `len(x)` or an unknown value keeps the annotation."""
     if annotated == TENSOR and inferred in (CPU_TENSOR, NDARRAY):
         return inferred  # (NumPy never returns a tensor: VibeVoice's `_convert_to_karras(...) -> torch.Tensor`)
     if annotated == TENSOR and deferred(inferred) and not isinstance(inferred, Items):
         return Prior(annotated, inferred)
     if annotated in _CONTAINER_KINDS and inferred in (TENSOR, BOOL_TENSOR):
         return inferred  # `-> Tuple[LongTensor, Dict[str, Any]]` returning a tensor parameter there (Fast-dLLM)
+    if annotated == HOST and inferred in (TENSOR, BOOL_TENSOR):
+        return inferred  # `get_cache_len(cache) -> int` returning `length[0]` of `nonzeros.sum(-1).int()` (hertz-dev)
     if isinstance(annotated, Items) and isinstance(inferred, Items) and len(annotated.items) == len(inferred.items):
         return Items(tuple(refine_returns(a, i) for a, i in zip(annotated.items, inferred.items)))
     return annotated
@@ -1466,6 +1479,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual in HOST_TENSOR_AND_NUMBER:
         return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
     made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
+    if made in TRANSFORM_COMPOSE:
+        made = composed(value.func, resolve)  # type: ignore[arg-type]
     if made in HOST_TENSOR_MODULES:
         return CPU_TENSOR  # `transforms.ToTensor()(image)`: converted in host memory
     if (keeps_input_device(qual) or input_device_module(made)) and value.args \

@@ -34,9 +34,10 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, STRING_SPLITS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
-    HOST_TORCH, HOST_WRAPPERS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES,
-    TORCH_ONLY_METHODS, WINDOW_TORCH, input_device_module, keeps_input_device,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
+    HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
+    SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
+    composed_transform, input_device_module, keeps_input_device,
 )
 
 
@@ -697,6 +698,22 @@ class Inference:
         finally:
             self.pop()
 
+    def key_of(self, key: cst.BaseExpression, seq: cst.BaseExpression) -> Val:
+        """What a sort key returns for an element of `seq` (`sorted(xs, key=lambda x: x[0])`, `xs.sort(key=..)`,
+        `max(xs, key=..)`): a one-parameter lambda's body with the parameter bound to the element, as a
+        comprehension binds its target; unknown for any other key (a named function, `operator.itemgetter`)."""
+        params = key.params if isinstance(key, cst.Lambda) else None
+        if params is None or len(params.params) != 1 or params.posonly_params or params.kwonly_params \
+                or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+            return UNKNOWN
+        seq_val = self(seq)
+        self.push({})
+        try:
+            bind_targets(self, params.params[0].name, seq_val, iterate=True)
+            return self(key.body)  # type: ignore[union-attr]
+        finally:
+            self.pop()
+
     def _eval_Attribute(self, node: cst.Attribute) -> Val:
         attr = node.attr.value
         base = node.value
@@ -940,8 +957,10 @@ class Inference:
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
         if qual in SIMILARITY_SCORES:
             return self._library_kept(node, False, converts=True)
-        if input_device_module(qual) or qual in HOST_TENSOR_MODULES:
+        if input_device_module(qual) or qual in HOST_TENSOR_MODULES or qual in IMAGE_PROCESSORS:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
+        if qual in TRANSFORM_COMPOSE and (composed := composed_transform(self._transforms(node))):
+            return Val(Kind.OBJECT, ref=composed)  # `Compose([ToTensor(), Normalize(m, s)])`: a host conversion
         if qual is not None:
             val = self._torch_call(qual, node)
             if val is not None:
@@ -960,6 +979,9 @@ class Inference:
                 # `v.split("+")[0]`: strings, whatever `v` reads as (a tensor's `split` takes sizes)
                 return Val(Kind.HOST_SEQ, ref="tuple") if STRING_SPLITS[func.attr.value] else HOST_LIST
             recv = self(func.value)
+            if recv.ref in IMAGE_PROCESSORS and func.attr.value in IMAGE_PROCESSOR_METHODS \
+                    and recv.kind in (Kind.OBJECT, Kind.MODULE):
+                return self._image_processed(func.attr.value, node)
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
             if recv.host:
@@ -1013,10 +1035,8 @@ class Inference:
             return self._passed_through(recv.passes, node)
         if recv.kind is Kind.MODULE:
             return self._module_call(recv, node)
-        if recv.kind is Kind.OBJECT and input_device_module(recv.ref):
-            return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
-        if recv.kind is Kind.OBJECT and recv.ref in HOST_TENSOR_MODULES:
-            return CPU  # `transforms.ToTensor()(image)`: converted in host memory
+        if recv.kind is Kind.OBJECT and recv.ref and (input_device_module(recv.ref) or recv.ref in HOST_TENSOR_MODULES):
+            return self._library_module_call(recv.ref, node)
         projected = self.call_returns(node)
         if projected is None and (batch := self._tokenized(node)) is not None:
             return batch
@@ -1114,6 +1134,34 @@ class Inference:
         elif isinstance(first, cst.Call) and self.resolve(first.func) in DLPACK_EXPORTS and first.args:
             first = first.args[0].value
         return first is not None and self(first).kind is Kind.CPU_TENSOR
+
+    def _transforms(self, node: cst.Call) -> list[str | None]:
+        """The classes a `Compose([A(..), B(..)])` builds its transforms of, in order (None: no construction)."""
+        first = node.args[0].value if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        if not isinstance(first, (cst.List, cst.Tuple)):
+            return []
+        return [self.resolve(e.value.func) if isinstance(e.value, cst.Call) and not isinstance(e, cst.StarredElement)
+                else None for e in first.elements]
+
+    def _image_processed(self, meth: str, node: cst.Call) -> Val:
+        """`processor.preprocess(image)` / `.postprocess(image, output_type=..)` of a diffusers image processor
+        (`IMAGE_PROCESSORS`): a preprocessed tensor input stays where it is, an array or a list becomes a host tensor
+        (`_library_kept`, converting); a postprocessed image is host data (PIL images, or a NumPy array for "np")
+        unless the output type hands the tensor back."""
+        if meth == "preprocess":
+            return self._library_kept(node, False, converts=True)
+        output = self._has_kw(node, "output_type")
+        kind = output.value.evaluated_value if output is not None and isinstance(output.value, cst.SimpleString) \
+            else "pil" if output is None else None
+        if kind in TENSOR_OUTPUT_TYPES:
+            return self._library_kept(node, False)
+        return Val(Kind.NDARRAY) if kind == "np" else HOST_LIST if kind == "pil" else UNKNOWN
+
+    def _library_module_call(self, ref: str, node: cst.Call) -> Val:
+        """A call of a library transform module `ref` (`input_device_module` or `HOST_TENSOR_MODULES`)."""
+        if ref in HOST_TENSOR_MODULES:
+            return CPU  # `transforms.ToTensor()(image)`: converted in host memory
+        return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
 
     def _library_kept(self, node: cst.Call, keeps_mask: bool, converts: bool = False) -> Val:
         """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as
@@ -1228,6 +1276,9 @@ class Inference:
         tail = (recv.ref or "").rpartition(".")[2]
         if tail in NN_MODULE_SEQ_OUTPUT:
             return TSEQ
+        if recv.ref and (input_device_module(recv.ref) or recv.ref in HOST_TENSOR_MODULES):
+            # `self.transform(x)` of a field holding `transforms.Normalize(..)`, as a local holding one
+            return self._library_module_call(recv.ref, node)
         if (recv.ref or "").startswith("torch.nn."):
             return TENSOR
         # a project module: what its forward returns, bound with this call's arguments as a plain call's are

@@ -179,6 +179,21 @@ HOST_TENSOR_MODULES = frozenset({
 })
 
 
+# torchvision's `Compose([...])` runs its transforms in order (`composed_transform`)
+TRANSFORM_COMPOSE = frozenset({f"torchvision.transforms.{ns}Compose" for ns in ("", "transforms.", "v2.")})
+# diffusers' image processors (plain objects, no modules): `preprocess(image)` returns a tensor where a tensor input
+# lives and a host tensor it builds from PIL images, NumPy arrays or lists of them; `postprocess(image, output_type=)`
+# returns PIL images (the default, "pil") or a NumPy array ("np"), host data, and the tensor where it is for "pt" /
+# "latent".
+IMAGE_PROCESSORS = frozenset({
+    f"diffusers.{ns}{name}" for ns in ("", "image_processor.")
+    for name in ("VaeImageProcessor", "VaeImageProcessorLDM3D", "PixArtImageProcessor", "IPAdapterMaskProcessor")
+})
+IMAGE_PROCESSOR_METHODS = frozenset({"preprocess", "postprocess"})
+# `postprocess(..., output_type=...)` values that hand the tensor back where it is (others: host images or arrays)
+TENSOR_OUTPUT_TYPES = frozenset({"pt", "latent"})
+
+
 def keeps_input_device(qual: str | None) -> bool:
     """`qual` (a resolved descriptor) returns a tensor where its first argument lives (`INPUT_DEVICE_LIBRARIES`)."""
     return qual is not None and qual.startswith(INPUT_DEVICE_LIBRARIES)
@@ -226,3 +241,20 @@ def torch_return_kind(qual: str) -> Base:
     if qual.count(".") == 1 and tail in TORCH_FUNCTION_NAMES:
         return Base.TENSOR
     return Base.UNKNOWN
+
+
+def composed_transform(members: list[str | None]) -> str | None:
+    """The one transform a torchvision `Compose` of the transforms `members` (their resolved classes, in order; None
+    for a member that is no construction) stands for: a conversion to a host tensor (`ToTensor`) with transforms
+    computing where their input lives around it is that conversion (`Compose([Resize(..), ToTensor(), Normalize(..)])`
+    makes a host tensor); transforms that all compute where their input lives are the first of them. None where a
+    member is anything else (a `Lambda`, a project transform, a nested container) or there is none."""
+    out = None
+    for qual in members:
+        if qual in HOST_TENSOR_MODULES:
+            out = qual
+        elif input_device_module(qual):
+            out = out or qual
+        else:
+            return None
+    return out

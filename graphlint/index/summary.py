@@ -24,14 +24,15 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, TRANSFORM_TORCH,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, TRANSFORM_COMPOSE,
+    TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, composed, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
     hook_defaults, join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names,
     records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, spelled_keywords, statements, tuple_of_tensors,
@@ -1007,6 +1008,8 @@ class _Indexer(ast.NodeVisitor):
                 return refine_returns(annotated, inferred)
             if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
                 return self._infer_returns(node, scope)
+            if kind == "host":  # `-> int` returning a tensor: the body says (`refine_returns`)
+                return refine_returns(Base(kind), self._infer_returns(node, scope))
             made = type_annotation_class(node.returns)  # `-> Type[Impl]`: a factory of Impl classes
             cls = class_annotation(made if made is not None else node.returns) if kind is None else None
             # a class named in the callee's module, resolved (and checked) at the call site; an annotation that names
@@ -1131,6 +1134,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _item_made(self, fn: FunctionInfo, elt: ast.expr) -> str:
         """What one returned tuple item hands out: a def nested in `fn`, or the call its local was bound by."""
+        if isinstance(elt, ast.Call):  # `return VAE(..), UNet(..)`: what the call builds
+            return built_by(elt, self.resolve) or ""
         if not isinstance(elt, ast.Name):
             return ""
         if nested := self._nested_def(fn, elt.id):
@@ -1341,6 +1346,8 @@ class _Indexer(ast.NodeVisitor):
                     if cname and cname.rpartition(".")[2][:1].isupper():
                         classes.append(cname)
             return Held(modules=tuple(classes), seq=True)
+        if name in TRANSFORM_COMPOSE and (made := composed(value, self.resolve)):
+            return Held(modules=(made,))  # `Compose([ToTensor(), Normalize(..)])`: what the call of it does
         tail = name.rpartition(".")[2]
         if tail[:1].isupper():
             return Held(modules=(name,))
@@ -2019,15 +2026,31 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
+        made = self._made(head) or self._kept_made(head)
+        rest = dotted(func)[len(head.id):] if dotted(func) else None
+        if made is None or rest is None:
+            return None
+        return made + rest
+
+    def _kept_made(self, head: ast.Name) -> str | None:
+        """What a local holds that nn.Module methods returning the module rebind (`_keeps_module`): MuseTalk's `vae,
+        unet, pe = load_all_model(..)` then `pe = pe.half()` / `pe = pe.to(device)` still holds item 2 of what
+        `load_all_model` returns (`_made` of its one other binding); None where another binding may hold anything."""
+        bound = self.scopes[-1].binds.get(head.id, [])
+        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
+        if len(held) != 1 or len(held) == len(bound) or not isinstance(held[0], ast.expr):
+            return None
+        return self._made(held[0])
+
+    def _made(self, value: ast.expr) -> str | None:
+        """What a value holds as the `make()` descriptor of a project function's result (`pkg.f()`, its item
+        `pkg.f()[0]`), when the kinds read it as one (`expr_kind`); None otherwise (a method of `self`, torch)."""
         # (the kinds the scope's calls read for their arguments: the same reads, shared while `resolve` holds)
-        kind = expr_kind(head, self.resolve, self.scopes[-1], memo=self._args_memo())
+        kind = expr_kind(value, self.resolve, self.scopes[-1], memo=self._args_memo())
         if not isinstance(kind, Returned) or kind.receiver or isinstance(kind.item, str) \
                 or kind.callee.startswith(("self.", "cls.", "super()", "torch.")):
             return None
-        rest = dotted(func)[len(head.id):] if dotted(func) else None
-        if rest is None:
-            return None
-        return f"{kind.callee}()" + (f"[{kind.item}]" if kind.item is not None else "") + rest
+        return f"{kind.callee}()" + (f"[{kind.item}]" if kind.item is not None else "")
 
     def _through(self, expr: ast.expr) -> str | None:
         """`unwrap(self.model).dispatcher` as the `THROUGH_CALL` descriptor of a call on what a function the module

@@ -22,7 +22,9 @@ class BuiltinReduction(Rule):
 
     They iterate the tensor and compare elements with Python: every comparison calls `__bool__`, so
     the host blocks (measured: syncs, capture fails). `max(a, b)` of two tensors does the same. Use
-    the tensor methods, which stay on the device. (Builtin `sum(t)` does not sync: it is GL401.)
+    the tensor methods, which stay on the device. (Builtin `sum(t)` does not sync: it is GL401.) A sort key
+    that returns a device tensor (`max(range(n), key=lambda i: scores[i])`, `xs.sort(key=lambda x: x[0])` over
+    device scores) makes every comparison of two keys such a read.
     """
 
     code = "GL160"
@@ -50,6 +52,8 @@ class BuiltinReduction(Rule):
         "    #      ^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(m: torch.Tensor):\n    return any(m)  # <- GL160\n"
         "    #      ^^^^^^\n",
+        "def step(x: torch.Tensor, n: int):\n    return max(range(n), key=lambda i: x[i])  # <- GL160\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
     FIXES = (
         Fix("def step(x: torch.Tensor):\n    return max(x)\n", "def step(x: torch.Tensor):\n    return x.max()\n",
@@ -59,6 +63,8 @@ class BuiltinReduction(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
+        if self._keyed_by_device(node):
+            return
         fn = self.ctx.call_name(node)
         if fn not in READING_BUILTINS:
             return
@@ -73,3 +79,24 @@ class BuiltinReduction(Rule):
             edit = self.ctx.edit(node, f"{receiver_text(args[0])}.{READING_BUILTINS[fn]}()")
             fix = (edit,) if edit else ()
         self.report(node, self.message.format(fn=fn), fix=fix)
+
+    def _keyed_by_device(self, node: cst.Call) -> bool:
+        """`sorted(xs, key=lambda x: x[0])`, `xs.sort(key=..)`, `max(xs, key=..)` / `min(..)` whose key returns a
+        device tensor for an element of `xs` (`ctx.key_val`: the key lambda's body with its parameter bound to the
+        element): every comparison of two keys calls `Tensor.__bool__`. Reported, True; False where the call is no
+        keyed sort or the key is not known to be a device tensor (an int, a host tensor, a named key function)."""
+        key = next((a.value for a in node.args if a.keyword is not None and a.keyword.value == "key"), None)
+        if key is None:
+            return False
+        args = positional(node)
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "sort" and not args:
+            fn, seq = "list.sort", func.value  # (a tensor's `sort` takes no `key=`)
+        elif len(args) == 1 and (fn := self.ctx.call_name(node) or "") in ("sorted", "max", "min"):
+            seq = args[0]
+        else:
+            return False
+        if not self.ctx.key_val(key, seq).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+            return False
+        self.report(node, f"`{fn}()` compares device-tensor keys on the host, one sync per comparison")
+        return True

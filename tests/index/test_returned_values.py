@@ -408,3 +408,67 @@ def test_arguments_of_a_call_on_a_factory_product_keep_their_kinds():
     """})
     setter = index.functions["pkg.vars:SlotHandle.set_slot_idx"]
     assert str(index.call_facts.params(setter).get("idx")) == "host"
+
+
+def test_tuple_items_of_a_factory_type_the_locals_they_bind():
+    """MuseTalk's `scripts/inference.py:main` (`@torch.no_grad()`): `vae, unet, pe = load_all_model(..)`, whose
+    items are a plain `VAE`, a plain `UNet` and the module `PositionalEncoding` (built as locals, or in the tuple
+    itself), then `pe = pe.to(device)` and a batch loop calling `pe(batch)` and `vae.decode_latents(..)`: each name
+    holds its item, so `main` runs the model and `VAE.decode_latents` is reached through item 0."""
+    files = {"pkg.models": """
+        import torch
+
+        class VAE:
+            def decode_latents(self, latents):
+                return latents.cpu().numpy()
+
+        class Other:
+            def decode_latents(self, latents):
+                return latents.tolist()
+
+        class PositionalEncoding(torch.nn.Module):
+            def forward(self, x):
+                return x
+
+        def load_all_model(path):
+            vae = VAE()
+            pe = PositionalEncoding()
+            return vae, pe
+
+        def load_built(path):
+            return VAE(), PositionalEncoding()
+
+        def load_either(path, fast):
+            if fast:
+                return Other(), PositionalEncoding()
+            return VAE(), path
+    """, "pkg.infer": """
+        import torch
+        from pkg.models import load_all_model, load_built, load_either
+
+        @torch.no_grad()
+        def main(args):
+            vae, pe = load_all_model(args.path)
+            pe = pe.to("cuda")
+            for batch in args.batches:
+                vae.decode_latents(pe(batch))
+
+        @torch.no_grad()
+        def built(args):
+            vae, pe = load_built(args.path)
+            for batch in args.batches:
+                pe(batch)
+
+        @torch.no_grad()
+        def either(args):
+            coder, pe = load_either(args.path, args.fast)
+            for batch in args.batches:
+                coder.decode_latents(pe(batch))
+    """}
+    found = hot(files)
+    assert found["main"][1] == ("main (step: calls the model)",)
+    assert found["VAE.decode_latents"][1][-1] == "VAE.decode_latents [item 0 of load_all_model]"
+    assert found["built"][1] == ("built (step: calls the model)",)
+    # Decoy: items that differ by path (`Other()` or `VAE()`; a module or a parameter) type nothing: `either`
+    # runs no model it knows, and `Other.decode_latents` is reached by no item.
+    assert "either" not in found and "Other.decode_latents" not in found

@@ -221,3 +221,33 @@ def untyped(ids: torch.Tensor, mask) -> Tuple[torch.LongTensor, Dict[str, Any]]:
     assert s.functions["kwargs"].returns == Items((TENSOR, HOST_SEQ))
     assert s.functions["untyped"].returns.items[0] == TENSOR
     assert s.functions["untyped"].returns.items[1] != TENSOR
+
+
+def test_a_scalar_return_annotation_yields_to_a_tensor_the_body_returns():
+    """hertz-dev's `get_cache_len(cache) -> int` returns `0` or `length[0]` of a tensor: the body's tensor wins, as
+    for a container item annotation. Decoys: `.item()`, `len(..)` and an untyped parameter keep `int`."""
+    from graphlint.facts.kinds import HOST, TENSOR
+
+    s = index_source("""
+import torch
+
+
+def cache_len(cache: torch.Tensor) -> int:
+    if cache is None:
+        return 0
+    return (cache != -1).sum(dim=-1).int()[0]
+
+
+def item(t: torch.Tensor) -> int:
+    return t.sum().item()
+
+
+def size(t: torch.Tensor) -> int:
+    return len(t)
+
+
+def untyped(t) -> int:
+    return t
+""", "m.py", "m")
+    assert s.functions["cache_len"].returns == TENSOR
+    assert [s.functions[f].returns for f in ("item", "size", "untyped")] == [HOST, HOST, HOST]

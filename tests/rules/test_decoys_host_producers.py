@@ -296,6 +296,73 @@ def test_torchvision_image_conversions_are_host_tensors_and_transforms_keep_them
     """, scope="all")
 
 
+def test_transforms_held_in_fields_and_composed_convert_as_they_would_alone():
+    """MuseTalk's `VAE.preprocess_img`: `self.transform = transforms.Normalize(..)` held in a field keeps its input
+    where it is, as a local one does, so `self.transform(torch.FloatTensor(x)).to(device)` is a copy; a `Compose` of a
+    `ToTensor` and such transforms (held or built in place) converts in host memory. Decoys: the same field and a
+    `Compose` of `Normalize` alone fed a device tensor or a value nothing types, and a `Compose` holding a `Lambda`
+    (it runs whatever that does)."""
+    check("""
+        import torch
+        from torchvision import transforms
+
+
+        class Processor:
+            def __init__(self):
+                self.transform = transforms.Normalize(mean=[0.5], std=[0.5])
+                self.to_input = transforms.Compose([transforms.ToTensor(), transforms.Normalize([0.5], [0.5])])
+                self.norm = transforms.Compose([transforms.Normalize([0.5], [0.5])])
+                self.custom = transforms.Compose([transforms.ToTensor(), transforms.Lambda(lambda t: t.cuda())])
+
+            def run(self, window, img, x: torch.Tensor, device):
+                a = self.transform(torch.FloatTensor(window)).to(device)  # <- GL131
+                b = self.to_input(img).to(device)  # <- GL131
+                c = transforms.Compose([transforms.Resize(64), transforms.ToTensor()])(img).to(device)  # <- GL131
+                d = self.transform(x).to(device)
+                e = self.norm(img).to(device)
+                f = self.norm(x).to(device)
+                g = self.custom(img).to(device)
+                return a, b, c, d, e, f, g
+    """, scope="all")
+
+
+def test_diffusers_image_processors_make_host_tensors_of_host_images():
+    """StreamDiffusion's `self.image_processor.preprocess(x, h, w).to(device)`: diffusers'
+    `VaeImageProcessor.preprocess` builds a host tensor of NumPy arrays or lists (and PIL images), and keeps a tensor
+    where it lives; `postprocess` hands back PIL images or arrays unless `output_type="pt"`. Decoys: a device tensor
+    preprocessed, an input nothing types, and a host postprocess result (no device value to read)."""
+    check("""
+        import numpy as np
+        import torch
+        from diffusers.image_processor import VaeImageProcessor
+
+
+        class Pipeline:
+            def __init__(self):
+                self.image_processor = VaeImageProcessor(8)
+
+            def run(self, arr: np.ndarray, img, x: torch.Tensor, device):
+                a = self.image_processor.preprocess(arr, 64, 64).to(device)  # <- GL131
+                proc = VaeImageProcessor(8)
+                b = proc.preprocess(arr.tolist()).to(device)  # <- GL131
+                c = proc.preprocess(x).to(device)
+                d = proc.preprocess(img).to(device)
+                e = proc.postprocess(x, output_type="pt")
+                f = proc.postprocess(x, output_type="np")
+                return a, b, c, d, e, f, proc.postprocess(x)[0]
+    """, scope="all")
+    # what postprocess hands back: the device tensor for "pt" (its `.item()` reads it), host data otherwise
+    assert findings("""
+        import torch
+        from diffusers.image_processor import VaeImageProcessor
+        def post(x: torch.Tensor):
+            proc = VaeImageProcessor(8)
+            a = proc.postprocess(x, output_type="pt").sum().item()
+            b = proc.postprocess(x, output_type="np").sum().item()
+            return a, b, proc.postprocess(x)[0].size
+    """, scope="all") == {(5, "GL101")}
+
+
 def test_torchaudio_load_returns_a_host_waveform_and_a_number():
     """`torchaudio.load(path)` decodes on the host: `(waveform, sample_rate)`, a host tensor and a Python int, also
     through a project helper that returns it. Decoys: a project `load_audio` that returns a CUDA tensor, and the

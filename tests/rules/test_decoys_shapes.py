@@ -808,3 +808,51 @@ def test_decoy_untyped_values_reduced_outside_modules_or_host_sized():
             def helper(self, x, sizes):
                 return x[:sizes.max()]
     """, scope="all") == set()
+
+
+def test_hit_a_scalar_return_annotation_over_a_tensor_the_body_returns():
+    """hertz-dev's `get_cache_len(cache) -> int` returns `length[0]` of `nonzeros.sum(dim=-1).int()` (and `0` with no
+    cache): data flow beats the annotation, so `kv_cache[:, :cache_len]` and a slice bound the callee takes as its
+    `offset: int` read a device value on the host, per layer per step. `-> bool` over a bool tensor alike."""
+    assert findings("""
+        from typing import Optional
+        import torch
+        def get_cache_len(cache: Optional[torch.Tensor]) -> int:
+            if cache is None:
+                return 0
+            length = (cache != -1).sum(dim=-1).int()
+            return length[0]
+        def done(ids: torch.Tensor, eos: int) -> bool:
+            return (ids == eos).all()
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, cache: torch.Tensor):
+                n = get_cache_len(cache)
+                if done(x, 2):
+                    return x
+                return cache[:, :n]
+    """) == {(13, "GL110"), (15, "GL126")}
+
+
+def test_decoy_a_scalar_return_annotation_over_host_or_unknown_returns():
+    """`-> int` over `t.item()`, `int(x)`, `len(x)`, `x.shape[0]` or a value the body does not type (a field, an
+    untyped parameter, another project call) keeps the annotation: only a known tensor return contradicts it."""
+    assert findings("""
+        import torch
+        def a(t: torch.Tensor) -> int:
+            return t.sum().item()
+        def b(t: torch.Tensor) -> int:
+            return int(t.sum())
+        def c(t: torch.Tensor) -> int:
+            return len(t)
+        def d(t: torch.Tensor) -> int:
+            return t.shape[0]
+        def e(t) -> int:
+            return t
+        def f(t: torch.Tensor) -> int:
+            return e(t)
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, y):
+                return x[:a(x)], x[:b(x)], x[:c(x)], x[:d(x)], x[:e(y)], x[:f(x)], x[:self.n(x)]
+            def n(self, x) -> int:
+                return self.count
+    """) == {(3, "GL101"), (5, "GL105")}

@@ -873,3 +873,71 @@ def test_hit_tuple_items_a_caller_passes_on_the_device():
     item every site passes is uploaded by the callee's `.to(device)` (GL131)."""
     src = PAIRS.replace("fbank((16000, a))", "fbank((16000, a))\n        fbank((16000, x))")
     assert {hit for hit in findings(src, scope="all") if hit[1] in ("GL102", "GL131")} == {(7, "GL102"), (16, "GL131")}
+
+
+def _branching(*names: str) -> str:
+    """Methods `name(self, amount, delta)` that branch on `amount` (liveportrait's `update_delta_new_eyebrow`),
+    indented as the class bodies of the snippets below."""
+    return "".join(f"            def {name}(self, amount, delta):\n                if amount > 0:\n"
+                   f"                    delta = delta + 1\n                return delta\n\n" for name in names)
+
+
+def test_hit_a_parameter_rebound_once_reads_the_value_above_its_own_binding():
+    """`ey = torch.tensor(ey).to(device)` then `self.upd(ey, d)` (liveportrait's `execute_image_retargeting`, whose
+    `eyebrow: float` is rebound so under an `else:` and handed to `update_delta_new_eyebrow`): the `ey` the binding
+    reads is the parameter (a number, or a value nothing types), so the binding is a device tensor and so is what the
+    callee compares. At the body's top level, in a branch, and through a helper's return alike."""
+    src = """
+        import torch
+
+
+        class P(torch.nn.Module):
+{callees}
+            def made(self, ez, device):
+                ez = torch.tensor(ez).to(device)
+                return ez
+
+            def forward(self, ey, ex: float, ez, device, flag):
+                d = torch.zeros(3, device="cuda")
+                ey = torch.tensor(ey).to(device)
+                d = self.upd(ey, d)
+                if flag is None:
+                    raise ValueError
+                else:
+                    ex = torch.tensor(ex).to(device)
+                    d = self.upd_f(ex, d)
+                if self.made(ez, device) > 0:
+                    d = d + 1
+                return d
+    """.format(callees=_branching("upd", "upd_f"))
+    found = {hit for hit in findings(src, scope="all") if hit[1] == "GL110"}
+    assert found == {(6, "GL110"), (11, "GL110"), (29, "GL110")}
+
+
+def test_decoy_a_parameter_rebound_to_host_data_stays_host():
+    """The same callees where what reaches the call is host data: a rebinding to host data after the device one
+    (`ey = ey.cpu()`, `.item()`), a host tensor (`torch.tensor(x)` with no move), and a callee one of whose callers
+    passes a number and another a value nothing types."""
+    src = """
+        import torch
+
+
+        class P(torch.nn.Module):
+{callees}
+            def forward(self, ey, eh, em, other, device):
+                d = torch.zeros(3, device="cuda")
+                ey = torch.tensor(ey).to(device)
+                ey = ey.cpu()
+                d = self.upd(ey, d)
+                eh = torch.tensor(eh)
+                d = self.upd_h(eh, d)
+                em = float(em)
+                d = self.upd_m(em, d)
+                return self.upd_m(other, d)
+
+            def step(self, ey, device):
+                ey = torch.tensor(ey).to(device)
+                ey = ey.item()
+                return self.upd(ey, None)
+    """.format(callees=_branching("upd", "upd_h", "upd_m"))
+    assert {hit for hit in findings(src, scope="all") if hit[1] in ("GL110", "GL126")} == set()

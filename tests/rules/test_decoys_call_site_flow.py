@@ -941,3 +941,56 @@ def test_decoy_a_parameter_rebound_to_host_data_stays_host():
                 return self.upd(ey, None)
     """.format(callees=_branching("upd", "upd_h", "upd_m"))
     assert {hit for hit in findings(src, scope="all") if hit[1] in ("GL110", "GL126")} == set()
+
+ANNOTATED_FIELD = """
+    import numpy as np
+    import torch
+
+
+    class Wrap:
+        def __init__(self, cfg):
+            self.device = "cuda:" + str(cfg.device_id)
+
+        def calc(self, c):
+            a = torch.from_numpy(np.zeros((1, 1))).float().to(self.device)
+            b = torch.Tensor([c[0]]).to(self.device).reshape(1, 1)
+            return torch.cat([a, b], dim=1)
+
+
+    class HostWrap(Wrap):
+        def calc(self, c):
+            return torch.tensor([[c[0], 0.0]])
+
+
+    def make_wrap(cfg) -> Wrap:
+        return Wrap(cfg)
+
+
+    class Pipe:
+        def __init__(self, cfg):
+            self.w: {annotation} = {value}
+
+        @torch.no_grad()
+        def execute(self, thr):
+            r = self.w.calc([0.0])
+            if r[0][0] >= thr:
+                return r
+            return None
+"""
+
+
+def test_hit_a_field_annotated_and_constructed_holds_the_constructed_class():
+    """`self.live_portrait_wrapper: LivePortraitWrapper = LivePortraitWrapper(cfg)` (liveportrait's pipeline): the
+    construction names the class as it does unannotated, so `calc_combined_lip_ratio`'s `torch.cat` of two
+    `.to(self.device)` tensors is read through the field, and its element compared on the host is a sync."""
+    src = ANNOTATED_FIELD.format(annotation="Wrap", value="Wrap(cfg)")
+    assert (31, "GL110") in findings(src, scope="all")
+
+
+def test_decoy_a_field_annotated_over_a_factory_or_a_host_subclass():
+    """The annotation still types a field a factory fills (`self.w: Wrap = make_wrap(cfg)`: a product the checker
+    does not read device tensors from), and a construction of a subclass whose method returns a host tensor holds
+    that subclass, not the annotated base."""
+    for annotation, value in (("Wrap", "make_wrap(cfg)"), ("Wrap", "HostWrap()")):
+        src = ANNOTATED_FIELD.format(annotation=annotation, value=value)
+        assert (31, "GL110") not in findings(src, scope="all"), value

@@ -994,3 +994,42 @@ def test_decoy_a_field_annotated_over_a_factory_or_a_host_subclass():
     for annotation, value in (("Wrap", "make_wrap(cfg)"), ("Wrap", "HostWrap()")):
         src = ANNOTATED_FIELD.format(annotation=annotation, value=value)
         assert (31, "GL110") not in findings(src, scope="all"), value
+
+
+ROPE = """
+    import torch
+
+
+    def scaled(freqs: torch.Tensor, factor):
+        out = []
+        for freq in freqs:
+            if freq < factor:
+                out.append(freq)
+        return out
+
+
+    def precompute(n: int, scaling=None):
+        freqs = 1.0 / (10000 ** (torch.arange(0, n, 2).float() / n))
+        if scaling is not None:
+            freqs = scaled(freqs, scaling)
+        return freqs
+
+
+    def setup(n: int):
+        {block}
+            return precompute(n, 2.0)
+"""
+
+
+def test_hit_a_factory_under_a_moved_default_device_is_no_host_evidence():
+    """gpt-fast's `precompute_freqs_cis`, run under `with torch.device(device):`: its `torch.arange` builds on the
+    device, so the `freqs` it hands to `apply_rope_scaling` is no host tensor, and the callee's comparison of a row
+    is read as before (the annotation's device tensor here: the `for` over it)."""
+    found = findings(ROPE.format(block='with torch.device("cuda"):'), scope="all")
+    assert (7, "GL110") in found
+
+
+def test_decoy_a_factory_with_the_default_device_left_alone_is_host():
+    """Without the device block the same `torch.arange` builds on the host: the rows compared are host values."""
+    found = findings(ROPE.format(block="if n:"), scope="all")
+    assert (7, "GL110") not in found

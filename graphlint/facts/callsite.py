@@ -115,6 +115,9 @@ class Scope:
     # id() of each value of an assignment that is a bare name a device test around it shows to be a host tensor
     # (`else: pred = out` under `if out.is_cuda:`): the read of that name there holds a CPU tensor (`_host_arms`)
     host_reads: set[int] = field(default_factory=set)
+    # (first line, last line) of each loop of the body (`for`, `while`, their `else`): an assignment outside all of
+    # them runs at most once per call, so no binding of its own or below it reaches what it reads (`_own_binding`)
+    loops: list[tuple[int, int]] = field(default_factory=list)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -208,6 +211,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         for target in targets:
             for name in bound_names(target):
                 binds.setdefault(name, []).append(None)
+        if isinstance(sub, (ast.For, ast.AsyncFor, ast.While)):
+            scope.loops.append((sub.lineno, sub.end_lineno or sub.lineno))
         arms = _host_arms(sub.test) if isinstance(sub, ast.If) else (frozenset(), frozenset())
         for name, arm in (("body", arms[0]), ("orelse", arms[1]), ("finalbody", frozenset())):
             block = getattr(sub, name, None)
@@ -906,6 +911,12 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     if id(value) in scope.host_reads:
         return CPU_TENSOR  # `else: pred = out` under `if out.is_cuda:` (`Scope.host_reads`)
     if isinstance(value, ast.Name):
+        own = _own_binding(value, scope)
+        if own is not None:  # `ey = torch.tensor(ey).to(device)`: the `ey` it reads is one bound above, joined
+            key = (value.id, depth, own, "above")  # (flow-insensitively: `h = h + i` ten times is one hop, not ten)
+            if key not in memo:
+                memo[key] = _expr_kind(value, resolve, _above(value.id, own, scope), depth, {})
+            return memo[key]
         seen = _seen_binding(value, scope)
         if seen is not None:  # a read below the last top-level binding of the name: what that binding holds
             key: tuple = (value.id, depth, seen)
@@ -922,6 +933,34 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
     if kind is None:
         kind = memo[key] = _expr_kind(value, resolve, scope, depth, memo)
     return kind
+
+
+def _own_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
+    """The value of the assignment to `use`'s name that holds the read (`ey = torch.tensor(ey).to(device)`), where no
+    loop holds that assignment: it runs at most once, after every binding above it and before every one below, so
+    the read sees only those above (`_above`), never the one it makes. Read as the join of every binding, the name
+    followed its own binding into itself, and a value that changes where it lives on each hop (`torch.tensor` of a
+    device tensor keeps it there, of anything else builds on the host) ended wherever `MAX_DEPTH` stopped: the
+    device tensor it makes was lost to its callee."""
+    bound = scope.binds.get(use.id)
+    if not bound or getattr(use, "end_lineno", None) is None:
+        return None
+    own = next((b for b in bound if isinstance(b, ast.expr) and b.end_lineno is not None and _within(use, b)), None)
+    if own is None or any(first <= own.lineno <= last for first, last in scope.loops):
+        return None
+    return own
+
+
+def _above(name: str, own: ast.expr, scope: Scope) -> Scope:
+    """The scope a read inside `own` (a binding of `name` no loop holds) sees: the name's bindings above `own`
+    (`_own_binding`); the caller's value too unless one of them is a top-level assignment, which replaced it. A binding
+    with no place (a loop's or `with`'s target) may lie above: it is kept."""
+    start = (own.lineno, own.col_offset)
+    rest = [b for b in scope.binds[name] if b is not own
+            and (b is None or getattr(b, "lineno", None) is None or (b.lineno, b.col_offset) < start)]
+    kept = {**scope.binds, name: rest} if rest else {n: v for n, v in scope.binds.items() if n != name}
+    top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {name}
+    return _variant(scope, binds=kept, top=top)
 
 
 def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | None:

@@ -69,6 +69,8 @@ FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 # device=d)`), and `HOST_SEQ` does not say list or tuple, so the arm that makes a device tensor would join with a
 # host path it never takes (lmdeploy's GLM-4.1V embeddings, fed `seqlens.tolist()`: two true GL126 lost)
 MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE, Base.CPU_TENSOR_DEVICE})
+# Host-tensor kinds a factory without `device=` makes: on a moved default device they are device tensors
+MADE_ON_HOST = frozenset({CPU_TENSOR, Base.CPU_SEQ, CPU_DICT})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
 # Callers `params` climbs for a parameter passed on (`Fwd`) before it reads no evidence. Each level nests a few Python
 # frames, so an unbounded climb overflowed the stack on a chain of about 130 forwarding functions (the whole lint
@@ -1096,7 +1098,19 @@ class CallFacts:
                     out.setdefault(param, set()).add(site.get(param, defaults.get(param, UNKNOWN)))
         if not _framework_fed(caller):
             assumed.update(param for param, kinds in out.items() if any(isinstance(k, Prior) for k in kinds))
-        return {param: self._passed(kinds, caller) for param, kinds in out.items()}
+        passed = {param: self._passed(kinds, caller) for param, kinds in out.items()}
+        if self._builds_on_device(caller, line):
+            # a factory without `device=` builds on the moved default device there (gpt-fast's `freqs =
+            # torch.arange(..)` in `precompute_freqs_cis`, run under `with torch.device(device):`), which the phase-1
+            # kinds do not see: its host tensor is no evidence
+            passed = {param: UNKNOWN if kind in MADE_ON_HOST else kind for param, kind in passed.items()}
+        return passed
+
+    def _builds_on_device(self, caller: "FunctionInfo", line: int) -> bool:
+        """A factory without `device=` at `line` of `caller` may build on a device: the line lies in a `with
+        <device>:` block or a moved span of the caller, or the caller runs under one (`device_context`)."""
+        return any(a <= line <= b for a, b, _ in caller.device_blocks) \
+            or any(a <= line <= b for a, b in caller.moved_spans) or self.device_context(caller) is not None
 
     def _passed(self, kinds: set[IKind], caller: "FunctionInfo") -> IKind:
         """What one call site passes for a parameter. A device tensor counts only where data flow made it: a

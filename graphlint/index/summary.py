@@ -1278,6 +1278,12 @@ class _Indexer(ast.NodeVisitor):
         holds an instance of the annotated project class, as a class-level annotation says (recorded once)."""
         if not isinstance(stmt, ast.AnnAssign):
             return False
+        held = self._attr_kind(stmt.value) if stmt.value is not None else None
+        if held is not None and held.modules and not held.seq:
+            # `self.wrapper: Wrapper = Wrapper(cfg)`: the construction names the class, as it does unannotated (a
+            # direct call through the field, whose returns the checker reads; the annotation's class is a factory's
+            # product, dispatched to, whose device tensors the checker does not take)
+            return False
         name = class_annotation(stmt.annotation)
         if not name or not name.rpartition(".")[2][:1].isupper():
             return False

@@ -38,7 +38,9 @@ def test_names_rebound_from_each_other_are_read_in_linear_work(monkeypatch):
     (`_rebound_views`), where the other names are self-reading too. With a scope and memo per binding read, the
     work grew as n**3 (n = 32: 600,000 reads); each name is now read once per depth of each such scope. The
     call's arguments, read below the names' last top-level bindings, read those bindings first (`_seen_binding`):
-    twice the reads, still linear (1,198 at n = 64, 2,350 at n = 128)."""
+    twice the reads, still linear (1,198 at n = 64, 2,350 at n = 128). A read inside its own binding (`a = a + b`,
+    the one reaching the call) joins only the bindings above it, in a scope of its own (`callsite._own_binding`):
+    a third more, still linear (1,721 at n = 64, 3,385 at n = 128)."""
     from graphlint.facts import callsite
 
     reads = []
@@ -48,7 +50,7 @@ def test_names_rebound_from_each_other_are_read_in_linear_work(monkeypatch):
     body = "    a = a + b\n    b = b + c\n    c = c + a\n" * n
     fn = index_source(f"def f(a: int, b, c):\n{body}    return g(a, b, c)\n", "m.py", "m").functions["f"]
     assert [len(pos) for _callee, _line, pos, _kw in fn.call_args] == [3]
-    assert len(reads) <= 20 * n  # 622 today
+    assert len(reads) <= 30 * n  # 889 today
 
 
 def test_a_module_records_whether_it_leaves_the_default_device_moved():

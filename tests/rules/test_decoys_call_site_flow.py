@@ -873,3 +873,163 @@ def test_hit_tuple_items_a_caller_passes_on_the_device():
     item every site passes is uploaded by the callee's `.to(device)` (GL131)."""
     src = PAIRS.replace("fbank((16000, a))", "fbank((16000, a))\n        fbank((16000, x))")
     assert {hit for hit in findings(src, scope="all") if hit[1] in ("GL102", "GL131")} == {(7, "GL102"), (16, "GL131")}
+
+
+def _branching(*names: str) -> str:
+    """Methods `name(self, amount, delta)` that branch on `amount` (liveportrait's `update_delta_new_eyebrow`),
+    indented as the class bodies of the snippets below."""
+    return "".join(f"            def {name}(self, amount, delta):\n                if amount > 0:\n"
+                   f"                    delta = delta + 1\n                return delta\n\n" for name in names)
+
+
+def test_hit_a_parameter_rebound_once_reads_the_value_above_its_own_binding():
+    """`ey = torch.tensor(ey).to(device)` then `self.upd(ey, d)` (liveportrait's `execute_image_retargeting`, whose
+    `eyebrow: float` is rebound so under an `else:` and handed to `update_delta_new_eyebrow`): the `ey` the binding
+    reads is the parameter (a number, or a value nothing types), so the binding is a device tensor and so is what the
+    callee compares. At the body's top level, in a branch, and through a helper's return alike."""
+    src = """
+        import torch
+
+
+        class P(torch.nn.Module):
+{callees}
+            def made(self, ez, device):
+                ez = torch.tensor(ez).to(device)
+                return ez
+
+            def forward(self, ey, ex: float, ez, device, flag):
+                d = torch.zeros(3, device="cuda")
+                ey = torch.tensor(ey).to(device)
+                d = self.upd(ey, d)
+                if flag is None:
+                    raise ValueError
+                else:
+                    ex = torch.tensor(ex).to(device)
+                    d = self.upd_f(ex, d)
+                if self.made(ez, device) > 0:
+                    d = d + 1
+                return d
+    """.format(callees=_branching("upd", "upd_f"))
+    found = {hit for hit in findings(src, scope="all") if hit[1] == "GL110"}
+    assert found == {(6, "GL110"), (11, "GL110"), (29, "GL110")}
+
+
+def test_decoy_a_parameter_rebound_to_host_data_stays_host():
+    """The same callees where what reaches the call is host data: a rebinding to host data after the device one
+    (`ey = ey.cpu()`, `.item()`), a host tensor (`torch.tensor(x)` with no move), and a callee one of whose callers
+    passes a number and another a value nothing types."""
+    src = """
+        import torch
+
+
+        class P(torch.nn.Module):
+{callees}
+            def forward(self, ey, eh, em, other, device):
+                d = torch.zeros(3, device="cuda")
+                ey = torch.tensor(ey).to(device)
+                ey = ey.cpu()
+                d = self.upd(ey, d)
+                eh = torch.tensor(eh)
+                d = self.upd_h(eh, d)
+                em = float(em)
+                d = self.upd_m(em, d)
+                return self.upd_m(other, d)
+
+            def step(self, ey, device):
+                ey = torch.tensor(ey).to(device)
+                ey = ey.item()
+                return self.upd(ey, None)
+    """.format(callees=_branching("upd", "upd_h", "upd_m"))
+    assert {hit for hit in findings(src, scope="all") if hit[1] in ("GL110", "GL126")} == set()
+
+ANNOTATED_FIELD = """
+    import numpy as np
+    import torch
+
+
+    class Wrap:
+        def __init__(self, cfg):
+            self.device = "cuda:" + str(cfg.device_id)
+
+        def calc(self, c):
+            a = torch.from_numpy(np.zeros((1, 1))).float().to(self.device)
+            b = torch.Tensor([c[0]]).to(self.device).reshape(1, 1)
+            return torch.cat([a, b], dim=1)
+
+
+    class HostWrap(Wrap):
+        def calc(self, c):
+            return torch.tensor([[c[0], 0.0]])
+
+
+    def make_wrap(cfg) -> Wrap:
+        return Wrap(cfg)
+
+
+    class Pipe:
+        def __init__(self, cfg):
+            self.w: {annotation} = {value}
+
+        @torch.no_grad()
+        def execute(self, thr):
+            r = self.w.calc([0.0])
+            if r[0][0] >= thr:
+                return r
+            return None
+"""
+
+
+def test_hit_a_field_annotated_and_constructed_holds_the_constructed_class():
+    """`self.live_portrait_wrapper: LivePortraitWrapper = LivePortraitWrapper(cfg)` (liveportrait's pipeline): the
+    construction names the class as it does unannotated, so `calc_combined_lip_ratio`'s `torch.cat` of two
+    `.to(self.device)` tensors is read through the field, and its element compared on the host is a sync."""
+    src = ANNOTATED_FIELD.format(annotation="Wrap", value="Wrap(cfg)")
+    assert (31, "GL110") in findings(src, scope="all")
+
+
+def test_decoy_a_field_annotated_over_a_factory_or_a_host_subclass():
+    """The annotation still types a field a factory fills (`self.w: Wrap = make_wrap(cfg)`: a product the checker
+    does not read device tensors from), and a construction of a subclass whose method returns a host tensor holds
+    that subclass, not the annotated base."""
+    for annotation, value in (("Wrap", "make_wrap(cfg)"), ("Wrap", "HostWrap()")):
+        src = ANNOTATED_FIELD.format(annotation=annotation, value=value)
+        assert (31, "GL110") not in findings(src, scope="all"), value
+
+
+ROPE = """
+    import torch
+
+
+    def scaled(freqs: torch.Tensor, factor):
+        out = []
+        for freq in freqs:
+            if freq < factor:
+                out.append(freq)
+        return out
+
+
+    def precompute(n: int, scaling=None):
+        freqs = 1.0 / (10000 ** (torch.arange(0, n, 2).float() / n))
+        if scaling is not None:
+            freqs = scaled(freqs, scaling)
+        return freqs
+
+
+    def setup(n: int):
+        {block}
+            return precompute(n, 2.0)
+"""
+
+
+def test_hit_a_factory_under_a_moved_default_device_is_no_host_evidence():
+    """gpt-fast's `precompute_freqs_cis`, run under `with torch.device(device):`: its `torch.arange` builds on the
+    device, so the `freqs` it hands to `apply_rope_scaling` is no host tensor, and the callee's comparison of a row
+    is read as before (the annotation's device tensor here: the `for` over it)."""
+    found = findings(ROPE.format(block='with torch.device("cuda"):'), scope="all")
+    assert (7, "GL110") in found
+
+
+def test_decoy_a_factory_with_the_default_device_left_alone_is_host():
+    """Without the device block the same `torch.arange` builds on the host: the rows compared are host values."""
+    found = findings(ROPE.format(block="if n:"), scope="all")
+    assert (7, "GL110") not in found

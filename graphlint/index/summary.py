@@ -583,6 +583,22 @@ def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | N
     return [(target, dotted(it))]
 
 
+# list methods that add one element, and the position of the element among their arguments
+_LIST_ADDERS = {"append": 0, "appendleft": 0, "insert": 1}
+
+
+def _uncopied(node: ast.For | ast.AsyncFor) -> ast.For | ast.AsyncFor:
+    """The loop over the list itself where it iterates a copy (`for job in self.pending_jobs.copy()`, `list(xs)`):
+    the elements are the same objects."""
+    it = node.iter
+    if isinstance(it, ast.Call) and not it.keywords and (
+            isinstance(it.func, ast.Attribute) and it.func.attr == "copy" and not it.args
+            or isinstance(it.func, ast.Name) and it.func.id in ("list", "tuple") and len(it.args) == 1):
+        inner = it.func.value if isinstance(it.func, ast.Attribute) else it.args[0]
+        return type(node)(target=node.target, iter=inner, body=node.body, orelse=node.orelse)
+    return node
+
+
 def _is_accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """`@x.setter` / `@x.deleter`: the other halves of a property, which keeps its getter's name."""
     return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") for d in node.decorator_list)
@@ -760,6 +776,81 @@ class _Indexer(ast.NodeVisitor):
             # more specific where they are untyped or None, and a typed store wins as __init__'s always does. Only
             # the value's kind: a declared class (`self.decoder: DAC`) would be a new dispatch edge, the hot path's
             self._declared_kind(info, attr, annotation)
+        self._appended_elements(node, info)
+
+    def _appended_elements(self, node: ast.ClassDef, info: ClassInfo) -> None:
+        """`self.active_jobs.append(job)` in the class's methods, with `job: Job` a parameter, `Job(...)`, or an
+        element of another such list (`for job in self.pending_jobs.copy(): ...append(job)`): the list's elements are
+        instances of that class, so `for job in self.active_jobs: job.receive_sample(..)` runs `Job.receive_sample`,
+        as for a field annotated `list[Job]`. Only a list filled with one class: two classes, or no class known, say
+        nothing (a value of unknown class beside the known one, a method's return, is taken to be of that class)."""
+        direct: dict[str, set[str]] = {}
+        aliases: dict[str, set[str]] = {}
+        for fn in node.body:
+            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for attr, ref in self._list_adds(fn):
+                    (aliases if ref.startswith("self.") else direct).setdefault(attr, set()).add(ref)
+        held = {attr: set(refs) for attr, refs in direct.items()}
+        for _ in range(len(aliases)):  # a chain of lists, pending -> active: each pass carries one hop
+            for attr, sources in aliases.items():
+                for src in sources:
+                    held.setdefault(attr, set()).update(held.get(src.removeprefix("self."), ()))
+        for attr, refs in held.items():
+            if len(refs) == 1 and attr not in info.attrs and attr not in info.factories \
+                    and attr not in info.callables:
+                info.factories[attr] = [*refs]
+
+    def _list_adds(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[str, str]]:
+        """(attr, class or `self.<list>`) for each `self.attr.append(v)` / `appendleft(v)` / `insert(i, v)` in `fn`
+        whose value names its class: an annotated parameter, a class call (here or in a local assigned once), or a
+        loop variable over another field's elements."""
+        params = {a.arg: a.annotation for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)
+                  if a.annotation is not None}
+        loops: dict[str, str] = {}
+        made: dict[str, list[ast.expr]] = {}
+        for sub in walk_ast(fn):
+            if isinstance(sub, (ast.For, ast.AsyncFor)):
+                for target, it in _loop_elements(_uncopied(sub)):
+                    if isinstance(target, ast.Name) and it and it.startswith("self.") and it.count(".") == 1:
+                        loops[target.id] = it
+            elif isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name):
+                made.setdefault(sub.targets[0].id, []).append(sub.value)
+        for sub in walk_ast(fn):
+            if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
+                    and sub.func.attr in _LIST_ADDERS and len(sub.args) == _LIST_ADDERS[sub.func.attr] + 1
+                    and not sub.keywords):
+                continue
+            attr = dotted(sub.func.value)
+            if not attr or not attr.startswith("self.") or attr.count(".") != 1:
+                continue
+            value = sub.args[-1]
+            if isinstance(value, ast.Name) and value.id in loops:
+                yield attr[len("self."):], loops[value.id]
+            elif isinstance(value, ast.Name) and value.id in params and value.id not in made:
+                if ref := self._param_class(params[value.id]):
+                    yield attr[len("self."):], ref
+            else:
+                if isinstance(value, ast.Name) and len(made.get(value.id, ())) == 1:
+                    value = made[value.id][0]
+                if ref := self._called_class(value):
+                    yield attr[len("self."):], ref
+
+    def _param_class(self, annotation: ast.expr) -> str | None:
+        """The one project-looking class an annotation names: `Job`, `Optional[Job]`, or `Job | list[Job]` (a
+        function taking one or a list of them, whose list arm recurses before the store)."""
+        names = {n for m in (union_members(annotation) or [annotation])
+                 if (n := class_annotation(m) or element_class_annotation(m))}
+        name = names.pop() if len(names) == 1 else None
+        return self._project_class_ref(name)
+
+    def _called_class(self, value: ast.expr) -> str | None:
+        """The class a value is an instance of by its call (`Job(...)`), None for other calls and values."""
+        return self._project_class_ref(dotted(value.func)) if isinstance(value, ast.Call) else None
+
+    def _project_class_ref(self, name: str | None) -> str | None:
+        """`name` resolved, where it is named like a class and is none of torch's, typing's or the collections'."""
+        qual = self.resolve(name) if name and name.rpartition(".")[2][:1].isupper() else None
+        return qual if qual and not qual.startswith(("torch.", "typing.", "collections.", "builtins.")) else None
 
     def _declared_kind(self, info: ClassInfo, attr: str, annotation: ast.expr) -> bool:
         """The kind a field's declared annotation says it holds, where no store said more (`setdefault`); False

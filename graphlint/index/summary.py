@@ -599,6 +599,25 @@ def _uncopied(node: ast.For | ast.AsyncFor) -> ast.For | ast.AsyncFor:
     return node
 
 
+def _instance_ref(bound: str) -> str | None:
+    """What a local the walk bound (`local_binds`) says of an instance: `pkg.Job` for `pkg.Job()` (a class call, a
+    parameter annotated with the class), `self.pending` for `self.pending[]` (an element of that field); None for
+    anything else (a function's or a method's return, a registry entry, alternatives)."""
+    if bound.endswith("[]") and bound.startswith("self.") and bound.count(".") == 1:
+        return bound[:-2]
+    name = bound[:-2] if bound.endswith("()") and not bound.startswith((ALTERNATIVES, "self.")) else ""
+    if not name or name.endswith("]") or not name.rpartition(".")[2][:1].isupper():
+        return None
+    return None if name.startswith(("torch.", "typing.", "collections.", "builtins.")) else name
+
+
+def _self_field(node: ast.expr) -> str | None:
+    """The field `self.x` names (`x`), None for any other expression."""
+    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and node.value.id == "self":
+        return node.attr
+    return None
+
+
 def _is_accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """`@x.setter` / `@x.deleter`: the other halves of a property, which keeps its getter's name."""
     return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") for d in node.decorator_list)
@@ -650,6 +669,8 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack: list[ClassInfo] = []
         self.func_stack: list[FunctionInfo] = []
         self.local_binds: list[dict[str, str]] = []
+        # class key -> field -> what `self.field.append(v)` adds (`_note_field_add`), read once the class is walked
+        self.field_adds: dict[str, dict[str, set[str]]] = {}
         self.in_place_compiles: set[int] = set()  # ids of compile calls bound back to what they compile
         # per function: parameter -> the instances of the other members of its union annotation (`_union_params`)
         self.union_params: list[dict[str, tuple[str, tuple[str, ...]]]] = []
@@ -776,81 +797,45 @@ class _Indexer(ast.NodeVisitor):
             # more specific where they are untyped or None, and a typed store wins as __init__'s always does. Only
             # the value's kind: a declared class (`self.decoder: DAC`) would be a new dispatch edge, the hot path's
             self._declared_kind(info, attr, annotation)
-        self._appended_elements(node, info)
+        self._appended_elements(info)
 
-    def _appended_elements(self, node: ast.ClassDef, info: ClassInfo) -> None:
+    def _appended_elements(self, info: ClassInfo) -> None:
         """`self.active_jobs.append(job)` in the class's methods, with `job: Job` a parameter, `Job(...)`, or an
         element of another such list (`for job in self.pending_jobs.copy(): ...append(job)`): the list's elements are
         instances of that class, so `for job in self.active_jobs: job.receive_sample(..)` runs `Job.receive_sample`,
         as for a field annotated `list[Job]`. Only a list filled with one class: two classes, or no class known, say
-        nothing (a value of unknown class beside the known one, a method's return, is taken to be of that class)."""
-        direct: dict[str, set[str]] = {}
-        aliases: dict[str, set[str]] = {}
-        for fn in node.body:
-            if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                for attr, ref in self._list_adds(fn):
-                    (aliases if ref.startswith("self.") else direct).setdefault(attr, set()).add(ref)
-        held = {attr: set(refs) for attr, refs in direct.items()}
-        for _ in range(len(aliases)):  # a chain of lists, pending -> active: each pass carries one hop
-            for attr, sources in aliases.items():
-                for src in sources:
-                    held.setdefault(attr, set()).update(held.get(src.removeprefix("self."), ()))
+        nothing (a value of unknown class beside the known one, a method's return, is taken to be of that class).
+        The values are what the walk bound the appended names to (`local_binds`, `_note_field_add`)."""
+        adds = self.field_adds.pop(info.key, {})
+        held = {attr: {r for r in refs if not r.startswith("self.")} for attr, refs in adds.items()}
+        for _ in range(len(adds)):  # a chain of lists, pending -> active: each pass carries one hop
+            for attr, refs in adds.items():
+                for ref in refs:
+                    if ref.startswith("self."):
+                        held[attr].update(held.get(ref[len("self."):], ()))
         for attr, refs in held.items():
             if len(refs) == 1 and attr not in info.attrs and attr not in info.factories \
                     and attr not in info.callables:
                 info.factories[attr] = [*refs]
 
-    def _list_adds(self, fn: ast.FunctionDef | ast.AsyncFunctionDef) -> Iterator[tuple[str, str]]:
-        """(attr, class or `self.<list>`) for each `self.attr.append(v)` / `appendleft(v)` / `insert(i, v)` in `fn`
-        whose value names its class: an annotated parameter, a class call (here or in a local assigned once), or a
-        loop variable over another field's elements."""
-        params = {a.arg: a.annotation for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)
-                  if a.annotation is not None}
-        loops: dict[str, str] = {}
-        made: dict[str, list[ast.expr]] = {}
-        for sub in walk_ast(fn):
-            if isinstance(sub, (ast.For, ast.AsyncFor)):
-                for target, it in _loop_elements(_uncopied(sub)):
-                    if isinstance(target, ast.Name) and it and it.startswith("self.") and it.count(".") == 1:
-                        loops[target.id] = it
-            elif isinstance(sub, ast.Assign) and len(sub.targets) == 1 and isinstance(sub.targets[0], ast.Name):
-                made.setdefault(sub.targets[0].id, []).append(sub.value)
-        for sub in walk_ast(fn):
-            if not (isinstance(sub, ast.Call) and isinstance(sub.func, ast.Attribute)
-                    and sub.func.attr in _LIST_ADDERS and len(sub.args) == _LIST_ADDERS[sub.func.attr] + 1
-                    and not sub.keywords):
-                continue
-            attr = dotted(sub.func.value)
-            if not attr or not attr.startswith("self.") or attr.count(".") != 1:
-                continue
-            value = sub.args[-1]
-            if isinstance(value, ast.Name) and value.id in loops:
-                yield attr[len("self."):], loops[value.id]
-            elif isinstance(value, ast.Name) and value.id in params and value.id not in made:
-                if ref := self._param_class(params[value.id]):
-                    yield attr[len("self."):], ref
-            else:
-                if isinstance(value, ast.Name) and len(made.get(value.id, ())) == 1:
-                    value = made[value.id][0]
-                if ref := self._called_class(value):
-                    yield attr[len("self."):], ref
-
-    def _param_class(self, annotation: ast.expr) -> str | None:
-        """The one project-looking class an annotation names: `Job`, `Optional[Job]`, or `Job | list[Job]` (a
-        function taking one or a list of them, whose list arm recurses before the store)."""
-        names = {n for m in (union_members(annotation) or [annotation])
-                 if (n := class_annotation(m) or element_class_annotation(m))}
-        name = names.pop() if len(names) == 1 else None
-        return self._project_class_ref(name)
-
-    def _called_class(self, value: ast.expr) -> str | None:
-        """The class a value is an instance of by its call (`Job(...)`), None for other calls and values."""
-        return self._project_class_ref(dotted(value.func)) if isinstance(value, ast.Call) else None
-
-    def _project_class_ref(self, name: str | None) -> str | None:
-        """`name` resolved, where it is named like a class and is none of torch's, typing's or the collections'."""
-        qual = self.resolve(name) if name and name.rpartition(".")[2][:1].isupper() else None
-        return qual if qual and not qual.startswith(("torch.", "typing.", "collections.", "builtins.")) else None
+    def _note_field_add(self, node: ast.Call) -> None:
+        """`self.attr.append(v)` / `appendleft(v)` / `insert(i, v)` in a method: the class of `v` where the walk knows
+        it (an annotated parameter, a class call inline or bound to the name, a loop name over another field's
+        elements: `self.<list>`), for `_appended_elements`."""
+        func = node.func
+        if not (func.__class__ is ast.Attribute and func.attr in _LIST_ADDERS and not node.keywords
+                and len(node.args) == _LIST_ADDERS[func.attr] + 1 and (attr := _self_field(func.value))):
+            return
+        value = node.args[-1]
+        if isinstance(value, ast.Name):
+            union = self.union_params[-1].get(value.id) if self.union_params else None
+            ref = None if union else _instance_ref(self.local_binds[-1].get(value.id, ""))
+        elif isinstance(value, ast.Call) and (name := self.resolve(dotted(value.func))):
+            ref = _instance_ref(f"{name}()")
+        else:
+            ref = None
+        if ref:
+            self.field_adds.setdefault(self.class_stack[-1].key, {}).setdefault(attr, set()).add(ref)
 
     def _declared_kind(self, info: ClassInfo, attr: str, annotation: ast.expr) -> bool:
         """The kind a field's declared annotation says it holds, where no store said more (`setdefault`); False
@@ -1434,7 +1419,7 @@ class _Indexer(ast.NodeVisitor):
     # -- bodies -------------------------------------------------------------------------------
     def visit_For(self, node: ast.For) -> None:
         if self.local_binds:
-            for target, it in _loop_elements(node):
+            for target, it in _loop_elements(_uncopied(node)):
                 if it and isinstance(target, ast.Name):
                     self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
         self._loop(node)
@@ -2003,6 +1988,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
+        if self.class_stack and self.func_stack and self.local_binds:
+            self._note_field_add(node)
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
         callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve) \
             or (_self_call_method(func) if self.func_stack else None) or self._through(func)

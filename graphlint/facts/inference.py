@@ -27,7 +27,7 @@ from graphlint.facts.values import (
     HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
-    dict_item, holds_cpu_tensors, is_list, join, key_item, keyed_dict,
+    dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, tuple_list,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -431,18 +431,23 @@ class Inference:
             return
         name, meth = call.func.value.value, call.func.attr.value
         current = self.env.get(name)
-        if current is None or not (current in (EMPTY_LIST, LIST)
+        if current is None or not (current in (EMPTY_LIST, LIST) or is_tuple_list(current)
                                    or current.kind in SEQS and current.ref in (None, "list")):
             return
         arg = call.args[-1].value if meth == "insert" else call.args[0].value
         item = element_of(self(arg)) if meth == "extend" else self(arg)
-        if item.is_tensor and current.kind is not Kind.HOST_SEQ and current != LIST:
+        if is_tuple_list(current) and (item.items is None or meth == "extend"):
+            new = UNKNOWN  # tuples and other values
+        elif item.is_tensor and current.kind is not Kind.HOST_SEQ and current != LIST:
             held = item if current == EMPTY_LIST else join(current.elem or TENSOR, item)
             new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
         elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
             new = LIST if current == LIST else Val(Kind.HOST_SEQ, ref="list")
         elif item == UNKNOWN and current.kind is not Kind.TENSOR_SEQ and (current.ref == "list" or current == LIST):
             new = LIST  # a Python list of values nothing types (ints from a dict, as often as not)
+        elif item.items is not None and meth != "extend" and current != LIST and current.kind not in SEQS:
+            # `found.append((score, seq, last))`: its elements are such tuples (`found[b][2]` is `last`)
+            new = tuple_list(item) if current == EMPTY_LIST else join(current, tuple_list(item))
         else:
             new = UNKNOWN  # a mix of tensors and other values
         self.bind(name, new)
@@ -797,7 +802,7 @@ class Inference:
             return recv  # `hf_model.model.layers[0]`: a submodule, on the host too
         if recv.kind is Kind.NDARRAY:
             return recv
-        if recv == ARRAYS:
+        if recv == ARRAYS or is_tuple_list(recv):
             return recv if sliced else recv.elem  # type: ignore[return-value]
         if recv.is_tensor:
             # Indexing keeps the dtype, the device and pinned-ness of the receiver; the rank is known when

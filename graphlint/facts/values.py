@@ -135,6 +135,20 @@ def is_list(val: Val) -> bool:
     return val == LIST or val.kind is Kind.HOST_SEQ and val.ref == "list"
 
 
+def tuple_list(item: Val) -> Val:
+    """A Python list whose elements are tuples of fixed items (`found.append((score, seq, last))`): an element keeps
+    its items (`found[b][2]`), one level deep, an item that is itself a tuple is unknown; UNKNOWN for no tuple."""
+    if item.items is None:
+        return UNKNOWN
+    flat = tuple(UNKNOWN if i.items is not None else i for i in item.items)
+    return Val(Kind.UNKNOWN, ref="list", elem=Val(Kind.UNKNOWN, items=flat)) if any(i != UNKNOWN for i in flat) \
+        else UNKNOWN
+
+
+def is_tuple_list(val: Val) -> bool:
+    return val.kind is Kind.UNKNOWN and val.ref == "list" and val.elem is not None and val.elem.items is not None
+
+
 def keyed_dict(pairs: list[tuple[str, Val]]) -> Val:
     """A dict with string keys from its (key, value) pairs: unknown where no value is known."""
     return Val(Kind.UNKNOWN, ref="dict", keys=tuple(pairs)) if any(v != UNKNOWN for _k, v in pairs) else UNKNOWN
@@ -191,6 +205,11 @@ def join(a: Val, b: Val) -> Val:
         return host
     if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
         return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
+    if is_tuple_list(a) or is_tuple_list(b):
+        # a list of tuples filled on one path and empty on the other, or on both (each item is what both agree on)
+        if EMPTY_LIST in (a, b):
+            return a if b == EMPTY_LIST else b
+        return tuple_list(join(a.elem, b.elem)) if is_tuple_list(a) and is_tuple_list(b) else UNKNOWN  # type: ignore[arg-type]
     if LIST in (a, b) and all(v == EMPTY_LIST or is_list(v) for v in (a, b)):
         return LIST  # a list on both paths, with untyped elements on one
     if a.kind is b.kind is Kind.TENSOR_SEQ and a.items is None and b.items is None:

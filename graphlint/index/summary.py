@@ -590,6 +590,41 @@ def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | N
     return [(target, dotted(it))]
 
 
+# list methods that add one element, and the position of the element among their arguments
+_LIST_ADDERS = {"append": 0, "appendleft": 0, "insert": 1}
+
+
+def _uncopied(node: ast.For | ast.AsyncFor) -> ast.For | ast.AsyncFor:
+    """The loop over the list itself where it iterates a copy (`for job in self.pending_jobs.copy()`, `list(xs)`):
+    the elements are the same objects."""
+    it = node.iter
+    if isinstance(it, ast.Call) and not it.keywords and (
+            isinstance(it.func, ast.Attribute) and it.func.attr == "copy" and not it.args
+            or isinstance(it.func, ast.Name) and it.func.id in ("list", "tuple") and len(it.args) == 1):
+        inner = it.func.value if isinstance(it.func, ast.Attribute) else it.args[0]
+        return type(node)(target=node.target, iter=inner, body=node.body, orelse=node.orelse)
+    return node
+
+
+def _instance_ref(bound: str) -> str | None:
+    """What a local the walk bound (`local_binds`) says of an instance: `pkg.Job` for `pkg.Job()` (a class call, a
+    parameter annotated with the class), `self.pending` for `self.pending[]` (an element of that field); None for
+    anything else (a function's or a method's return, a registry entry, alternatives)."""
+    if bound.endswith("[]") and bound.startswith("self.") and bound.count(".") == 1:
+        return bound[:-2]
+    name = bound[:-2] if bound.endswith("()") and not bound.startswith((ALTERNATIVES, "self.")) else ""
+    if not name or name.endswith("]") or not name.rpartition(".")[2][:1].isupper():
+        return None
+    return None if name.startswith(("torch.", "typing.", "collections.", "builtins.")) else name
+
+
+def _self_field(node: ast.expr) -> str | None:
+    """The field `self.x` names (`x`), None for any other expression."""
+    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and node.value.id == "self":
+        return node.attr
+    return None
+
+
 def _is_accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """`@x.setter` / `@x.deleter`: the other halves of a property, which keeps its getter's name."""
     return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") for d in node.decorator_list)
@@ -641,6 +676,8 @@ class _Indexer(ast.NodeVisitor):
         self.class_stack: list[ClassInfo] = []
         self.func_stack: list[FunctionInfo] = []
         self.local_binds: list[dict[str, str]] = []
+        # class key -> field -> what `self.field.append(v)` adds (`_note_field_add`), read once the class is walked
+        self.field_adds: dict[str, dict[str, set[str]]] = {}
         self.in_place_compiles: set[int] = set()  # ids of compile calls bound back to what they compile
         # per function: parameter -> the instances of the other members of its union annotation (`_union_params`)
         self.union_params: list[dict[str, tuple[str, tuple[str, ...]]]] = []
@@ -767,6 +804,45 @@ class _Indexer(ast.NodeVisitor):
             # more specific where they are untyped or None, and a typed store wins as __init__'s always does. Only
             # the value's kind: a declared class (`self.decoder: DAC`) would be a new dispatch edge, the hot path's
             self._declared_kind(info, attr, annotation)
+        self._appended_elements(info)
+
+    def _appended_elements(self, info: ClassInfo) -> None:
+        """`self.active_jobs.append(job)` in the class's methods, with `job: Job` a parameter, `Job(...)`, or an
+        element of another such list (`for job in self.pending_jobs.copy(): ...append(job)`): the list's elements are
+        instances of that class, so `for job in self.active_jobs: job.receive_sample(..)` runs `Job.receive_sample`,
+        as for a field annotated `list[Job]`. Only a list filled with one class: two classes, or no class known, say
+        nothing (a value of unknown class beside the known one, a method's return, is taken to be of that class).
+        The values are what the walk bound the appended names to (`local_binds`, `_note_field_add`)."""
+        adds = self.field_adds.pop(info.key, {})
+        held = {attr: {r for r in refs if not r.startswith("self.")} for attr, refs in adds.items()}
+        for _ in range(len(adds)):  # a chain of lists, pending -> active: each pass carries one hop
+            for attr, refs in adds.items():
+                for ref in refs:
+                    if ref.startswith("self."):
+                        held[attr].update(held.get(ref[len("self."):], ()))
+        for attr, refs in held.items():
+            if len(refs) == 1 and attr not in info.attrs and attr not in info.factories \
+                    and attr not in info.callables:
+                info.factories[attr] = [*refs]
+
+    def _note_field_add(self, node: ast.Call) -> None:
+        """`self.attr.append(v)` / `appendleft(v)` / `insert(i, v)` in a method: the class of `v` where the walk knows
+        it (an annotated parameter, a class call inline or bound to the name, a loop name over another field's
+        elements: `self.<list>`), for `_appended_elements`."""
+        func = node.func
+        if not (func.__class__ is ast.Attribute and func.attr in _LIST_ADDERS and not node.keywords
+                and len(node.args) == _LIST_ADDERS[func.attr] + 1 and (attr := _self_field(func.value))):
+            return
+        value = node.args[-1]
+        if isinstance(value, ast.Name):
+            union = self.union_params[-1].get(value.id) if self.union_params else None
+            ref = None if union else _instance_ref(self.local_binds[-1].get(value.id, ""))
+        elif isinstance(value, ast.Call) and (name := self.resolve(dotted(value.func))):
+            ref = _instance_ref(f"{name}()")
+        else:
+            ref = None
+        if ref:
+            self.field_adds.setdefault(self.class_stack[-1].key, {}).setdefault(attr, set()).add(ref)
 
     def _declared_kind(self, info: ClassInfo, attr: str, annotation: ast.expr) -> bool:
         """The kind a field's declared annotation says it holds, where no store said more (`setdefault`); False
@@ -1362,7 +1438,7 @@ class _Indexer(ast.NodeVisitor):
     # -- bodies -------------------------------------------------------------------------------
     def visit_For(self, node: ast.For) -> None:
         if self.local_binds:
-            for target, it in _loop_elements(node):
+            for target, it in _loop_elements(_uncopied(node)):
                 if it and isinstance(target, ast.Name):
                     self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
         self._loop(node)
@@ -1934,6 +2010,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
+        if self.class_stack and self.func_stack and self.local_binds:
+            self._note_field_add(node)
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
         callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve) \
             or (_self_call_method(func) if self.func_stack else None) or self._through(func)

@@ -156,3 +156,58 @@ def test_a_list_of_column_names_is_no_tensor_index():
             named = logits[["a", "b"]]
             return cols, named, logits[[0, n]]  # <- GL133
     """, scope="all")
+
+
+def test_an_item_of_a_list_of_tuples_keeps_its_kind():
+    """Beam search's `possibilities.append((score, seq, last_token_idx))`, then `last_indexes[beam] =
+    possibilities[beam][2]` (rampart specdecoding): the list's elements are those tuples, so a host int item stored
+    into one element of a CUDA tensor is a scalar store (hit), and a CUDA tensor item (`scores[b] = found[b][0]`) a
+    device copy (decoy). Decoys: a tuple item nested a level deeper (unknown), tuples of two lengths, and a list that
+    also holds a non-tuple say nothing."""
+    check("""
+        import torch
+
+
+        def beam(out: torch.Tensor, n: int, k: int):
+            idx = torch.full((n,), -1, dtype=torch.long, device="cuda")
+            scores = torch.zeros(n, device="cuda")
+            for t in range(k):
+                found = []
+                for b in range(n):
+                    last = -1
+                    if t == k - 1:
+                        last = t
+                    found.append((out[b, 0], out[b], last))
+                for b in range(n):
+                    scores[b] = found[b][0]
+                    idx[b] = found[b][2]  # <- GL133
+            return idx, scores
+
+
+        def nested(out: torch.Tensor, n: int):
+            idx = torch.full((n,), -1, dtype=torch.long, device="cuda")
+            found = []
+            for b in range(n):
+                found.append(((out[b, 0], b), out[b]))
+            for b in range(n):
+                idx[b] = found[b][0][1]
+            return idx
+
+
+        def mixed(out: torch.Tensor, n: int, flag: bool):
+            idx = torch.full((n,), -1, dtype=torch.long, device="cuda")
+            found = []
+            for b in range(n):
+                if flag:
+                    found.append((out[b, 0], b))
+                else:
+                    found.append((out[b, 0], b, b))
+            other = []
+            for b in range(n):
+                other.append((out[b, 0], b))
+                other.append(out[b])
+            for b in range(n):
+                idx[b] = found[b][1]
+                idx[b] = other[b][1]
+            return idx
+    """, scope="all")

@@ -1107,9 +1107,11 @@ class CallFacts:
         return passed
 
     def _builds_on_device(self, caller: "FunctionInfo", line: int) -> bool:
-        """A factory without `device=` at `line` of `caller` may build on a device: the line lies in a `with
-        <device>:` block or a moved span of the caller, or the caller runs under one (`device_context`)."""
-        return any(a <= line <= b for a, b, _ in caller.device_blocks) \
+        """A factory without `device=` at `line` of `caller` may build on a device: some module moves the process's
+        default device (llama-models' `torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)` before it builds
+        the model), the line lies in a `with <device>:` block or a moved span of the caller, or the caller runs
+        under one (`device_context`)."""
+        return self.index.default_device_moved or any(a <= line <= b for a, b, _ in caller.device_blocks) \
             or any(a <= line <= b for a, b in caller.moved_spans) or self.device_context(caller) is not None
 
     def _passed(self, kinds: set[IKind], caller: "FunctionInfo") -> IKind:

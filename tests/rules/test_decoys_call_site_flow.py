@@ -1033,3 +1033,18 @@ def test_decoy_a_factory_with_the_default_device_left_alone_is_host():
     """Without the device block the same `torch.arange` builds on the host: the rows compared are host values."""
     found = findings(ROPE.format(block="if n:"), scope="all")
     assert (7, "GL110") not in found
+
+
+def test_hit_a_factory_after_a_program_wide_default_device_move_is_no_host_evidence():
+    """llama-models' generation sets `torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)` before it builds the
+    model, whose `precompute_freqs_cis` hands `torch.arange(..)` rows to `apply_scaling`: with the default device moved
+    on some path of the program, that factory's host kind is no evidence, as under a device block (the decoy above:
+    no move, host rows, silent)."""
+    src = ROPE.format(block="if n:") + """
+
+    def build(device: str):
+        if device == "cuda":
+            torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)
+        return setup(8)
+"""
+    assert (7, "GL110") in findings(src, scope="all")

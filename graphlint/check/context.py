@@ -19,7 +19,7 @@ from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
 from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
-from graphlint.facts.values import Dev, Kind, Val, Where
+from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
@@ -162,6 +162,17 @@ class Context:
         fn = self.unit.function
         cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key else None
         return cls is not None and self.index.call_facts.moved_from_host(cls, attr, guarded=self._device_guarded(field))
+
+    def is_scalar_field(self, expr: cst.BaseExpression) -> bool:
+        """`token_ids.bos` where the receiver is an object of a project `@dataclass` whose generated `__init__` has
+        the field and whose class-body annotation makes it a Python scalar (`bos: int`): a dataclass's fields are
+        stored by its constructions, which the annotation types, not by methods that may later put a tensor there."""
+        if not isinstance(expr, cst.Attribute) or self.val(expr) != HOST:
+            return False
+        owner = self.val(expr.value)
+        cls = self.index.class_by_dotted(owner.ref) if owner.kind is Kind.OBJECT and owner.ref else None
+        return cls is not None and not self.index.is_nn_module(cls) \
+            and any(expr.attr.value in c.init_fields for c in self.index.mro(cls))
 
     def _device_guarded(self, field: str) -> bool:
         """The statement is in the body of an `if` that tests `field.device != d` (`syntax.tests_device_mismatch`)."""

@@ -446,7 +446,9 @@ class HostIndex(Rule):
         # An attribute's value is often typed only by its class annotation (`qscale_max: float` later set to a
         # 0-d tensor), and a 0-d device value copies device to device: judge only values the code computes, and
         # fields of a config object (`self.args.eog_token`, `config.pad_token_id`: the run's settings, Python values).
-        return (not isinstance(value, cst.Attribute) or in_config(value)) and ctx.val(value) == HOST
+        # A dataclass field annotated as a scalar (`token_ids.bos` with `bos: int`) is one too (`is_scalar_field`).
+        return (not isinstance(value, cst.Attribute) or in_config(value) or ctx.is_scalar_field(value)) \
+            and ctx.val(value) == HOST
 
     def _scalar_store_through_device_index(self, node: cst.Subscript) -> bool:
         ctx = self.ctx

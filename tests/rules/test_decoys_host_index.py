@@ -211,3 +211,47 @@ def test_an_item_of_a_list_of_tuples_keeps_its_kind():
                 idx[b] = other[b][1]
             return idx
     """, scope="all")
+
+
+def test_a_dataclass_field_annotated_as_a_scalar_is_a_python_scalar():
+    """`step_tokens[0, 0, 0] = token_ids.bos` with `bos: int` a field of a project `@dataclass` (Dia2's `TokenIds`),
+    reached directly or through another dataclass's field: torch makes the scalar a CPU tensor and copies it into the
+    element (hit). Decoys: a field annotated `torch.Tensor` (a device-to-device copy), a plain class's annotated field
+    (methods may later store a 0-d tensor there), a class attribute with no annotation, and an object of no class
+    the index resolves."""
+    check("""
+        import torch
+        from dataclasses import dataclass
+
+
+        @dataclass
+        class TokenIds:
+            bos: int
+            temp: float
+            pad: torch.Tensor
+
+
+        @dataclass
+        class Runtime:
+            device: torch.device
+            constants: TokenIds
+
+
+        class Plain:
+            scale: float
+            bos = 3
+
+            def set(self, x: torch.Tensor):
+                self.scale = x.amax()
+
+
+        def step(runtime: Runtime, ids: TokenIds, p: Plain, other):
+            t = torch.zeros((1, 2, 3), dtype=torch.long, device="cuda")
+            t[0, 0, 0] = runtime.constants.bos  # <- GL133
+            t[0, 0, 1] = ids.temp  # <- GL133
+            t[0, 0, 2] = ids.pad
+            t[0, 1, 0] = p.scale
+            t[0, 1, 1] = p.bos
+            t[0, 1, 2] = other.bos
+            return t
+    """, scope="all")

@@ -145,7 +145,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                             scope.block_ends[id(sub.value)] = block_end
                         if isinstance(sub.value, ast.Name) and sub.value.id in hosted:
                             scope.host_reads.add(id(sub.value))
-                    elif (attr := _self_attr(target)) is not None:
+                    elif (attr := self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
                         if isinstance(sub, ast.AnnAssign) and _list_annotation(sub.annotation):
                             scope.list_fields.add(attr)
@@ -167,7 +167,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                             if isinstance(elt, ast.Name):
                                 binds.setdefault(elt.id, []).append(item)
                                 _note_block(scope, elt.id, item, block_end)
-                            elif (attr := _self_attr(elt)) is not None:
+                            elif (attr := self_attr(elt)) is not None:
                                 scope.self_assigns.append((attr, item))
                             else:
                                 for name in bound_names(elt):
@@ -177,7 +177,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                             binds.setdefault(name, []).append(None)
                         if isinstance(target, (ast.Tuple, ast.List)):
                             scope.self_assigns.extend((a, None) for e in target.elts
-                                                      if (a := _self_attr(e)) is not None)
+                                                      if (a := self_attr(e)) is not None)
             continue
         if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             continue  # their own scopes
@@ -196,7 +196,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             scope.item_sets.add(sub.target.value.id)
             scope.opaque_items.add(sub.target.value.id)
         targets: list[ast.expr] = []
-        if isinstance(sub, ast.AugAssign) and (attr := _self_attr(sub.target)) is not None:
+        if isinstance(sub, ast.AugAssign) and (attr := self_attr(sub.target)) is not None:
             # `self.n += k` stores what `self.n = self.n + k` stores (`CallFacts.attr` reads the field's own part)
             scope.self_assigns.append((attr, ast.copy_location(ast.BinOp(sub.target, sub.op, sub.value), sub)))
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
@@ -476,7 +476,7 @@ def _blocks(body: list[ast.stmt]) -> Iterator[tuple[list[ast.stmt], dict[str, in
     for stmt in body:
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
             for target in stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]:
-                if (attr := _self_attr(target)) is not None:
+                if (attr := self_attr(target)) is not None:
                     last[attr] = stmt.lineno
         elif isinstance(stmt, COMPOUND):
             compound.append(stmt)
@@ -493,10 +493,10 @@ def _blocks(body: list[ast.stmt]) -> Iterator[tuple[list[ast.stmt], dict[str, in
         yield body, last, returning
 
 
-def _self_attr(target: ast.expr) -> str | None:
-    """`x` of a `self.x` target."""
-    if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) and target.value.id == "self":
-        return target.attr
+def self_attr(node: ast.expr) -> str | None:
+    """`x` of `self.x`, None for any other expression (class tests, not `isinstance`: the index asks it per call)."""
+    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and node.value.id == "self":
+        return node.attr
     return None
 
 
@@ -1359,7 +1359,7 @@ def _shifted(expr: ast.expr, name: str, scope: Scope, depth: int = 0) -> bool:
             todo.append(node.operand)
         elif isinstance(node, ast.Constant) and type(node.value) in (int, float):
             continue
-        elif isinstance(node, ast.Attribute) and _self_attr(node) is not None:
+        elif isinstance(node, ast.Attribute) and self_attr(node) is not None:
             continue
         elif isinstance(node, ast.Name) and node.id == name:
             seen = True
@@ -1379,7 +1379,7 @@ def _object(value: ast.expr, scope: Scope) -> bool:
     field of `self` (`self.context.request_ids`); not a module or a class (`torch.float32`, `Cfg.size`)."""
     if isinstance(value, ast.Name):
         return value.id in scope.binds or value.id in scope.params
-    return _self_attr(value) is not None
+    return self_attr(value) is not None
 
 
 def _joined_views(kind: IKind) -> bool:
@@ -1730,7 +1730,7 @@ def _device_extreme(call: ast.Call, again: Callable[[ast.expr], IKind]) -> bool:
 
 def _receiver(value: ast.expr, scope: Scope) -> bool:
     """An object whose methods are called: a local or parameter, or a field (of a field) of `self`."""
-    while isinstance(value, ast.Attribute) and _self_attr(value) is None:
+    while isinstance(value, ast.Attribute) and self_attr(value) is None:
         value = value.value
     return _object(value, scope) and not (isinstance(value, ast.Name) and value.id in ("self", "cls"))
 

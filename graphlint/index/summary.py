@@ -35,7 +35,7 @@ from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, composed, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
     hook_defaults, join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names,
     records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
-    scope_of, spelled_keywords, statements, tuple_of_tensors,
+    scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj, Call as Returned
@@ -618,13 +618,6 @@ def _instance_ref(bound: str) -> str | None:
     return None if name.startswith(("torch.", "typing.", "collections.", "builtins.")) else name
 
 
-def _self_field(node: ast.expr) -> str | None:
-    """The field `self.x` names (`x`), None for any other expression."""
-    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name and node.value.id == "self":
-        return node.attr
-    return None
-
-
 def _is_accessor(node: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """`@x.setter` / `@x.deleter`: the other halves of a property, which keeps its getter's name."""
     return any(isinstance(d, ast.Attribute) and d.attr in ("setter", "deleter") for d in node.decorator_list)
@@ -831,7 +824,7 @@ class _Indexer(ast.NodeVisitor):
         elements: `self.<list>`), for `_appended_elements`."""
         func = node.func
         if not (func.__class__ is ast.Attribute and func.attr in _LIST_ADDERS and not node.keywords
-                and len(node.args) == _LIST_ADDERS[func.attr] + 1 and (attr := _self_field(func.value))):
+                and len(node.args) == _LIST_ADDERS[func.attr] + 1 and (attr := self_attr(func.value))):
             return
         value = node.args[-1]
         if isinstance(value, ast.Name):

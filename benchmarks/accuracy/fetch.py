@@ -1683,6 +1683,125 @@ GIT_SETS: dict[str, GitSet] = {
     ), "the thirty-second untouched set, pinned in session 35 for the release after next (faster-qwen3-tts, "
        "infer, world_engine, nari-qwen3-tts's executor, Depth Pro, Demucs, Practical-RIFE, ByteTrack, RF-DETR, "
        "Marigold)"),
+    "bulwark": GitSet(HERE / ".bulwark", (
+        GitCorpus("leanrl", "https://github.com/pytorch-labs/LeanRL",
+                  "8dbb6336b7f6cc65cdbbeb2e86637c38867e2677", ".",
+                  "LeanRL: single-file PyTorch RL scripts (PPO, SAC, TD3, DQN, from CleanRL) in eager and tuned "
+                  "variants: the tuned ones compile the policy, the GAE and the update and wrap them in "
+                  "tensordict's CudaGraphModule (CUDA graphs captured after warmup, replayed every environment step "
+                  "/ iteration), with capturable optimizers, per-step env interaction and host-side logging (the "
+                  "JAX variants and tests are left out)",
+                  include=("leanrl/dqn.py", "leanrl/dqn_torchcompile.py", "leanrl/ppo_atari_envpool.py",
+                           "leanrl/ppo_atari_envpool_torchcompile.py", "leanrl/ppo_continuous_action.py",
+                           "leanrl/ppo_continuous_action_torchcompile.py", "leanrl/sac_continuous_action.py",
+                           "leanrl/sac_continuous_action_torchcompile.py", "leanrl/td3_continuous_action.py",
+                           "leanrl/td3_continuous_action_torchcompile.py")),
+        GitCorpus("tdmpc2", "https://github.com/nicklashansen/tdmpc2",
+                  "e9f59321933cbc8e11a002b842adc7d4ffae8ff1", ".",
+                  "TD-MPC2: model-based RL that plans every environment step with MPPI over a learned latent world "
+                  "model: the agent whose _plan and _update are compiled with mode=\"reduce-overhead\" (CUDA graphs, "
+                  "with cudagraph_mark_step_begin), the world model and its layers, two-hot / math helpers, the "
+                  "replay buffer, the online and offline trainers with their episode loops, evaluation and the "
+                  "DMControl / wrapper environments (the custom tasks and other simulators are left out)",
+                  include=("tdmpc2/tdmpc2.py", "tdmpc2/common/", "tdmpc2/evaluate.py", "tdmpc2/train.py",
+                           "tdmpc2/trainer/", "tdmpc2/envs/__init__.py", "tdmpc2/envs/wrappers/",
+                           "tdmpc2/envs/dmcontrol.py")),
+        GitCorpus("fasttd3", "https://github.com/younggyoseo/FastTD3",
+                  "229ed59bbf43ea2f7a2d5d90d1076314839944d7", ".",
+                  "FastTD3: fast off-policy TD3 for massively parallel humanoid simulators: the actor and "
+                  "distributional critic, the update functions compiled with mode=\"reduce-overhead\" (compile_mode) "
+                  "and replayed every training step, observation / reward normalizers, the replay buffer, the "
+                  "training loop with its per-step rollout and logging, hyperparameters and the deploy wrapper (the "
+                  "SimbaV2 variant, the multi-GPU trainer and the simulator environments are left out)",
+                  include=("fast_td3/__init__.py", "fast_td3/fast_td3.py", "fast_td3/fast_td3_utils.py",
+                           "fast_td3/fast_td3_deploy.py", "fast_td3/train.py", "fast_td3/hyperparams.py")),
+        GitCorpus("lrnnx", "https://github.com/SforAiDl/lrnnx",
+                  "b28d4ee86b74234e4d95b002df8d21564fdf393e", ".",
+                  "lrnnx: linear RNN / state-space models (S4, S4D, S5, LRU, Centaurus, S7, event-driven S5) with a "
+                  "step-by-step inference path: the recurrent step captured once into a CUDA graph "
+                  "(torch.cuda.CUDAGraph, torch.cuda.graph with a pool) and replayed per generated step, the plain "
+                  "for-loop fallback, inference caches, discretization and convolution kernels, the language-model "
+                  "architecture and the inference benchmark (the Mamba / RG-LRU copies, the Triton kernels, the "
+                  "selective-scan interface, MHA blocks and tests are left out)",
+                  include=("lrnnx/__init__.py", "lrnnx/core/", "lrnnx/models/__init__.py", "lrnnx/models/lti/",
+                           "lrnnx/models/ltv/__init__.py", "lrnnx/models/ltv/base.py", "lrnnx/models/ltv/s5.py",
+                           "lrnnx/models/ltv/s7.py", "lrnnx/utils/", "lrnnx/architectures/__init__.py",
+                           "lrnnx/architectures/language_model.py", "lrnnx/architectures/embedding.py",
+                           "lrnnx/layers/mlp.py", "benchmarks/benchmark_inference.py")),
+        GitCorpus("surya", "https://github.com/VikParuchuri/surya",
+                  "80e9a7e986ae5a2bab1d9837ef5e728a921c8558", ".",
+                  "Surya: document OCR, text-line detection and layout: the recognition predictor with its "
+                  "continuous-batching decode loop over slots and a static KV cache, per-step token / score copies "
+                  "to the host, the detection predictor (heatmaps to polygons, affinity), the layout predictor and "
+                  "slicer, input loading and processing, the processor / tokenizer, settings and the OCR / "
+                  "detection / layout CLIs (the transformer model code, which follows HF's, the table-recognition "
+                  "and LaTeX models, the apps and benchmarks are left out)",
+                  include=("surya/recognition/", "surya/detection/__init__.py", "surya/detection/heatmap.py",
+                           "surya/detection/affinity.py", "surya/detection/loader.py", "surya/detection/parallel.py",
+                           "surya/detection/schema.py", "surya/detection/util.py", "surya/layout/__init__.py",
+                           "surya/layout/loader.py", "surya/layout/slicer.py", "surya/layout/schema.py",
+                           "surya/layout/util.py", "surya/common/polygon.py", "surya/common/predictor.py",
+                           "surya/common/util.py", "surya/common/load.py", "surya/common/surya/processor/",
+                           "surya/common/surya/schema.py", "surya/input/", "surya/models.py", "surya/settings.py",
+                           "surya/scripts/ocr_text.py", "surya/scripts/detect_text.py",
+                           "surya/scripts/detect_layout.py", "surya/scripts/config.py")),
+        GitCorpus("diffpolicy", "https://github.com/real-stanford/diffusion_policy",
+                  "5ba07ac6661db573af695b419a7947ecb704690f", ".",
+                  "Diffusion Policy: visuomotor robot policies that denoise action chunks: the UNet and transformer "
+                  "image / low-dim policies with their per-step DDPM / DDIM sampling loops, the conditional UNet, "
+                  "transformer and EMA model, the Push-T and robomimic image runners that step simulated "
+                  "environments per action chunk, and the real-robot evaluation loop with its environment and "
+                  "inference utilities (training workspaces, datasets, the other policies and robot drivers are "
+                  "left out)",
+                  include=("diffusion_policy/policy/base_image_policy.py",
+                           "diffusion_policy/policy/base_lowdim_policy.py",
+                           "diffusion_policy/policy/diffusion_unet_image_policy.py",
+                           "diffusion_policy/policy/diffusion_unet_hybrid_image_policy.py",
+                           "diffusion_policy/policy/diffusion_transformer_hybrid_image_policy.py",
+                           "diffusion_policy/policy/diffusion_unet_lowdim_policy.py",
+                           "diffusion_policy/policy/diffusion_transformer_lowdim_policy.py",
+                           "diffusion_policy/model/diffusion/", "diffusion_policy/env_runner/base_image_runner.py",
+                           "diffusion_policy/env_runner/pusht_image_runner.py",
+                           "diffusion_policy/env_runner/robomimic_image_runner.py",
+                           "diffusion_policy/real_world/real_env.py",
+                           "diffusion_policy/real_world/real_inference_util.py", "eval.py", "eval_real_robot.py")),
+        GitCorpus("doctr", "https://github.com/mindee/doctr",
+                  "8a88feaf7ff5140e5f4c5c860cb9414dda128656", ".",
+                  "docTR: document text detection and recognition: the OCR predictor that chains batched detection, "
+                  "crop extraction, orientation and recognition per page, the detection predictor with DBNet and "
+                  "FAST (PyTorch) and their postprocessing, the recognition predictor with CRNN and PARSeq "
+                  "decoding, preprocessing and the model zoo (the TensorFlow-free PyTorch path only; "
+                  "classification, KIE, layout, table structure, datasets and training are left out)",
+                  include=("doctr/models/__init__.py", "doctr/models/core.py", "doctr/models/zoo.py",
+                           "doctr/models/predictor/", "doctr/models/preprocessor/", "doctr/models/utils/pytorch.py",
+                           "doctr/models/utils/__init__.py", "doctr/models/detection/__init__.py",
+                           "doctr/models/detection/core.py", "doctr/models/detection/zoo.py",
+                           "doctr/models/detection/predictor/", "doctr/models/detection/_utils/",
+                           "doctr/models/detection/differentiable_binarization/", "doctr/models/detection/fast/",
+                           "doctr/models/recognition/__init__.py", "doctr/models/recognition/core.py",
+                           "doctr/models/recognition/zoo.py", "doctr/models/recognition/utils.py",
+                           "doctr/models/recognition/predictor/", "doctr/models/recognition/crnn/",
+                           "doctr/models/recognition/parseq/")),
+        GitCorpus("neutts", "https://github.com/neuphonic/neutts-air",
+                  "d62412dd20e17a204f17ab8d779569662dde0c76", ".",
+                  "NeuTTS Air: on-device voice-cloning TTS over a small LLM backbone and the NeuCodec codec: the "
+                  "synthesis class with reference encoding, prompt building, token generation (transformers or "
+                  "llama.cpp), streaming chunked decoding and watermarking, and the basic / streaming / ONNX / "
+                  "reference-encoding examples (the fine-tuning script and tests are left out)",
+                  include=("__init__.py", "examples/__init__.py", "examples/basic_example.py",
+                           "examples/basic_streaming_example.py", "examples/encode_reference.py",
+                           "examples/onnx_example.py", "neutts/__init__.py", "neutts/neutts.py",
+                           "neuttsair/__init__.py", "neuttsair/neutts.py")),
+        GitCorpus("openvla", "https://github.com/openvla/openvla",
+                  "c8f03f48af692657d3060c19588038c7220e9af9", ".",
+                  "OpenVLA: a vision-language-action model for robot control: the Prismatic VLM (vision backbones, "
+                  "projector, LLM backbones and prompt builders), the HF port with predict_action, the LIBERO and "
+                  "Bridge evaluation loops that query the policy every control step, robot and image utilities, and "
+                  "the REST deployment server (training, datasets and the other scripts are left out)",
+                  include=("prismatic/models/", "prismatic/extern/hf/", "experiments/robot/",
+                           "vla-scripts/deploy.py")),
+    ), "the thirty-third untouched set, pinned in session 36 for the release after next (LeanRL, TD-MPC2, "
+       "FastTD3, lrnnx, Surya, Diffusion Policy, docTR, NeuTTS Air, OpenVLA)"),
 }
 
 

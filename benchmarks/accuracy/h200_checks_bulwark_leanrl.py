@@ -1,29 +1,15 @@
 """leanrl bulwark labels (session 36, labeller B): checks of the torch behaviours the uncertain verdicts rest on.
-Torch only (tensordict is not needed: its .to(cuda) is emulated by the per-leaf copies it issues). Runs in seconds."""
-import time
+Torch only (tensordict is not needed: its .to(cuda) is emulated by the per-leaf copies it issues). Runs in seconds; run from benchmarks/accuracy."""
+import os
+import sys
+
 import numpy as np
 import torch
 
+sys.path.insert(0, os.getcwd())  # h200_timing lives in benchmarks/accuracy
+from h200_timing import timed  # noqa: E402
+
 d = "cuda"
-
-
-def timed(name, fn):
-    fn(); torch.cuda.synchronize()               # warm up (allocator, kernels)
-    torch.cuda._sleep(200_000_000)               # ~200 ms of queued GPU work
-    t0 = time.perf_counter()
-    try:
-        fn()
-        ms = (time.perf_counter() - t0) * 1e3
-    except Exception as e:
-        print(f"{name:78s} ERROR {type(e).__name__}: {str(e)[:100]}"); torch.cuda.synchronize(); return
-    torch.cuda.synchronize()
-    torch.cuda.set_sync_debug_mode("error")
-    try:
-        fn(); dbg = "ok"
-    except Exception as e:
-        dbg = "RAISES" if "synchroniz" in str(e) else "ERR " + str(e)[:60]
-    torch.cuda.set_sync_debug_mode(0)
-    print(f"{name:78s} host_ms_behind_sleep={ms:8.1f} debug={dbg}")
 
 
 # ppo_continuous_action_torchcompile.py:352, ppo_atari_envpool_torchcompile.py:374 (labelled sync, uncertain):

@@ -14,7 +14,7 @@ from typing import Mapping, Protocol
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from graphlint.diagnostics import SEVERITY_BY_FAMILY, Edit, Family, Finding
+from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Finding
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
 from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST
@@ -133,6 +133,16 @@ class Context:
         kind = self.inference(expr).kind
         return Where.DEVICE if kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Where.HOST if kind is Kind.CPU_TENSOR \
             else Where.UNKNOWN
+
+    def claims_device(self, val: Val) -> bool:
+        """Whether a rule that reads a value to the host by a tensor method (`.item()`, `.tolist()`, `.cpu()`,
+        `.numpy(force=True)`) may claim `val`, not known to be on the host, lives on the device. In code a hot root
+        reaches, yes: the root is the evidence the code runs on the GPU, so a receiver nothing types (a library
+        call's result, an untyped parameter) is taken to be a device tensor. An unrooted unit (no root in the tree,
+        every function checked) has no such evidence: only a value the data flow shows to be a tensor is claimed,
+        as `float(x)` and `if x:` claim one anywhere, not one the method call alone says is a tensor (a CPU
+        model's `self.model(x).item()`, a library's CPU scores `util.dot_score(a, b).cpu()`)."""
+        return self.unit.hot.tier != UNROOTED or val.kind is not Kind.UNKNOWN
 
     @property
     def default_device(self) -> Dev:

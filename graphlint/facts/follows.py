@@ -8,9 +8,10 @@ walker reads the argument a call passes for it (`check.walker.make_inference`, `
 Read by syntax, flow-insensitively, from the function's `Scope`: a value follows parameter `p` when it is `p`, a
 view or method of a value that follows `p` (everything but device moves and host reads), a torch op on such a value
 (no `device=`; the three operands of `torch.where`), a factory with `device=<follows p>.device` (a `*_like`
-factory of such a value without one), arithmetic and comparisons of such values with Python numbers, or a `torch.nn`
-layer the class holds applied to such a value (`self.fc(x)` of `self.fc = nn.Linear(...)`: a layer's weights must live
-where its input does, and so does its output). NumPy results and host reads are host data, which any argument leaves on
+factory of such a value without one), arithmetic and comparisons of such values with Python numbers (literals, `math`
+constants, what `math` functions and `float` / `int` / `len` return), or a `torch.nn` layer the class holds applied
+to such a value (`self.fc(x)` of `self.fc = nn.Linear(...)`: a layer's weights must live where its input does, and so
+does its output). NumPy results and host reads are host data, which any argument leaves on
 the host. A value computed from several parameters (`start + arange(...) * scale`, or either arm of an `if`)
 follows them all: a call lives on the host when every one of its arguments for them is host data.
 """
@@ -21,7 +22,7 @@ import ast
 from typing import Callable
 
 from graphlint.facts.callsite import HOST_RESULT_METHODS, NOT_CPU_METHODS, Scope
-from graphlint.facts.inference import SAME_DEVICE_JOINS
+from graphlint.facts.inference import HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
 from graphlint.facts.names import dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import FACTORY_TORCH, torch_return_kind
@@ -104,6 +105,8 @@ def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, re
     if isinstance(value, ast.Subscript):
         return again(value.value)
     if isinstance(value, ast.Attribute):
+        if resolve(dotted(value)) in HOST_CONSTANTS:
+            return HOST_DATA  # `math.pi`
         return again(value.value) if value.attr in ("T", "mT", "data") else None
     if isinstance(value, ast.UnaryOp):
         return again(value.operand)
@@ -115,7 +118,7 @@ def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, re
     if isinstance(value, ast.IfExp):
         return _join([again(value.body), again(value.orelse)])
     if isinstance(value, ast.Call):
-        return _call(value, again, resolve, layer)
+        return _call(value, again, resolve, layer, scope)
     return None
 
 
@@ -123,6 +126,8 @@ def _name(name: str, scope: Scope, resolve: Resolve, layer: Layer, reading: set[
     if name in reading:
         return HOST_DATA  # a name being read (`x = f(x)`): what its other bindings say
     bound = scope.binds.get(name, [])
+    if not bound and name not in scope.params and resolve(name) in HOST_CONSTANTS:
+        return HOST_DATA  # `pi` of `from math import pi`
     if any(b is None for b in bound):
         return None  # rebound by a loop, `with` or a tuple target
     host_param = name in scope.params and scope.params[name] in HOST_FAMILY
@@ -136,7 +141,7 @@ def _name(name: str, scope: Scope, resolve: Resolve, layer: Layer, reading: set[
     return _join(parts) if parts else None
 
 
-def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: Resolve, layer: Layer
+def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: Resolve, layer: Layer, scope: Scope
           ) -> Params | None:
     func = call.func
     if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id == "self" \
@@ -144,8 +149,10 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
             and not any(kw.arg is None for kw in call.keywords):
         return again(call.args[0])  # `self.fc(x)`: the layer's weights and its output live where `x` does
     qual = resolve(dotted(func)) or ""
-    if qual.startswith("numpy."):
-        return HOST_DATA
+    if isinstance(func, ast.Name) and func.id not in scope.binds and func.id not in scope.params:
+        qual = func.id if host_result_call(func.id) else qual  # `float(x)`: the resolver reads a bare builtin as global
+    if qual.startswith("numpy.") or host_result_call(qual):
+        return HOST_DATA  # an array, or a Python number (`math.exp(mu)`, `float(scale)`), whatever it was given
     if qual.startswith("torch."):
         device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
         if qual in FACTORY_TORCH:  # only where the device is read off a value that follows the parameter

@@ -312,6 +312,18 @@ SCALAR_CALLS = frozenset({"float", "int", "len", "math.sqrt", "math.log"})
 # the functions of `math` that only multiply or add their arguments, so return what `*` / `+` of them gives (a tensor
 # of tensors: `math.prod([t, t])`); every other one returns a Python number, whatever it was given
 GENERIC_MATH = frozenset({"math.prod", "math.sumprod"})
+# builtins whose result is host data whatever they are given: a number, a string, a bool, a type
+HOST_RESULT_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "repr", "isinstance", "hasattr", "callable",
+                                  "id", "hash", "round", "format", "divmod", "ord", "chr", "type"})
+
+
+def host_result_call(qual: str) -> bool:
+    """A call whose result is host data whatever its arguments: one of `HOST_RESULT_BUILTINS`, or a function of `math`
+    (`math.log(t)` converts its argument with `__float__` / `__index__`: a Python number) but those that only multiply
+    or add their arguments (`GENERIC_MATH`)."""
+    return qual in HOST_RESULT_BUILTINS or qual.startswith("math.") and qual not in GENERIC_MATH
+
+
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
 ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
 HOST_SET = Val(Kind.HOST_SEQ, ref="set")  # a set of host values (`{a, b}`, `set(range(n))`)
@@ -1568,13 +1580,10 @@ class Inference:
 
     def _builtin_call(self, qual: str, node: cst.Call) -> Val | None:
         args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
-        if qual in ("len", "int", "float", "bool", "str", "repr", "isinstance", "hasattr", "callable",
-                    "id", "hash", "round", "format", "divmod", "ord", "chr", "type"):
+        if host_result_call(qual):
             return HOST
         if qual == "range":
             return Val(Kind.HOST_SEQ, ref="range")
-        if qual.startswith("math.") and qual not in GENERIC_MATH:
-            return HOST  # `math.log(t)` converts its argument with `__float__` / `__index__`: a Python number
         if qual in ZIPS and args and len(args) == len([a for a in node.args if not (
                 qual == "itertools.zip_longest" and a.keyword is not None and a.keyword.value == "fillvalue")]):
             # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements; `zip_longest` pads the

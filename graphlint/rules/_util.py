@@ -25,7 +25,8 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
                   *, require_tensor: bool = False,
                   on_device: bool = False) -> tuple[cst.BaseExpression | None, str] | None:
     """Match `t.name(...)` (receiver not known to be a host value or a Python list) or `torch.Tensor.name(t, ...)`;
-    on_device: not when the receiver is a host tensor either."""
+    on_device: not when the receiver is a host tensor either, nor one the unit gives no evidence is on the device
+    (`Context.claims_device`)."""
     qual = ctx.call_name(node)
     if qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names:
         return (node.args[0].value if node.args else None), qual.rpartition(".")[2]
@@ -44,6 +45,8 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
         # tokenizer's batch) reads no device
         return None
     if require_tensor and kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR):
+        return None
+    if on_device and not ctx.claims_device(val):
         return None
     return recv, m[1]
 

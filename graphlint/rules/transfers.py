@@ -185,7 +185,8 @@ class CpuTransfer(Rule):
             self._copy_into_host(node, m[0])
             return
         recv, name = m
-        if recv is not None and self.ctx.val(recv).kind is Kind.CPU_TENSOR:
+        val = self.ctx.val(recv) if recv is not None else None
+        if val is not None and (val.kind is Kind.CPU_TENSOR or not self.ctx.claims_device(val)):
             return
         if name == "cpu":
             self.report(node, self.message.format(call=".cpu()"))

@@ -465,6 +465,38 @@ def test_a_helper_of_several_arguments_returns_host_data_when_they_all_are():
                 d = self.freqs_cis[get_pos_embed_indices(start, text.shape[1], 4096, s)]
                 return a, b, c, d
     """, scope="all")
+def test_a_helper_of_math_numbers_and_one_tensor_returns_where_the_tensor_lives():
+    """A schedule helper that mixes its tensor argument with Python numbers of `math` (FLUX's `time_shift(mu, sigma,
+    t)`: `math.exp(mu) / (math.exp(mu) + (1 / t - 1) ** sigma)`; x-transformers' `cosine_schedule(t)`:
+    `torch.cos(t * pi / 2)` with `from math import pi`; `float(..)` of a parameter) returns where `t` lives: the
+    shifted host schedule's `.tolist()` reads host memory. Hits: the same helpers on a device schedule."""
+    assert findings("""
+        import math
+        from math import pi
+        import torch
+
+
+        def time_shift(mu: float, sigma: float, t: torch.Tensor):
+            return math.exp(mu) / (math.exp(mu) + (1 / t - 1) ** sigma)
+
+
+        def cosine_schedule(t, scale):
+            return torch.cos(t * pi / 2) * float(scale)
+
+
+        class Sampler(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int, shift: bool):
+                timesteps = torch.linspace(1, 0, n + 1)
+                if shift:
+                    timesteps = time_shift(0.5, 1.0, timesteps)
+                a = timesteps.tolist()
+                b = cosine_schedule(torch.linspace(0, 1, n), 2).tolist()
+                c = time_shift(0.5, 1.0, x.sum(-1)).tolist()
+                d = cosine_schedule(x.sum(-1), 2).tolist()
+                return a, b, c, d
+    """) == {(21, "GL102"), (22, "GL102")}
+
+
 def test_a_processors_feature_extractor_returns_a_host_batch():
     """In a `transformers` processor (`ProcessorMixin`), `self.feature_extractor(audio)` returns a `BatchFeature`
     built on the host: `math.ceil(padding_mask.sum(dim=-1) / hop)` over its items reads host memory (Dia's

@@ -172,3 +172,55 @@ def test_a_module_compiled_to_replay_cuda_graphs_is_captured_code():
     assert findings(src.replace("MODE", '"max-autotune"'), scope="captured") == {(6, "GL131")}
     assert findings(src.replace("MODE", '"max-autotune-no-cudagraphs"'), scope="captured") == set()
     assert (6, "GL131") in findings(src.replace("MODE", '"max-autotune-no-cudagraphs"'))
+
+
+
+def _unrooted(src: str) -> set[tuple[int, str, str | None]]:
+    """Findings of `src` linted as the CLI lints a tree with no hot root (every function checked, `unrooted`)."""
+    text = textwrap.dedent(src).lstrip("\n")
+    result = Linter(Config(), unrooted_fallback=True).lint_text(text, "m.py")
+    return {(f.line, f.code, f.context) for f in result.findings}
+
+
+UNROOTED_READS = """
+    import torch
+    from sentence_transformers import util
+
+    class Detector:
+        def __init__(self, model):
+            self.model = model
+
+        def __call__(self, x: torch.Tensor) -> float:
+            return self.model(x).item()
+
+    def rank(docs, query):
+        return -util.dot_score(docs, query).cpu().numpy()
+
+    def read(x: torch.Tensor, ids, hidden):
+        out = torch.empty(4, device="cuda")
+        a, b = x.item(), out.cpu()
+        c = hidden.detach().cpu()
+        return a, b, c, ids.tolist()
+"""
+
+
+def test_unrooted_code_reads_to_the_host_only_values_the_data_flow_shows_are_tensors():
+    """A tree without a hot root (a library, an offline tool) is checked whole, but nothing shows its code runs on a
+    GPU: a `.item()` / `.cpu()` / `.tolist()` of a value nothing types (a model the caller passes, silero-vad's CPU
+    VAD; a library's scores, sentence-transformers' NumPy-built `dot_score`; an untyped parameter) is not claimed,
+    as `float(v)` and `if v:` are not. A tensor made on CUDA, a tensor-typed parameter (a library helper's
+    argument) and a value a tensor method made (`hidden.detach()`) still are."""
+    assert _unrooted(UNROOTED_READS) == {
+        (16, "GL101", "unrooted"), (16, "GL103", "unrooted"), (17, "GL103", "unrooted")}
+
+
+def test_hot_code_reads_to_the_host_values_nothing_types():
+    """Decoy of the narrowing: in code a root reaches, the root is the evidence the values are on the device."""
+    src = UNROOTED_READS + """
+    class M(torch.nn.Module):
+        def forward(self, x, ids, hidden):
+            rank(x, x)
+            return read(x, ids, hidden)
+    """
+    got = {(line, code) for line, code, _ in _unrooted(src)}
+    assert {(12, "GL103"), (16, "GL101"), (16, "GL103"), (17, "GL103"), (18, "GL102")} <= got

@@ -24,8 +24,8 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, TRANSFORM_COMPOSE,
-    TRANSFORM_TORCH,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS,
+    TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -68,16 +68,12 @@ def is_model_annotation(qual: str | None) -> bool:
 # The classmethods of a transformers model class that build an instance of it (or, for an `Auto*` class, of the
 # model class its config names): `AutoModelForCausalLM.from_pretrained(path)` returns a whole model.
 MODEL_LOADERS = ("from_pretrained", "from_config", "_from_config")
-# Library functions documented to return a whole model (an nn.Module) whatever the project defines: torch.hub's
-# `load(repo, entry)` (what the hub entry point builds, weights loaded), a TorchScript archive's `torch.jit.load`
-# (a ScriptModule), timm's `create_model(name)`.
-MODEL_FACTORIES = ("torch.hub.load", "torch.jit.load", "timm.create_model", "timm.models.create_model")
 
 
 def is_model_loader(ref: str) -> bool:
     """`ref`, the call a value was made by (`ClassInfo.factories`, `Held.modules`), makes a whole model: a class an
     annotation may name as one (`is_model_annotation`) constructed or loaded (`transformers.AutoModel.from_pretrained`),
-    or a library's model factory (`MODEL_FACTORIES`: `torch.hub.load(repo, entry)`)."""
+    or a library's model factory (`facts.torch_kinds.MODEL_FACTORIES`: `torch.hub.load(repo, entry)`)."""
     owner, _, meth = ref.rpartition(".")
     return ref in MODEL_FACTORIES or is_model_annotation(owner if meth in MODEL_LOADERS else ref)
 

@@ -34,7 +34,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_MODEL_FACTORIES, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
     HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
     SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
     composed_transform, input_device_module, keeps_input_device,
@@ -962,6 +962,8 @@ class Inference:
         qual = self.resolve(func)
         if qual in CHECKPOINT_LOADS:
             return self._checkpoint(qual, node)
+        if qual in HOST_MODEL_FACTORIES:
+            return self._loaded(node)  # `torch.hub.load(repo, entry)`: a model built on the host
         if qual in HOST_LIBRARY_TENSORS:
             return CPU  # `xgr.allocate_token_bitmask(n, vocab)`: a library builds it on the host
         if qual in DATA_LOADERS:
@@ -1117,8 +1119,9 @@ class Inference:
         return self(expr).kind is Kind.HOST
 
     def _loaded(self, node: cst.Call) -> Val:
-        """`Model.from_pretrained(name, ...)`: a model on the host unless a keyword places it (or `**kwargs` may), or a
-        device context (`with torch.device("cuda"):`) builds it elsewhere."""
+        """`Model.from_pretrained(name, ...)` (or a library's model factory, `torch.hub.load(repo, entry)`): a model on
+        the host unless a keyword places it (or `**kwargs` may), or a device context (`with torch.device("cuda"):`)
+        builds it elsewhere."""
         placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
                      for arg in node.args)
         return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE

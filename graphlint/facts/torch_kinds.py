@@ -119,6 +119,13 @@ NON_FLOAT_DTYPES = frozenset({
 BOOL_DTYPES = frozenset({"torch.bool", "bool"})
 # Methods in TORCH_ONLY_METHODS whose result is a sequence of tensors, not one.
 SEQ_METHODS = frozenset({"topk", "unbind"})
+# Library functions documented to return a whole model (an nn.Module) whatever the project defines: torch.hub's
+# `load(repo, entry)` (what the hub entry point builds), a TorchScript archive's `torch.jit.load` (a ScriptModule),
+# timm's `create_model(name)`. The index reads a local bound to one as a model (`index.summary.is_model_loader`).
+MODEL_FACTORIES = frozenset({"torch.hub.load", "torch.jit.load", "timm.create_model", "timm.models.create_model"})
+# Those that build the model in host memory unless a keyword places it (`device=`), as `from_pretrained` does: a
+# TorchScript archive loads where it was saved (or where `map_location=` says).
+HOST_MODEL_FACTORIES = MODEL_FACTORIES - {"torch.jit.load"}
 # Checkpoint reads: what they return (a tensor, a dict of them, any pickled object) and where its tensors live
 # (`map_location=` / `device=`) is the call's, not the name's: the inference reads the arguments.
 CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safetensors.torch.load"})

@@ -24,7 +24,7 @@ from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
-    import_rank, is_model_annotation, is_model_loader,
+    import_rank, is_model_loader,
 )
 
 
@@ -3489,10 +3489,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
 def _model_call(callee: str, models: frozenset[str]) -> bool:
     """`callee` calls one of the `models` receivers, or its `forward` or `generate`: it runs the model. A parameter
-    annotated with a transformers model class is named by an instance of it (`transformers.LlamaForCausalLM()`)."""
+    annotated with a transformers model class is named by an instance of it (`transformers.LlamaForCausalLM()`), a
+    local a library's model loader made by the loader's call (`torch.hub.load()`, `summary.is_model_loader`)."""
     head, _, meth = callee.rpartition(".")
     target = head if meth in ("forward", "generate") else callee
-    return target in models or target.endswith("()") and is_model_annotation(target[:-2])
+    return target in models or target.endswith("()") and is_model_loader(target[:-2])
 
 
 def _close(keys: set[str], nexts: dict) -> None:

@@ -35,12 +35,19 @@ a servicer hands the work to a policy or model its set-up RPC loaded by name (`p
   project holds it, else the class's public methods.
 - rpyc: a subclass of `rpyc.Service` (or one of its stock services); its clients call `conn.root.x(...)`, which runs
   the method `exposed_x`, the prefix rpyc exposes by default.
+
+A worker thread's queue loop (docs/notes/misses-s35-redoubt.md, R-Q) is no framework's protocol but the same shape:
+`while not stop.is_set(): item = self.queue_in.get(timeout=0.1); for out in self.process(item): ...` hands each item
+it takes off a queue to a function (each subclass's `process` override), and whatever starts the thread may lie
+outside the tree. A callee that runs inference a few calls down is a request root; one that runs no model (a logging
+or file-writing worker's handler) stays cold.
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphlint.index.library_api import trains
 from graphlint.index.summary import ClassInfo, FunctionInfo
 
 TRITON_MODEL_CLASS = "TritonPythonModel"  # the class name Triton's Python backend requires
@@ -84,6 +91,38 @@ class ServingHandlers:
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
                 if fn is not None:
                     yield fn, f"{fn.display} (request: an audio stream calls it once per block)"
+        yield from self._queue_workers(model, reached)
+
+    def _queue_workers(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
+        """What a worker's queue loop hands each item to: a loop that takes items off a queue (`FunctionInfo.
+        queue_takes`: `item = self.queue_in.get(timeout=0.1)`) and calls, in that loop, a function resolved by what the
+        receiver is (`self.process(item)`: each subclass's override) runs one request per item, as a servicer's
+        handler does; the thread is started by code the tree may not hold, so nothing in it calls the loop. Only a
+        callee that runs inference a few calls down (`_infers_below`) is a root: a logging or file-writing worker's
+        handler, a training step, warm-up, and the loop's own bookkeeping stay cold."""
+        seen: set[str] = set()
+        for fn in self.functions.values():  # type: ignore[attr-defined]
+            spans = [s for s in fn.loops if any(s[0] <= line <= s[1] for line in fn.queue_takes)]
+            for target, _how in self._resolved_in(fn, spans) if spans else ():  # type: ignore[attr-defined]
+                if target.key in seen or target.key in reached or target.key == fn.key:
+                    continue
+                seen.add(target.key)
+                if not trains(target) and not self._warms_up(target) \
+                        and self._infers_below(target, model, reached):  # type: ignore[attr-defined]
+                    yield target, f"{target.display} (request: {fn.display} takes each item off a queue)"
+
+    def _infers_below(self, fn: FunctionInfo, model: frozenset[str], reached: Container[str]) -> bool:
+        """`fn`, or a project function it calls up to MAX_HANDLER_HOPS calls down (resolved by what the receiver is:
+        `process -> self._generate`, a subclass's override), runs inference (`_infers`) or a generation
+        (`_drives_steps`)."""
+        level, seen = [fn], {fn.key}
+        for _hop in range(MAX_HANDLER_HOPS + 1):
+            if any(self._infers(f, model) or any(self._drives_steps(f, callee, reached)  # type: ignore[attr-defined]
+                                                 for callee, _line in f.calls) for f in level):
+                return True
+            level = [t for f in level for t, _how in self._resolved_in(f, [(f.lineno, f.end_lineno)])  # type: ignore[attr-defined]
+                     if t.key not in seen and not seen.add(t.key)]
+        return False
 
     def _infers(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
         """`fn` runs with autograd off somewhere, or enters the model."""

@@ -24,8 +24,8 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, TRANSFORM_COMPOSE,
-    TRANSFORM_TORCH,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS,
+    TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
 from graphlint.index.decode import exit_calls, token_cycles
@@ -52,13 +52,17 @@ DEFAULT_MODULE_BASES = (
 # The suffixes of the Hugging Face model classes an annotation may name (`transformers.PreTrainedModel`,
 # `LlamaForCausalLM`, `T5ForConditionalGeneration`, `AutoModel`): whole models, called per step.
 HF_MODEL_SUFFIXES = ("Model", "ForCausalLM", "ForConditionalGeneration", "LMHeadModel")
+# transformers names a model with a task head `<Arch>For<Task>` (`AutoModelForSpeechSeq2Seq`, `BertForMaskedLM`,
+# `AutoModelForImageTextToText`); its data collators (`DataCollatorForSeq2Seq`) are the other family named so
+_HF_TASK_MODEL = re.compile(r"^(?!DataCollator)[A-Z]\w*?For[A-Z]\w*$")
 
 
 def is_model_annotation(qual: str | None) -> bool:
     """`qual`, the class an annotation names, is a whole model: torch's `nn.Module` or a transformers model class."""
     if qual is None:
         return False
-    return qual in DEFAULT_MODULE_BASES[:2] or qual.startswith("transformers.") and qual.endswith(HF_MODEL_SUFFIXES)
+    return qual in DEFAULT_MODULE_BASES[:2] or qual.startswith("transformers.") and (
+        qual.endswith(HF_MODEL_SUFFIXES) or _HF_TASK_MODEL.match(qual.rpartition(".")[2]) is not None)
 
 
 # The classmethods of a transformers model class that build an instance of it (or, for an `Auto*` class, of the
@@ -68,9 +72,10 @@ MODEL_LOADERS = ("from_pretrained", "from_config", "_from_config")
 
 def is_model_loader(ref: str) -> bool:
     """`ref`, the call a value was made by (`ClassInfo.factories`, `Held.modules`), makes a whole model: a class an
-    annotation may name as one (`is_model_annotation`) constructed or loaded (`transformers.AutoModel.from_pretrained`)."""
+    annotation may name as one (`is_model_annotation`) constructed or loaded (`transformers.AutoModel.from_pretrained`),
+    or a library's model factory (`facts.torch_kinds.MODEL_FACTORIES`: `torch.hub.load(repo, entry)`)."""
     owner, _, meth = ref.rpartition(".")
-    return is_model_annotation(owner if meth in MODEL_LOADERS else ref)
+    return ref in MODEL_FACTORIES or is_model_annotation(owner if meth in MODEL_LOADERS else ref)
 
 
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
@@ -100,6 +105,7 @@ ATTENTION_TABLES = ("ALL_ATTENTION_FUNCTIONS", "ALL_MASK_ATTENTION_FUNCTIONS", "
 # Calls that run the callable they are given, now or on another thread: name -> its positional index
 # (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
 CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_async": 0, "Thread": None}
+QUEUE_TAKES = ("get", "get_nowait")  # a queue's methods that take an item off it (`takes_from_queue`)
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
 # `FunctionInfo.registers` of a registry class's method storing into its own instance (`self[key] = cls`)
@@ -200,6 +206,7 @@ class FunctionInfo:
     # of the calls runs a project function that picks the token (`next_token = decode_one_token(model, tok)`)
     token_cycles: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
     exit_calls: list[int] = field(default_factory=list)  # lines of calls whose result can end a loop (index.decode)
+    queue_takes: list[int] = field(default_factory=list)  # lines of calls taking an item off a queue (`takes_from_queue`)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a parameter is annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
@@ -2003,6 +2010,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
+        if self.func_stack and takes_from_queue(node):
+            self.func_stack[-1].queue_takes.append(node.lineno)
         if self.class_stack and self.func_stack and self.local_binds:
             self._note_field_add(node)
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
@@ -2103,7 +2112,7 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
-        made = self._made(head) or self._kept_made(head)
+        made = self._made(head) or self._kept_made(head) or self._loaded_model(head)
         rest = dotted(func)[len(head.id):] if dotted(func) else None
         if made is None or rest is None:
             return None
@@ -2118,6 +2127,19 @@ class _Indexer(ast.NodeVisitor):
         if len(held) != 1 or len(held) == len(bound) or not isinstance(held[0], ast.expr):
             return None
         return self._made(held[0])
+
+    def _loaded_model(self, head: ast.Name) -> str | None:
+        """`loader()` for a local whose one binding (besides the nn.Module methods that rebind it to the module,
+        `_keeps_module`) calls a library's model loader (`summary.is_model_loader`), through such methods
+        (`model = torch.hub.load(repo, entry).to(device)`, `AutoModel.from_pretrained(p).eval()`): the descriptor of
+        the model it holds (`ProjectIndex._model_call` reads it), which `_made` leaves to no one (a library's
+        call, or one moved to a device). None for anything else."""
+        bound = self.scopes[-1].binds.get(head.id, [])
+        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
+        if len(held) != 1 or not isinstance(held[0], ast.Call):
+            return None
+        name = self.resolve(dotted(_module_kept(held[0]).func))
+        return f"{name}()" if name and is_model_loader(name) else None
 
     def _made(self, value: ast.expr) -> str | None:
         """What a value holds as the `make()` descriptor of a project function's result (`pkg.f()`, its item
@@ -2723,6 +2745,14 @@ def _module_assigned(body: list[ast.stmt]) -> frozenset[str]:
     return frozenset(out)
 
 
+def takes_from_queue(node: ast.Call) -> bool:
+    """`q.get()`, `q.get(timeout=0.1)`, `q.get_nowait()`: a call that takes an item off a queue (`queue.Queue`,
+    multiprocessing's and asyncio's queues). A mapping's `get` (a dict, a batch) takes the key as its first argument,
+    so a `get` with no positional argument and no keyword but `block` and `timeout` is a queue's."""
+    return isinstance(node.func, ast.Attribute) and node.func.attr in QUEUE_TAKES and not node.args \
+        and all(kw.arg in ("block", "timeout") for kw in node.keywords)
+
+
 def _keeps_module(name: str, value: ast.Call) -> bool:
     """`model = model.to(rank)`: an nn.Module method that returns the module rebinds the local to the object it
     held (the call it was bound to stays what it holds)."""
@@ -2730,15 +2760,20 @@ def _keeps_module(name: str, value: ast.Call) -> bool:
         and isinstance(value.func.value, ast.Name) and value.func.value.id == name
 
 
+def _module_kept(value: ast.expr) -> ast.expr:
+    """The call under nn.Module methods that return the module (`Model(cfg).eval().to(device)`: `Model(cfg)`)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in MODULE_SELF_METHODS and isinstance(value.func.value, ast.Call):
+        value = value.func.value
+    return value
+
+
 def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:
     """The construction an attribute's value is: through a local bound once to it (`gpt = GPT(...); self.gpt =
     gpt`) and through nn.Module methods that return the module (`Model(cfg).eval().to(device)`); else `value`."""
     if isinstance(value, ast.Name) and value.id in local_calls:
         value = local_calls[value.id]
-    inner = value
-    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
-            and inner.func.attr in MODULE_SELF_METHODS and isinstance(inner.func.value, ast.Call):
-        inner = inner.func.value
+    inner = _module_kept(value)
     # only a class's construction or its loader (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown;
     # `Model.from_pretrained(path).to(d)` the model)
     name = dotted(inner.func) if isinstance(inner, ast.Call) else None

@@ -698,6 +698,26 @@ def test_weights_of_a_placed_or_moved_model_are_not_judged_host():
     check(src, scope="all")
 
 
+def test_a_model_a_library_factory_builds_is_on_the_host_until_moved():
+    """`torch.hub.load(repo, entry)` and timm's `create_model(name)` build the model on the host, as `from_pretrained`
+    does (`facts.torch_kinds.HOST_MODEL_FACTORIES`): moving it is a pageable upload of its weights (co-tracker's gradio
+    `track`: `model = model.to(device)` per request). Decoys: a TorchScript archive loads where it was saved (or
+    `map_location=` says), and a hub entry handed `device=` builds there."""
+    src = """
+        import timm
+        import torch
+        class Runner:
+            def load(self, device: torch.device):
+                model = torch.hub.load("org/tracker", "online")
+                model = model.to(device)  # <- GL131
+                net = timm.create_model("resnet50").to(device)  # <- GL131
+                scripted = torch.jit.load("tracker.pt").to(device)
+                placed = torch.hub.load("org/tracker", "online", device=device).to(device)
+                return model, net, scripted, placed
+    """
+    check(src, scope="all")
+
+
 def test_factories_and_loads_under_a_device_context_are_not_host():
     """Under `with torch.device("cuda"):` (DeepSeek-V3's `generate.py`, gpt-fast's `setup_caches`) or after
     `torch.set_default_device("cuda")` (nano-vllm's `ModelRunner.__init__`) a factory without `device=` and a

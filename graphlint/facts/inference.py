@@ -23,8 +23,8 @@ from graphlint.facts.elements import bound_names, element_reads, flat_subscript,
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants, method_call
 from graphlint.facts.values import (
-    ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS,
-    HOST_SEQ, LIST,
+    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
+    HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, tuple_list,
@@ -232,6 +232,8 @@ def annotated_binding(ann: Val, val: Val) -> Val:
         return val
     if ann.kind is Kind.TENSOR and val.kind in TENSORS and not val.weak:
         return val
+    if ann.kind is Kind.TENSOR_SEQ and val == EMPTY_LIST:
+        return ANNOTATED_EMPTY  # `rows: list[Tensor] = []`: its first append says where its tensors live
     return ann
 
 
@@ -442,7 +444,7 @@ class Inference:
         if is_tuple_list(current) and (item.items is None or meth == "extend"):
             new = UNKNOWN  # tuples and other values
         elif item.is_tensor and current.kind is not Kind.HOST_SEQ and current != LIST:
-            held = item if current == EMPTY_LIST else join(current.elem or TENSOR, item)
+            held = item if current in (EMPTY_LIST, ANNOTATED_EMPTY) else join(current.elem or TENSOR, item)
             new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
         elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
             new = LIST if current == LIST else Val(Kind.HOST_SEQ, ref="list")

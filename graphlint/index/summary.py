@@ -33,9 +33,9 @@ from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTEN
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, composed, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
-    hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names,
-    records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
-    scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors,
+    hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value, moves_to_device, none_defaults,
+    number_defaults, param_names, records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor,
+    returns_only_tuples, scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj, Call as Returned

@@ -235,3 +235,28 @@ def test_an_object_stored_under_a_key_is_that_object_where_it_is_read():
 
 def test_decoy_an_object_built_on_the_device_copies_nothing():
     assert (27, "GL131") not in findings(STAGES.format(device=", device='cuda'"))
+
+
+ROWS = """
+import torch
+
+
+class Stage(torch.nn.Module):
+    def encode(self, image, device: torch.device) -> torch.Tensor:
+        x = torch.ones(3, device=device)
+        return self.vae(x){back}
+
+    def forward(self, images, device):
+        rows: list[torch.Tensor] = []
+        for image in images:
+            rows.append(self.encode(image, device))
+        return torch.cat(rows).to(device)
+"""
+
+
+def test_an_annotated_empty_list_holds_what_is_appended():
+    assert (13, "GL131") in findings(ROWS.format(back=".cpu()"))
+
+
+def test_decoy_an_annotated_list_of_device_tensors_copies_nothing():
+    assert (13, "GL131") not in findings(ROWS.format(back=""))

@@ -545,9 +545,11 @@ class CallFacts:
         owner, fld, rest = slot.split("|", 2)
         key, _, _fallback = rest.rpartition("|")
         table = self.keyed_stores()
-        norm = f"{self._keyed_owner(owner)}|{fld}|{self._keyed_key(key)}"
-        if not any(k.startswith(f"{self._keyed_owner(owner)}|{fld}|") and not k.endswith("|?")
-                   for k in self._keyed_fields.get(fld, ())):
+        if not any(not k.endswith("|?") for k in self._keyed_fields.get(fld, ())):
+            return None  # (no key stored into the field anywhere: most subscripts end here)
+        owned = self._keyed_owner(owner)
+        norm = f"{owned}|{fld}|{self._keyed_key(key)}"
+        if not any(k.startswith(f"{owned}|{fld}|") and not k.endswith("|?") for k in self._keyed_fields[fld]):
             return None  # (a field only rebound or updated is read as it was)
         if norm in self._keyed_kinds:
             return self._keyed_kinds[norm]

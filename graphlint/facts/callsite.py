@@ -32,8 +32,8 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY,
-    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call, Field, Fwd,
-    HostIf,
+    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
+    Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -731,6 +731,8 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     value is no Python number; a body that returns `t.item()`, `len(x)` or an unknown value keeps the annotation."""
     if annotated == TENSOR and inferred in (CPU_TENSOR, NDARRAY):
         return inferred  # (NumPy never returns a tensor: VibeVoice's `_convert_to_karras(...) -> torch.Tensor`)
+    if annotated == TENSOR_SEQ and inferred == CPU_SEQ:
+        return inferred  # `-> list[Tensor]` returning a list filled with host tensors (`rows.append(x.cpu())`)
     if annotated == TENSOR and deferred(inferred) and not isinstance(inferred, Items):
         return Prior(annotated, inferred)
     if annotated in _CONTAINER_KINDS and inferred in (TENSOR, BOOL_TENSOR):

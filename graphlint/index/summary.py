@@ -1085,6 +1085,8 @@ class _Indexer(ast.NodeVisitor):
                 items = tuple_item_kinds(text) if kind != "tensor" else None
                 annotated = Items(tuple(map(Base, items))) if items else Base(kind)
                 return refine_returns(annotated, inferred)
+            if kind == "tensor_seq":  # `-> list[Tensor]`: a list the body fills with host tensors is theirs
+                return refine_returns(Base(kind), self._infer_returns(node, scope))
             if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
                 return self._infer_returns(node, scope)
             if kind == "host":  # `-> int` returning a tensor: the body says (`refine_returns`)

@@ -260,3 +260,28 @@ def test_an_annotated_empty_list_holds_what_is_appended():
 
 def test_decoy_an_annotated_list_of_device_tensors_copies_nothing():
     assert (13, "GL131") not in findings(ROWS.format(back=""))
+
+
+LIST_RETURN = """
+import torch
+
+
+class Stage(torch.nn.Module):
+    def rows(self, posteriors) -> list[torch.Tensor]:
+        rows: list[torch.Tensor] = []
+        for posterior in posteriors:
+            latents = posterior.mode().float(){back}
+            rows.append(latents.reshape(-1, 4))
+        return rows
+
+    def forward(self, posteriors, device):
+        return torch.cat(self.rows(posteriors)).to(device)
+"""
+
+
+def test_a_list_of_host_tensors_returned_as_a_list_of_tensors_stays_on_the_host():
+    assert (13, "GL131") in findings(LIST_RETURN.format(back=".cpu()"))
+
+
+def test_decoy_a_returned_list_of_device_tensors_copies_nothing():
+    assert (13, "GL131") not in findings(LIST_RETURN.format(back=""))

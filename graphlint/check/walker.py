@@ -27,6 +27,7 @@ from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
 from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
+from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.callsite import join_kinds
@@ -1160,8 +1161,44 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def lookup_global(name: str) -> Val | None:
         return module_constant(index, module, name)
 
+    owners = dict(function.keyed_owners) if function is not None else {}
+    if cls is not None and function is not None and function.params[:1] == ("self",):
+        owners["self"] = cls.key
+
+    def lookup_keyed(held: cst.Attribute, key: cst.BaseExpression) -> Val | None:
+        """`batch.extra[KEY]` / `batch.extra.get(KEY)` of a receiver whose class its annotation names (or `self`),
+        under a string or a module-level name (`CallFacts.keyed`): a host kind, or an instance of the one class every
+        store builds (`CallFacts.keyed_object`); None otherwise."""
+        recv = held.value
+        owner = owners.get(recv.value) if isinstance(recv, cst.Name) else None
+        if owner is None:
+            return None
+        if not rebound:
+            tree = inf_ref[0].unit_tree
+            rebound.append(bound_names(list(descendants(tree))) if tree is not None else frozenset())
+        if recv.value in rebound[0]:
+            return None  # (the parameter rebound in the body: maybe another object)
+        if isinstance(key, cst.SimpleString):
+            text = cst_literal(key)
+            ref = "'" + text if isinstance(text, str) else None
+        else:
+            head = dotted_name(key)
+            qual = resolve(key) if head is not None and head.partition(".")[0] not in inf_ref[0].env else None
+            if isinstance(key, cst.Name) and key.value not in inf_ref[0].env and (qual is None or "." not in qual):
+                qual = f"{module.module}.{key.value}"  # a name of the module's own (`LAYOUT_KEY = "layout"`)
+            ref = "=" + qual if qual and "." in qual else None
+        if ref is None:
+            return None
+        slot = f"{owner}|{held.attr.value}|{ref}|"
+        made = index.call_facts.keyed_object(slot)
+        if made is not None:
+            return object_val(index, made)
+        kind = index.call_facts.keyed(slot)
+        return kind_val(kind) if kind is not None and kind in ik.HOST_FAMILY else None
+
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global,
                     lookup_member)
+    inf.lookup_keyed = lookup_keyed
     if index.default_device_moved:  # process-wide (`torch.set_default_device(device)` in the project's setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

@@ -10,6 +10,7 @@ assignment, a parameter annotated `int`): one mis-guessed helper would affect ev
 from __future__ import annotations
 
 import ast
+import builtins
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
@@ -20,7 +21,7 @@ from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
-    HOST_TENSOR_MODULES, NON_FLOAT_DTYPES, PAIR_RESULTS,
+    HOST_TENSOR_MODULES, DTYPES, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind,
 )
@@ -31,9 +32,9 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY,
-    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call, Field, Fwd,
-    HostIf,
-    IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
+    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
+    Field, Fwd, HostIf,
+    IKind, Items, Join, Keyed, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -118,6 +119,13 @@ class Scope:
     # (first line, last line) of each loop of the body (`for`, `while`, their `else`): an assignment outside all of
     # them runs at most once per call, so no binding of its own or below it reaches what it reads (`_own_binding`)
     loops: list[tuple[int, int]] = field(default_factory=list)
+    # `obj.<field>[K] = value` stores into a dict field of a named receiver: (receiver, field, key, value)
+    keyed_stores: list[tuple[str, str, ast.expr, ast.expr]] = field(default_factory=list)
+    # (receiver, field) of dict fields filled some other way (`obj.<field>.update(...)`, `obj.<field>[k] += v`,
+    # `obj.<field> = other`): no key of theirs is known (`CallFacts.keyed`)
+    keyed_opaque: set[tuple[str, str]] = field(default_factory=set)
+    # receiver name -> the class it is an instance of, by its annotation or as `self` (`keyed_owners`)
+    owners: dict[str, str] = field(default_factory=dict)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -147,12 +155,18 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                             scope.host_reads.add(id(sub.value))
                     elif (attr := self_attr(target)) is not None:
                         scope.self_assigns.append((attr, sub.value))
+                        if not _empty_dict(sub.value):
+                            scope.keyed_opaque.add(("self", attr))  # `self.extra = other`: rebound to any dict
                         if isinstance(sub, ast.AnnAssign) and _list_annotation(sub.annotation):
                             scope.list_fields.add(attr)
                         if _may_pin(sub.value):
                             scope.pinned_sets.add(attr)
                     elif isinstance(target, ast.Attribute):
                         scope.foreign_sets.add(target.attr)
+                        if isinstance(target.value, ast.Name) and not _empty_dict(sub.value):
+                            scope.keyed_opaque.add((target.value.id, target.attr))  # `obj.extra = other`
+                    elif (held := _dict_field(target.value if isinstance(target, ast.Subscript) else None)) is not None:
+                        scope.keyed_stores.append((*held, target.slice, sub.value))  # `batch.extra[KEY] = v`
                     elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                         scope.item_sets.add(target.value.id)
                         scope.opaque_items.add(target.value.id)
@@ -189,6 +203,13 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
             _note_update(scope, stored, sub.value)
+        if isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Call) and isinstance(sub.value.func, ast.Attribute) \
+                and sub.value.func.attr in DICT_SETTERS and (held := _dict_field(sub.value.func.value)) is not None:
+            scope.keyed_opaque.add(held)  # `batch.extra.update(**kwargs)`: any key, any value
+        if isinstance(sub, ast.AugAssign) and (held := _dict_field(
+                sub.target.value if isinstance(sub.target, ast.Subscript) else
+                sub.target if isinstance(sub.op, ast.BitOr) else None)) is not None:
+            scope.keyed_opaque.add(held)  # `batch.extra[k] += v`, `batch.extra |= other`
         if isinstance(sub, ast.Expr) and (registered := _registered(sub.value)) is not None:
             scope.self_assigns.append((registered, None))  # a buffer or parameter: it moves with its module
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Subscript) \
@@ -510,6 +531,91 @@ def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
                  if not (isinstance(value, ast.Constant) and value.value is None))
 
 
+def _dict_field(node: ast.expr | None) -> tuple[str, str] | None:
+    """(receiver, field) of `obj.<field>` on a plain name (`batch.extra`, `self.cache`); None for anything else."""
+    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name:  # type: ignore[union-attr]
+        return node.value.id, node.attr  # type: ignore[union-attr]
+    return None
+
+
+def _empty_dict(value: ast.expr | None) -> bool:
+    """`{}` / `dict()`: a dict field reset to no key."""
+    return isinstance(value, ast.Dict) and not value.keys \
+        or isinstance(value, ast.Call) and dotted(value.func) == "dict" and not value.args and not value.keywords
+
+
+BUILTIN_NAMES = frozenset(dir(builtins))  # `n: int`: no class of the module, though a bare name resolves as one
+
+
+def keyed_owners(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve, class_key: str | None
+                 ) -> dict[str, str]:
+    """Receiver name -> the class whose instance it is: `self` of a method (its class key), a parameter annotated with
+    a class (`batch: ForwardBatch`, `Optional[...]`, `... | None`: its dotted name as the module resolves it, a class
+    outside the project too). What a dict field of such a receiver holds under a constant key is what the
+    project's stores of that key into that field of that class put there (`Keyed`)."""
+    args = func.args
+    positional = [*args.posonlyargs, *args.args]
+    out: dict[str, str] = {}
+    if class_key and positional and positional[0].arg == "self":
+        out["self"] = class_key
+    for arg in [*positional, *args.kwonlyargs]:
+        ann = arg.annotation
+        if isinstance(ann, ast.Subscript) and dotted(ann.value) in ("Optional", "typing.Optional"):
+            ann = ann.slice
+        elif isinstance(ann, ast.BinOp) and isinstance(ann.op, ast.BitOr) \
+                and isinstance(ann.right, ast.Constant) and ann.right.value is None:
+            ann = ann.left
+        name = dotted(ann) if isinstance(ann, (ast.Name, ast.Attribute)) else None
+        qual = resolve(name) if name and name not in BUILTIN_NAMES else None
+        if qual and "." in qual and not qual.startswith(("torch.", "typing.", "numpy.", "np.", "builtins.")) \
+                and arg.arg != "self":
+            out[arg.arg] = "=" + qual
+    return out
+
+
+def _key_ref(key: ast.expr, resolve: Resolve, scope: Scope) -> str | None:
+    """A dict key the index can name: a string literal (`'k`), or a module-level name (`=pkg.mod.KEY`, as the module
+    resolves it: its value is read where it is defined, `ProjectIndex.keyed_slot`); None for anything else (a local,
+    an expression)."""
+    if isinstance(key, ast.Constant) and isinstance(key.value, str):
+        return "'" + key.value
+    name = dotted(key) if isinstance(key, (ast.Name, ast.Attribute)) else None
+    head = name.partition(".")[0] if name else ""
+    if not name or head in scope.binds or head in scope.params or head in ("self", "cls"):
+        return None
+    qual = resolve(name)
+    return "=" + qual if qual and "." in qual else None
+
+
+def keyed_slot(recv: str, fld: str, key: ast.expr, resolve: Resolve, scope: Scope) -> str | None:
+    """"owner|field|key" of `recv.<fld>[key]` where the receiver's class and the key are named; else None."""
+    owner = scope.owners.get(recv)
+    if owner is None or recv in scope.binds:
+        return None
+    ref = _key_ref(key, resolve, scope)
+    return f"{owner}|{fld}|{ref}" if ref is not None else None
+
+
+def keyed_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
+    """("owner|field|key", kind) of each `obj.<field>[K] = value` of the function (`Keyed`). A store the index cannot
+    name, of a receiver of unknown class or under a key it cannot name, and a field filled some other way
+    (`update`, `+=`, rebound) is recorded with "?" for what it cannot name and an unknown value: no load that it may
+    reach is read (`CallFacts.keyed`)."""
+    if not scope.keyed_stores and not scope.keyed_opaque:
+        return ()
+    memo: Memo = {}
+    out: list[tuple[str, IKind]] = []
+    for recv, fld, key, value in scope.keyed_stores:
+        owner = scope.owners.get(recv, "?") if recv not in scope.binds else "?"
+        ref = _key_ref(key, resolve, scope) or "?"
+        known = owner != "?" and ref != "?"
+        out.append((f"{owner}|{fld}|{ref}", expr_kind(value, resolve, scope, memo=memo) if known else UNKNOWN))
+    for recv, fld in sorted(scope.keyed_opaque):
+        owner = scope.owners.get(recv, "?") if recv not in scope.binds else "?"
+        out.append((f"{owner}|{fld}|?", UNKNOWN))
+    return tuple(out)
+
+
 def _field_kind(attr: str, value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
     """What `self.<attr> = value` stores. A list display nothing else types (`self.results = [None] * n`,
     `self.pending = []`, `[a, b]`) or a store with a list annotation (`self.labels: list[str] = labels`) is a
@@ -625,6 +731,8 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
     value is no Python number; a body that returns `t.item()`, `len(x)` or an unknown value keeps the annotation."""
     if annotated == TENSOR and inferred in (CPU_TENSOR, NDARRAY):
         return inferred  # (NumPy never returns a tensor: VibeVoice's `_convert_to_karras(...) -> torch.Tensor`)
+    if annotated == TENSOR_SEQ and inferred == CPU_SEQ:
+        return inferred  # `-> list[Tensor]` returning a list filled with host tensors (`rows.append(x.cpu())`)
     if annotated == TENSOR and deferred(inferred) and not isinstance(inferred, Items):
         return Prior(annotated, inferred)
     if annotated in _CONTAINER_KINDS and inferred in (TENSOR, BOOL_TENSOR):
@@ -633,6 +741,10 @@ def refine_returns(annotated: IKind, inferred: IKind) -> IKind:
         return inferred  # `get_cache_len(cache) -> int` returning `length[0]` of `nonzeros.sum(-1).int()` (hertz-dev)
     if isinstance(annotated, Items) and isinstance(inferred, Items) and len(annotated.items) == len(inferred.items):
         return Items(tuple(refine_returns(a, i) for a, i in zip(annotated.items, inferred.items)))
+    if isinstance(annotated, Items) and isinstance(inferred, (Call, Join)) and deferred(inferred):
+        # `-> tuple[Tensor, Tensor]` returning `self._encode(...)`: each item as that call's item settles, the
+        # annotation its prior (a host item of the callee's tuple stays on the host)
+        return Items(tuple(refine_returns(a, item_of(inferred, i)) for i, a in enumerate(annotated.items)))
     return annotated
 
 
@@ -1154,6 +1266,10 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return join_later({again(a) for a in arms}) if arms else UNKNOWN
     if isinstance(value, ast.Subscript):
         base = again(value.value)
+        if (base == UNKNOWN or isinstance(base, (SelfField, Field))) and (held := _dict_field(value.value)) is not None \
+                and (slot := keyed_slot(*held, value.slice, resolve, scope)) is not None:
+            # `batch.extra[KEY]`: what the project stores under KEY there; read as before where it stores no key there
+            return Keyed(f"{slot}|{'' if base == UNKNOWN else base.tag}")
         if isinstance(base, VIEWS) or _joined_views(base):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         key = _str_key(value.slice)
@@ -1563,6 +1679,16 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if meth == "get" and value.args and (key := _str_key(value.args[0])) is not None \
                 and isinstance(held := again(value.func.value), (Keys, Call)):
             return key_of(held, key)  # `out.get("ids")`, `out.get("ids", None)`
+        if meth in ("get", "pop") and value.args and not isinstance(value.args[0], ast.Starred) \
+                and (field_of := _dict_field(value.func.value)) is not None \
+                and (slot := keyed_slot(*field_of, value.args[0], resolve, scope)) is not None:
+            # `batch.extra.get(KEY)`: what the project stores under KEY there (None where it is missing reads
+            # nothing); a default is one more value it may give
+            stored = Keyed(slot + "|")
+            default = value.args[1] if len(value.args) > 1 else None
+            if default is None or isinstance(default, ast.Constant) and default.value is None:
+                return stored
+            return join_later({stored, again(default)})
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
         if meth == "to" and (_to_cpu(value) or any(_host_device(a, again, scope) for a in value.args[:1])):
@@ -1590,6 +1716,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return TENSOR  # `torch.zeros(n).to(self.device)`: a host tensor copied up, as the checker reads it
         if receiver == CPU_TENSOR and meth not in NOT_CPU_METHODS:
             return CPU_TENSOR  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
+        if receiver == CPU_TENSOR and meth == "to" and _dtype_cast(value, lambda e: resolve(dotted(e))):
+            return CPU_TENSOR  # `torch.from_numpy(a).to(torch.float64)`: a cast keeps the tensor where it is
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
             if meth in HOST_METHODS:
                 return HOST
@@ -1670,6 +1798,8 @@ def _pair_result(call: ast.Call, name: str, source: list[ast.expr], again: Calla
     where the input `t` (`source`: the receiver, or the function's first argument) lives, as the inference reads a
     tensor method's sequence. A host input gives host items; an input nothing types, no claim (`xs.sort()` of a
     list). `max`/`min`/... only with a dim: a keyword, or an integer literal after the input."""
+    if name in UNIQUES:
+        return _unique_result(call, source, again)
     if name not in PAIR_RESULTS and name not in DIM_SEQ_METHODS or len(source) != 1 \
             or isinstance(source[0], ast.Starred):
         return None
@@ -1684,6 +1814,26 @@ def _pair_result(call: ast.Call, name: str, source: list[ast.expr], again: Calla
         item = WEAK_TENSOR if kind == WEAK_TENSOR else TENSOR
         return Items((item, item))
     return None
+
+
+UNIQUES = frozenset({"unique", "unique_consecutive"})
+UNIQUE_EXTRAS = ("return_inverse", "return_counts")  # each one set adds a tensor to `torch.unique`'s result
+
+
+def _unique_result(call: ast.Call, source: list[ast.expr], again: Callable[[ast.expr], IKind]) -> IKind | None:
+    """`torch.unique(t, return_inverse=True)` / `t.unique(return_counts=True)`: a tuple of the unique values and the
+    inverse indices or counts (one tensor each), all where `t` lives; None for the one-tensor form, a flag the call
+    does not spell as a literal, or an input nothing types."""
+    if len(source) != 1 or isinstance(source[0], ast.Starred):
+        return None
+    flags = {kw.arg: kw.value for kw in call.keywords if kw.arg in UNIQUE_EXTRAS}
+    if any(not isinstance(v, ast.Constant) or not isinstance(v.value, bool) for v in flags.values()):
+        return None
+    extra = sum(1 for v in flags.values() if v.value)  # type: ignore[attr-defined]
+    kind = again(source[0])
+    if not extra or kind not in (CPU_TENSOR, TENSOR):
+        return None
+    return Items((kind,) * (1 + extra))
 
 
 _NOT_LITERAL = object()
@@ -1733,6 +1883,15 @@ def _receiver(value: ast.expr, scope: Scope) -> bool:
     while isinstance(value, ast.Attribute) and self_attr(value) is None:
         value = value.value
     return _object(value, scope) and not (isinstance(value, ast.Name) and value.id in ("self", "cls"))
+
+
+def _dtype_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
+    """`.to(torch.float64)` / `.to(dtype=d)`: one argument, a torch dtype (or any value passed as `dtype=`)."""
+    if len(call.args) + len(call.keywords) != 1:
+        return False
+    if call.keywords:
+        return call.keywords[0].arg == "dtype"
+    return qualify(call.args[0]) in DTYPES
 
 
 def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:

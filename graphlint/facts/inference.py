@@ -23,8 +23,8 @@ from graphlint.facts.elements import bound_names, element_reads, flat_subscript,
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants, method_call
 from graphlint.facts.values import (
-    ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, HOST_MODULE, HOSTS,
-    HOST_SEQ, LIST,
+    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
+    HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, tuple_list,
@@ -232,6 +232,8 @@ def annotated_binding(ann: Val, val: Val) -> Val:
         return val
     if ann.kind is Kind.TENSOR and val.kind in TENSORS and not val.weak:
         return val
+    if ann.kind is Kind.TENSOR_SEQ and val == EMPTY_LIST:
+        return ANNOTATED_EMPTY  # `rows: list[Tensor] = []`: its first append says where its tensors live
     return ann
 
 
@@ -388,6 +390,9 @@ class Inference:
         self.lookup_method = lookup_method  # `obj.m()` of a receiver of unknown class (CallFacts.method)
         self.lookup_global = lookup_global  # a name no local binds: a module-level constant (`PAD = 0`)
         self.lookup_member = lookup_member  # a dotted name past a project class (`Kind.A.value` of an Enum)
+        # `obj.<field>[K]` / `obj.<field>.get(K)` of a dict field under a constant key (CallFacts.keyed): the field's
+        # attribute node and the key, or None where the project's stores say nothing
+        self.lookup_keyed: Callable[[cst.Attribute, cst.BaseExpression], Val | None] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -451,7 +456,7 @@ class Inference:
         if is_tuple_list(current) and (item.items is None or meth == "extend"):
             new = UNKNOWN  # tuples and other values
         elif item.is_tensor and current.kind is not Kind.HOST_SEQ and current != LIST:
-            held = item if current == EMPTY_LIST else join(current.elem or TENSOR, item)
+            held = item if current in (EMPTY_LIST, ANNOTATED_EMPTY) else join(current.elem or TENSOR, item)
             new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
         elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
             new = LIST if current == LIST else Val(Kind.HOST_SEQ, ref="list")
@@ -791,6 +796,10 @@ class Inference:
         recv = self(node.value)
         if recv == HOST_DATA:
             return recv  # `batch["input_ids"]`, `ids[-n:]`: an item or a slice of host data is host data
+        if recv == UNKNOWN and isinstance(node.value, cst.Attribute) and self.lookup_keyed is not None \
+                and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index) \
+                and (stored := self.lookup_keyed(node.value, node.slice[0].slice.value)) is not None:
+            return stored  # `batch.extra[KEY]`: what the project stores under KEY there
         key = subscript_key(node)
         item = key_item(recv, key) if key is not None else dict_item(recv)
         if item is not None:
@@ -1018,6 +1027,14 @@ class Inference:
                 return self._dict_method(item, func.attr.value)
             if recv.is_tensor:
                 return self._tensor_method(recv, func.attr.value, node)
+            if recv == UNKNOWN and func.attr.value in ("get", "pop") and node.args and not node.args[0].star \
+                    and isinstance(func.value, cst.Attribute) and self.lookup_keyed is not None \
+                    and (stored := self.lookup_keyed(func.value, node.args[0].value)) is not None:
+                # `batch.extra.get(KEY)`: what the project stores under KEY there (None when missing reads nothing)
+                default = node.args[1].value if len(node.args) > 1 else None
+                if default is None or isinstance(default, cst.Name) and default.value == "None":
+                    return stored
+                return join(stored, self(default))
             if recv.keys is not None:  # `out.get("ids")` of a dict with string keys
                 return self._keyed_get(recv, func.attr.value, node)
             item = dict_item(recv)

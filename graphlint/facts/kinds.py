@@ -146,6 +146,16 @@ class OnParam(_Named):
     tag = "onparam"
 
 
+class Keyed(_Named):
+    """`obj.<field>[K]` / `obj.<field>.get(K)` of a dict field under a constant key (`name`: "owner|field|key", the
+    owner a class by its annotation or `self`, the key a string literal `'k` or a module constant `=pkg.mod.NAME`):
+    what every project store of that key into that field of that class (`obj.<field>[K] = v`) puts there
+    (`CallFacts.keyed`)."""
+
+    __slots__ = ()
+    tag = "keyed"
+
+
 class Obj(_Named):
     """An instance of the class `name`, named in the function's own module (`-> Meta`), resolved at the call
     site."""
@@ -222,7 +232,8 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Moved, Prior, Fwd, OnParam, Obj, Passes]
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Moved, Prior, Fwd, OnParam, Obj, Passes,
+              Keyed]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -234,7 +245,7 @@ HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, C
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # kinds only the whole index settles
-DEFERRED = (Call, Join, SelfField, HostIf, Arith, Moved, Prior, Field, Fwd, OnParam)
+DEFERRED = (Call, Join, SelfField, HostIf, Arith, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -290,7 +301,7 @@ def join_of(kinds: set[IKind]) -> Join:
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
                           Field: "field", HostIf: "hostif", Arith: "arith", Moved: "moved", Prior: "prior", Fwd: "fwd",
-                          OnParam: "onparam", Obj: "object", Passes: "passes"}
+                          OnParam: "onparam", Obj: "object", Passes: "passes", Keyed: "keyed"}
 _BASES = {b.value: b for b in Base}
 
 
@@ -347,7 +358,7 @@ def from_plain(data: Any) -> IKind:
             and type(rest[2]) is bool:
         return Call(rest[0], rest[1], rest[2])
     named = {"self": SelfField, "field": Field, "fwd": Fwd, "onparam": OnParam, "object": Obj,
-             "passes": Passes}.get(tag)
+             "passes": Passes, "keyed": Keyed}.get(tag)
     if named is not None and len(rest) == 1 and type(rest[0]) is str:
         if named is Passes and not rest[0].partition(":")[0].isdigit():
             raise ValueError("not a kind")

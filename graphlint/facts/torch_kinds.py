@@ -115,6 +115,11 @@ NON_FLOAT_DTYPES = frozenset({
     f"torch.{name}" for name in ("long", "int", "int64", "int32", "int16", "int8", "uint8", "uint16", "uint32",
                                  "uint64", "short", "bool")
 })
+# Every torch dtype: `t.to(torch.float64)` casts in place of residence, as `.to(torch.long)` does
+DTYPES = NON_FLOAT_DTYPES | frozenset({
+    f"torch.{name}" for name in ("float", "float16", "float32", "float64", "half", "double", "bfloat16", "complex64",
+                                 "complex128", "cfloat", "cdouble", "float8_e4m3fn", "float8_e5m2")
+})
 # The bool dtype as code spells it: torch reads Python's `bool` as `torch.bool` (`torch.zeros(n, dtype=bool)`).
 BOOL_DTYPES = frozenset({"torch.bool", "bool"})
 # Methods in TORCH_ONLY_METHODS whose result is a sequence of tensors, not one.

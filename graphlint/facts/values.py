@@ -103,6 +103,8 @@ class Val(NamedTuple):
 UNKNOWN = Val(Kind.UNKNOWN)
 NOT_TENSOR = Val(Kind.UNKNOWN, not_tensor=True)  # the arm of a type test a tensor does not take
 EMPTY_LIST = Val(Kind.UNKNOWN, ref="list")  # `[]`: what it holds is what is appended to it later
+# `rows: list[torch.Tensor] = []`: a list of tensors, as its annotation says, whose appends place its elements
+ANNOTATED_EMPTY = Val(Kind.TENSOR_SEQ, ref="list")
 # A Python list filled with values nothing types (`idx.append(mapping[r])`): a host container whatever it holds,
 # so indexing a device tensor with it copies it over (when it holds no tensors).
 LIST = Val(Kind.UNKNOWN, ref="list", elem=UNKNOWN)
@@ -203,6 +205,8 @@ def join(a: Val, b: Val) -> Val:
         return dev
     if (host := _host_tensor_or_parts(a, b) or _host_tensor_or_parts(b, a)) is not None:
         return host
+    if a == ANNOTATED_EMPTY and b.kind is Kind.TENSOR_SEQ or b == ANNOTATED_EMPTY and a.kind is Kind.TENSOR_SEQ:
+        return a if b == ANNOTATED_EMPTY else b  # an annotated list of tensors filled on one path, empty on the other
     if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
         return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
     if is_tuple_list(a) or is_tuple_list(b):

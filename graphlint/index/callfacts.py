@@ -13,7 +13,8 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER,
-    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField,
+    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keyed, Keys, Moved, Obj, OnParam, Passes, Prior,
+    SelfField,
     deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -131,6 +132,10 @@ class CallFacts:
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, IKind] | None = None
         self._device_fields: dict[str, IKind] | None = None  # `device_fields`, computed once
+        # `keyed_stores`: normalised "owner|field|key" -> the (kind, storing function) of each store; computed once
+        self._keyed: dict[str, list[tuple[IKind, "FunctionInfo"]]] | None = None
+        self._keyed_kinds: dict[str, IKind] = {}  # `keyed`, per normalised slot
+        self._keyed_fields: dict[str, set[str]] = {}  # field -> the normalised slots stored into it
         self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
         self._forwarded: list[tuple[str, str, str]] | None = None
@@ -531,6 +536,105 @@ class CallFacts:
             self._device_fields = out
         return self._device_fields
 
+    def keyed(self, slot: str, depth: int = 0) -> IKind | None:
+        """What `obj.<field>[K]` / `obj.<field>.get(K)` holds (`Keyed`: "owner|field|key|fallback"): the join of what
+        every store of the key into that field of the class (or of its project family) puts there, anywhere in the
+        project; UNKNOWN where one store is unknown, where a store the index cannot name may reach it (a receiver of
+        unknown class, a key it cannot name, `update`, `+=`, the field rebound) or where none stores the key. None
+        where the project stores no key into that field of the class at all: the reading that spells no key holds."""
+        owner, fld, rest = slot.split("|", 2)
+        key, _, _fallback = rest.rpartition("|")
+        table = self.keyed_stores()
+        if not any(not k.endswith("|?") for k in self._keyed_fields.get(fld, ())):
+            return None  # (no key stored into the field anywhere: most subscripts end here)
+        owned = self._keyed_owner(owner)
+        norm = f"{owned}|{fld}|{self._keyed_key(key)}"
+        if not any(k.startswith(f"{owned}|{fld}|") and not k.endswith("|?") for k in self._keyed_fields[fld]):
+            return None  # (a field only rebound or updated is read as it was)
+        if norm in self._keyed_kinds:
+            return self._keyed_kinds[norm]
+        self._keyed_kinds[norm] = UNKNOWN  # a store of what the key itself holds: no evidence
+        kinds = {self.settle(kind, fn) for kind, fn in table.get(norm, ())}  # (memoised: read from depth 0)
+        found = UNKNOWN if not self._keyed_open(norm) or not kinds or UNKNOWN in kinds else join_kinds(kinds)
+        self._keyed_kinds[norm] = found
+        return found
+
+    def keyed_stores(self) -> dict[str, list[tuple[IKind, "FunctionInfo"]]]:
+        """Normalised "owner|field|key" -> (kind, storing function) of every keyed store (`FunctionInfo.keyed_sets`);
+        an owner or key the index cannot name is "?". Part of every file's cache key (`keyed_digest`)."""
+        if self._keyed is None:
+            table: dict[str, list[tuple[IKind, "FunctionInfo"]]] = {}
+            fields: dict[str, set[str]] = {}
+            for fn in self.index.functions.values():
+                for slot, kind in fn.keyed_sets:
+                    owner, fld, key = slot.split("|", 2)
+                    norm = f"{self._keyed_owner(owner)}|{fld}|{self._keyed_key(key)}"
+                    table.setdefault(norm, []).append((kind, fn))
+                    fields.setdefault(fld, set()).add(norm)
+            self._keyed, self._keyed_fields = table, fields
+        return self._keyed
+
+    def keyed_digest(self) -> list[tuple[str, str, str]]:
+        """What each key a project stores into a dict field reads as (`keyed`, `keyed_object`), for the cache key: a
+        store in any file may type a load in any other."""
+        return sorted((slot, str(self.keyed(slot + "|")), self.keyed_object(slot + "|") or "")
+                      for slot in self.keyed_stores() if not slot.endswith("|?"))
+
+    def keyed_object(self, slot: str) -> str | None:
+        """The dotted name of the one project class every store under the slot's key builds (`batch.extra[KEY] =
+        self._build_layout(batch)` of `-> Layout`, `Layout(...)`): what the checker reads `batch.extra.get(KEY)` as
+        (`walker.make_inference`); None where a store is anything else, or the key is not known."""
+        owner, fld, rest = slot.split("|", 2)
+        key = rest.rpartition("|")[0]
+        norm = f"{self._keyed_owner(owner)}|{fld}|{self._keyed_key(key)}"
+        if self.keyed(slot) is None:
+            return None
+        made: set[str] = set()
+        for kind, fn in self.keyed_stores().get(norm, ()):
+            if isinstance(kind, Call) and not kind.receiver and kind.item is None:
+                targets = self.index.call_edges(fn, fn.module, kind.callee)
+                if len(targets) == 1 and isinstance(targets[0][0].returns, Obj):
+                    made.add(f"{targets[0][0].module}.{targets[0][0].returns.name}")
+                    continue
+                cls = self.index.class_by_dotted(kind.callee)
+                if cls is not None:
+                    made.add(f"{cls.module}.{cls.qualname}")
+                    continue
+            return None
+        return made.pop() if len(made) == 1 and self._keyed_open(norm) else None
+
+    def _keyed_open(self, norm: str) -> bool:
+        """No store the index cannot name may reach the slot (`keyed`'s test)."""
+        owner, fld, key = norm.split("|", 2)
+        table = self.keyed_stores()
+        return key != "?" and not any(f"{o}|{fld}|{k}" in table for o in (owner, "?") for k in ("?", key)
+                                      if f"{o}|{fld}|{k}" != norm)
+
+    def _keyed_owner(self, owner: str) -> str:
+        """One name per class family: a project class (by key, or by the dotted name an annotation resolves to) as the
+        root of its project bases; a class outside the project by its dotted name."""
+        if owner == "?":
+            return owner
+        cls = self.index.class_by_dotted(owner[1:]) if owner.startswith("=") else self.index.classes.get(owner)
+        if cls is None:
+            return owner
+        return self.index.mro(cls)[-1].key if self.index.mro(cls) else cls.key
+
+    def _keyed_key(self, key: str) -> str:
+        """A key as its string: a literal as written, a module constant as the string it is bound to; "?" for one
+        the index cannot read."""
+        if not key.startswith("="):
+            return key
+        found = self.index.split_dotted(key[1:])
+        source = self.index.modules.get(found[0]) if found is not None else None
+        name = found[1] if found is not None else ""
+        if source is not None and name not in source.str_constants and name in source.imports:
+            found = self.index.split_dotted(source.imports[name])  # re-exported: where it is defined
+            source = self.index.modules.get(found[0]) if found is not None else None
+            name = found[1] if found is not None else ""
+        value = source.str_constants.get(name) if source is not None else None
+        return "'" + value if value is not None else "?"
+
     def _device_store(self, kind: IKind, fn: "FunctionInfo") -> IKind | None:
         """The device kind one `self.x = value` of `fn` stores by data flow; None for anything else."""
         if isinstance(kind, OnParam):
@@ -583,6 +687,14 @@ class CallFacts:
             if self.index.is_nn_module(cls):  # a module's buffers move with it; its plain host fields stay
                 return CPU_TENSOR if self.module_field(cls, kind.name) is not None else UNKNOWN
             return self.attr(cls, kind.name) or UNKNOWN
+        if isinstance(kind, Keyed):  # `batch.extra[KEY]`: what the project stores under KEY there
+            found = self.keyed(kind.name, depth)
+            if found is not None:
+                return found
+            fallback = kind.name.rpartition("|")[2]  # no key stored there: read as the field's view, as before
+            return self.settle(HostIf(SelfField(kind.name.split("|", 2)[1])) if fallback == "self" else
+                               HostIf(Field(kind.name.split("|", 2)[1])) if fallback == "field" else UNKNOWN,
+                               caller, depth, calls)
         if isinstance(kind, OnParam):  # read through `attr` (`_stored`); anywhere else a tensor, as it was
             return TENSOR
         if not calls:

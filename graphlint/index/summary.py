@@ -33,9 +33,9 @@ from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTEN
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, composed, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
-    hook_defaults, join_later, keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names,
-    records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples,
-    scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors,
+    hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value, moves_to_device, none_defaults,
+    number_defaults, param_names, records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor,
+    returns_only_tuples, scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj, Call as Returned
@@ -192,6 +192,11 @@ class FunctionInfo:
     attr_sets: tuple[tuple[str, IKind], ...] = ()  # (attribute, kind) of each `self.x = value`
     foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
     pinned_sets: tuple[str, ...] = ()  # `self.x` fields stored from a value that may be pinned (`pin_memory=True`)
+    # ("owner|field|key", kind) of each `obj.<field>[K] = value` into a dict field (`callsite.keyed_sets`, `Keyed`)
+    keyed_sets: tuple[tuple[str, IKind], ...] = ()
+    # receiver -> class (`callsite.keyed_owners`) of a function that reads a dict field under a constant key: the
+    # checker names the same slot (`walker.make_inference`)
+    keyed_owners: tuple[tuple[str, str], ...] = ()
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
@@ -346,6 +351,8 @@ class ModuleSummary:
     # module-level names bound once to literal host data: `Base.HOST` (a number) or `Base.HOST_LIST` (a list
     # display of numbers: `AWQ_REVERSE_ORDER = [0, 4, 1, 5]`); UNKNOWN for a name bound again or to anything else
     constants: dict[str, IKind] = field(default_factory=dict)
+    # module-level names bound once to a string literal (`LAYOUT_KEY = "layout"`): the dict keys `CallFacts.keyed` reads
+    str_constants: dict[str, str] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
     registered: list[tuple[str, str]] = field(default_factory=list)
     # (decorator, entry) of each module-level def or class decorated by a plain name (`@register_x("k")` ->
@@ -945,6 +952,7 @@ class _Indexer(ast.NodeVisitor):
         # (a def nested in one moved to `name@<line>` (`_claim`) sits under that slot)
         slot, alternates = self._claim(node, f"{parent.key.partition(':')[2]}.{node.name}" if parent else qual)
         scope = scope_of(node)
+        scope.owners = keyed_owners(node, self.resolve, cls.key if cls else None)
         lazy = [stmt for stmt in node.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
         for stmt in statements(node.body):  # (also one under an `if`: `if trt: from .vae import TRTDecoder`)
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -963,6 +971,8 @@ class _Indexer(ast.NodeVisitor):
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),
+            keyed_sets=keyed_sets(scope, self.resolve),
+            keyed_owners=tuple(sorted((name, owner) for name, owner in scope.owners.items() if name != "self")),
             abstract=_is_abstract(node),
             tensor_params=_has_tensor_param(node),
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
@@ -1082,6 +1092,8 @@ class _Indexer(ast.NodeVisitor):
                 items = tuple_item_kinds(text) if kind != "tensor" else None
                 annotated = Items(tuple(map(Base, items))) if items else Base(kind)
                 return refine_returns(annotated, inferred)
+            if kind == "tensor_seq":  # `-> list[Tensor]`: a list the body fills with host tensors is theirs
+                return refine_returns(Base(kind), self._infer_returns(node, scope))
             if kind == "host" and returns_a_tuple(scope):  # `-> str` returning `out, length`: the body says
                 return self._infer_returns(node, scope)
             if kind == "host":  # `-> int` returning a tensor: the body says (`refine_returns`)
@@ -1519,10 +1531,13 @@ class _Indexer(ast.NodeVisitor):
         if self.func_stack:
             self.declared_globals.setdefault(self.func_stack[-1].key, set()).update(node.names)
             self.s.constants.update(dict.fromkeys(node.names, UNKNOWN))  # a function may rebind it: no constant
+            for name in node.names:
+                self.s.str_constants.pop(name, None)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         if not self.func_stack and not self.class_stack and isinstance(node.target, ast.Name):
             self.s.constants[node.target.id] = UNKNOWN  # `N += 1` at module level: not one value
+            self.s.str_constants.pop(node.target.id, None)
         self.generic_visit(node)
 
     def _module_constant(self, name: str, value: ast.expr) -> None:
@@ -1530,7 +1545,10 @@ class _Indexer(ast.NodeVisitor):
         binding, at module level or through `global`, leaves it out)."""
         if name in self.s.constants:
             self.s.constants[name] = UNKNOWN
+            self.s.str_constants.pop(name, None)
             return
+        if isinstance(value, ast.Constant) and isinstance(value.value, str):
+            self.s.str_constants[name] = value.value  # `LAYOUT_KEY = "layout"`: a dict key (`CallFacts.keyed`)
         if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(self._cpu_factory(e) for e in value.elts):
             self.s.constants[name] = Items((Base.CPU_TENSOR,) * len(value.elts))  # `CACHE = [torch.zeros(n), ...]`
         elif isinstance(value, (ast.Call, ast.ListComp)) and (host := self._host_tensors(value)) is not None:

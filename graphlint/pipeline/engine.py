@@ -395,7 +395,8 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
     prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items()),
                    sorted(index.call_facts.device_fields().items()),
                    sorted(index.call_facts.methods().items()), index.call_facts.forwarded(),
-                   index.default_device_moved, index.default_device_surely_moved, sorted(index.call_facts.module_fields().items())))
+                   index.default_device_moved, index.default_device_surely_moved, sorted(index.call_facts.module_fields().items()),
+                   index.call_facts.keyed_digest()))
     own_hot = hot_entries(hot, index)
     return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary))
             for src, summary, h in zip(sources, summaries, hashes)]

@@ -312,6 +312,13 @@ SCALAR_CALLS = frozenset({"float", "int", "len", "math.sqrt", "math.log"})
 # the functions of `math` that only multiply or add their arguments, so return what `*` / `+` of them gives (a tensor
 # of tensors: `math.prod([t, t])`); every other one returns a Python number, whatever it was given
 GENERIC_MATH = frozenset({"math.prod", "math.sumprod"})
+
+
+def converts_to_number(qual: str | None) -> bool:
+    """`qual` is a function of `math` that converts its arguments to Python numbers (`__float__` / `__index__`:
+    `math.exp(t)`, `math.isnan(t)`, `math.comb(n_t, 2)`, `math.fsum(t)` per element), reading a tensor's value on the
+    host as `float(t)` does; not those that only multiply or add them (`GENERIC_MATH`)."""
+    return qual is not None and qual.startswith("math.") and qual not in GENERIC_MATH and qual not in HOST_CONSTANTS
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
 ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
 HOST_SET = Val(Kind.HOST_SEQ, ref="set")  # a set of host values (`{a, b}`, `set(range(n))`)
@@ -1573,7 +1580,7 @@ class Inference:
             return HOST
         if qual == "range":
             return Val(Kind.HOST_SEQ, ref="range")
-        if qual.startswith("math.") and qual not in GENERIC_MATH:
+        if converts_to_number(qual):
             return HOST  # `math.log(t)` converts its argument with `__float__` / `__index__`: a Python number
         if qual in ZIPS and args and len(args) == len([a for a in node.args if not (
                 qual == "itertools.zip_longest" and a.keyword is not None and a.keyword.value == "fillvalue")]):

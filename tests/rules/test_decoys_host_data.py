@@ -1782,3 +1782,29 @@ def test_a_value_numpy_is_passed_is_no_device_tensor():
     """
     got = {f for f in findings(src, scope="all") if f[1] in ("GL133", "GL103")}
     assert got == {(6, "GL133"), (7, "GL133"), (8, "GL103")}
+
+
+def test_library_uploads_inside_normalize_and_kaldi_features():
+    """torchvision's `normalize` / `Normalize` builds `torch.as_tensor(mean, device=x.device)` from Python lists, and
+    torchaudio's `kaldi.fbank` uploads its host mel banks, on every call with a device tensor (GL130); decoys: the same
+    calls on CPU tensors (a preprocessing step on the host copies nothing)."""
+    src = """
+        import torch
+        import torchaudio.compliance.kaldi as kaldi
+        from torchvision import transforms
+        from torchvision.transforms.functional import normalize
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.norm = transforms.Normalize([0.5, 0.5, 0.5], [0.2, 0.2, 0.2])
+            def forward(self, x: torch.Tensor, wav: torch.Tensor):
+                a = normalize(x, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+                b = self.norm(x)
+                c = kaldi.fbank(wav, num_mel_bins=80)
+                img = torch.rand(3, 8, 8)
+                d = normalize(img, [0.5, 0.5, 0.5], [0.2, 0.2, 0.2])
+                e = self.norm(img)
+                f = kaldi.fbank(wav.cpu(), num_mel_bins=80)
+                return a, b, c, d, e, f
+    """
+    assert {f for f in findings(src) if f[1] == "GL130"} == {(10, "GL130"), (11, "GL130"), (12, "GL130")}

@@ -32,11 +32,12 @@ from graphlint.facts.values import (
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
-    HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
-    SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
+    HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES, NON_FLOAT_DTYPES,
+    RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES, TORCH_ONLY_METHODS,
+    TRANSFORM_COMPOSE, WINDOW_TORCH,
     composed_transform, input_device_module, keeps_input_device,
 )
 
@@ -1173,6 +1174,8 @@ class Inference:
         """A call of a library transform module `ref` (`input_device_module` or `HOST_TENSOR_MODULES`)."""
         if ref in HOST_TENSOR_MODULES:
             return CPU  # `transforms.ToTensor()(image)`: converted in host memory
+        if LIBRARY_COPIES.get(ref) == D2H:
+            return HOST  # `transforms.ToPILImage()(t)`: a PIL image, in host memory
         return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
 
     def _library_kept(self, node: cst.Call, keeps_mask: bool, converts: bool = False) -> Val:

@@ -1091,8 +1091,10 @@ class CallFacts:
                     site = dict.fromkeys(site, UNKNOWN)
                 if given:
                     site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
-            # left out: its default, the host device (`device="cpu"`), an identity hook, or a value not read here
-            defaults = {} if unspelled else {**dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults)}
+            # left out: its default, the host device (`device="cpu"`), a Python number (`grid_size=80`: host data, as
+            # `placement` reads it), an identity hook, or a value not read here
+            defaults = {} if unspelled else {**dict.fromkeys(fn.number_defaults, HOST),
+                                             **dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults)}
             for param in (*fn.params, *fn.kwonly):
                 if param in site or unspelled or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, defaults.get(param, UNKNOWN)))

@@ -1717,7 +1717,8 @@ def test_host_table_arithmetic_with_an_untyped_operand_stays_on_the_host():
     `torch.exp(-math.log(max_period) * torch.arange(half, dtype=...) / half).to(t.device)` of an untyped `half` and
     `max_period`. A shaped CPU tensor meets only host operands in arithmetic (measured: a CUDA operand, 0-d or not,
     raises), and `math.log` returns a Python float, so the table is built on the host and copied up every call
-    (GL131). Decoys: a 0-d CPU tensor times an untyped value (a CUDA 0-d operand would move it: unknown), the table
+    (GL131). Decoys: a 0-d CPU tensor times an untyped value (`dim`, as its caller passes it: a CUDA 0-d operand
+    would move it, unknown; `max_period` is no such value, every caller leaves its number default), the table
     built with `device=`, and a Python float times the untyped `t` (where `t` lives is unknown)."""
     src = """
         import math
@@ -1735,7 +1736,7 @@ def test_host_table_arithmetic_with_an_untyped_operand_stays_on_the_host():
                 freqs = torch.exp(
                     -math.log(max_period) * torch.arange(start=0, end=half, dtype=torch.float32) / half
                 ).to(device=t.device)
-                scale = (torch.tensor(2.0) * max_period).to(t.device)
+                scale = (torch.tensor(2.0) * dim).to(t.device)
                 kept = torch.exp(-math.log(max_period) * torch.arange(half, device=t.device) / half)
                 n = (-math.log(max_period) * t).to(t.device)
                 return t[:, None].float() * freqs[None] * scale * kept * n

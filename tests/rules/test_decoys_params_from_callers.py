@@ -209,3 +209,26 @@ def test_hit_sampler_of_a_dispatch_table_takes_device_sigmas():
 def test_decoy_sampler_of_a_dispatch_table_takes_host_sigmas():
     """The same schedule left on the host (`get_sigmas` keeps its `device="cpu"`): the comparison reads host memory."""
     assert (15, "GL110") not in findings(SAMPLER.format(passed=""), scope="all")
+
+
+def test_a_number_default_every_caller_leaves_out_is_a_host_number():
+    """`grid_size=80` that no caller passes holds the number, so `W // grid_size` is a host int and `torch.arange(n) *
+    step + ox` a CPU tensor written into a device slice (co-tracker's dense grid, per offset: GL131); decoy: the same
+    default scaling a tensor built on the device (a host number operand copies nothing)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                g = torch.zeros((2, 8, 3), device=x.device)
+                return self.dense(g), self.scaled(g)
+            def dense(self, g, grid_size=80):
+                step = g.shape[-1] // grid_size
+                for offset in range(step * step):
+                    ox = offset % step
+                    g[:, :, 1] = torch.arange(8).repeat(2) * step + ox
+                return g
+            def scaled(self, g, scale=2.0):
+                g[:, :, 2] = torch.arange(8, device=g.device) * scale
+                return g
+    """
+    assert {f for f in findings(src) if f[1] == "GL131"} == {(10, "GL131")}

@@ -387,6 +387,9 @@ class Inference:
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
+        # parameter -> (its entry value, the class key) where every caller passes its own `self` (`CallFacts.params`,
+        # `Inst`): while the name still holds that value, its methods are the class's own (the walker's call_returns)
+        self.instances: dict[str, tuple[Val, str]] = {}
         self._cache: dict[int, Val] = {}
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)

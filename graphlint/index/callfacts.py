@@ -13,8 +13,8 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER,
-    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keys, Moved, OnParam, Passes, Prior, SelfField,
-    deferred, mentions,
+    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keys, Moved, OnParam, Passes, Prior,
+    SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
@@ -703,10 +703,10 @@ class CallFacts:
             if isinstance(kind, Items):
                 # a tuple every site passes (`fbank((sample_rate, wav_np))`): its host items, the others unknown
                 kind = _host_part(kind) or UNKNOWN
-            if kind in HOST_FAMILY or isinstance(kind, Items) or kind is TOKENIZER or isinstance(kind, Passes) or kind in FLOWN_DEVICE and (
+            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind is TOKENIZER or kind in FLOWN_DEVICE and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
-                # every site passes host data (data flow beats the annotation), a tokenizer, or every site a device
-                # tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
+                # every site passes host data (data flow beats the annotation), a tokenizer, its own instance, or every
+                # site a device tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
                 # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out

@@ -232,3 +232,35 @@ def test_a_number_default_every_caller_leaves_out_is_a_host_number():
                 return g
     """
     assert {f for f in findings(src) if f[1] == "GL131"} == {(10, "GL131")}
+
+
+def test_a_helper_every_caller_hands_its_own_self_reads_the_class_methods():
+    """wenet's `attention_rescoring(self, ...)` in `ASRModel.decode`: the helper's untyped `model` is the caller's own
+    instance, so `model.scores(x)` returns what the class's `scores` returns (device log-probs and a host copy) and
+    per-token `math.exp(s)` / `if s > best` read device values (GL105, GL110). Decoys: the host item of the same
+    return, and a helper one caller hands its `self` and another some other object (no one class: nothing known)."""
+    src = """
+        import math
+        import torch
+        class Decoder(torch.nn.Module):
+            def forward(self, x: torch.Tensor, other):
+                return rescore(self, x), rescore_any(self, x), rescore_any(other, x)
+            def scores(self, x: torch.Tensor):
+                return torch.log_softmax(x, dim=-1), torch.zeros(4)
+        def rescore(model, x):
+            out, host = model.scores(x)
+            best = 0.0
+            for i in range(4):
+                s = out[0][i]
+                c = math.exp(s)
+                if s > best:
+                    best = c
+                if host[i] > 0:
+                    best = math.exp(host[i])
+            return best
+        def rescore_any(model, x):
+            out, host = model.scores(x)
+            s = out[0][1]
+            return math.exp(s) if s > 0 else 0.0
+    """
+    assert {f for f in findings(src) if f[1] in ("GL105", "GL110")} == {(13, "GL105"), (14, "GL110")}

@@ -187,6 +187,8 @@ HOST_TENSOR_MODULES = frozenset({
 # `mfcc` through it) and the log floor (`spectrogram`) on the host and `.to(device)` them (measured on an H100 for
 # `fbank`: 101.3 ms behind a queued 100 ms kernel, benchmarks/accuracy/h200_checks_redoubt_pyannote.py).
 D2H, H2D = "d2h", "h2d"
+# torch's vectorising maps: `vmap(f)(x)` runs `f` on `x` (batched), so what `f` does to its input it does there
+VMAPS = frozenset({"torch.vmap", "torch.func.vmap", "functorch.vmap"})
 LIBRARY_COPIES = {
     **{f"torchvision.transforms.{ns}to_pil_image": D2H for ns in ("functional.", "v2.functional.")},
     **{f"torchvision.transforms.{ns}ToPILImage": D2H for ns in ("", "transforms.", "v2.")},

@@ -1809,3 +1809,27 @@ def test_library_uploads_inside_normalize_and_kaldi_features():
                 return a, b, c, d, e, f
     """
     assert {f for f in findings(src) if f[1] == "GL130"} == {(10, "GL130"), (11, "GL130"), (12, "GL130")}
+
+
+def test_a_field_holding_a_partial_of_kaldi_fbank_mapped_over_a_device_batch():
+    """pyannote's WeSpeaker: `self._fbank = partial(kaldi.fbank, ...)`, then `torch.vmap(self._fbank)(waveforms)`
+    every embedding batch: each mapped call uploads the host mel banks (GL130; measured 104.5 ms behind queued work).
+    Decoys: the same over a CPU batch, and a field holding a partial of a function that copies nothing."""
+    src = """
+        from functools import partial
+        import torch
+        import torch.nn.functional as F
+        import torchaudio.compliance.kaldi as kaldi
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._fbank = partial(kaldi.fbank, num_mel_bins=80)
+                self._act = partial(F.gelu, approximate="tanh")
+            def forward(self, waveforms: torch.Tensor):
+                a = torch.vmap(self._fbank)(waveforms)
+                b = torch.vmap(self._fbank)(waveforms.cpu())
+                c = torch.vmap(self._act)(waveforms)
+                d = self._fbank(waveforms[0])
+                return a, b, c, d
+    """
+    assert {f for f in findings(src) if f[1] == "GL130"} == {(11, "GL130"), (14, "GL130")}

@@ -382,7 +382,11 @@ class Walker:
         owner = index.classes.get(key)
         if owner is None:
             return
-        val = Val(Kind.MODULE, key) if index.is_nn_module(owner) else Val(Kind.OBJECT, key)
+        # by its dotted name, as `object_val` gives it (`lookup_attr` reads fields through it); an object weakly: what
+        # its class keeps on the host counts, any other field falls back to what every class of that field name
+        # keeps (`lookup_field`), as for a receiver of unknown class
+        ref = f"{owner.module}.{owner.qualname}"
+        val = Val(Kind.MODULE, ref) if index.is_nn_module(owner) else Val(Kind.OBJECT, ref, weak=True)
         self.ctx.inference.bind(name, val)
         self.ctx.inference.instances[name] = (val, key)
 

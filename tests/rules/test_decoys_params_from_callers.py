@@ -264,3 +264,28 @@ def test_a_helper_every_caller_hands_its_own_self_reads_the_class_methods():
             return math.exp(s) if s > 0 else 0.0
     """
     assert {f for f in findings(src) if f[1] in ("GL105", "GL110")} == {(13, "GL105"), (14, "GL110")}
+
+
+def test_a_plain_object_handed_as_self_keeps_the_field_facts_of_its_name():
+    """Megatron's `sampling.log_probs_kernel(logits, self, ...)` in its inference context: the helper's `context` is the
+    context object (`Inst`), whose `active_request_metadata` its class leaves untyped; what every class keeps in a field
+    of that name (host metadata, `CallFacts.field`) still answers, as for a receiver of unknown class (decoy: its
+    `.tolist()` reads the host)."""
+    src = """
+        import torch
+        class Context:
+            def __init__(self, n: int):
+                self.active_request_metadata = {"temperature": torch.zeros(n, pin_memory=True)}
+                self.total = n
+            def log_probs(self, sampler, logits: torch.Tensor):
+                return sampler.kernel(logits, self)
+        class Sampler:
+            def kernel(self, logits: torch.Tensor, context):
+                metadata = context.active_request_metadata
+                temps = metadata["temperature"][: context.total].tolist()
+                return logits / temps[0]
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return Context(4).log_probs(Sampler(), x)
+    """
+    assert {f for f in findings(src) if f[1] == "GL102"} == set()

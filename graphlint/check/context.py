@@ -184,6 +184,16 @@ class Context:
         return cls is not None and not self.index.is_nn_module(cls) \
             and any(expr.attr.value in c.init_fields for c in self.index.mro(cls))
 
+    def field_callable(self, expr: cst.BaseExpression) -> str | None:
+        """The qualified name of the one callable the unit's class (or a base) stores in the field `expr` names
+        (`self._fbank = partial(kaldi.fbank, ...)`, `self.act = F.silu`: `ClassInfo.callables`), else None."""
+        if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
+            return None
+        fn = self.unit.function
+        cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key and self.index else None
+        refs = {ref for c in self.index.mro(cls) for ref in c.callables.get(expr.attr.value, ())} if cls else set()
+        return next(iter(refs)) if len(refs) == 1 else None
+
     def _device_guarded(self, field: str) -> bool:
         """The statement is in the body of an `if` that tests `field.device != d` (`syntax.tests_device_mismatch`)."""
         return any(tests_device_mismatch(guard.test, field) for guard in self.if_stack)

@@ -367,11 +367,29 @@ class Walker:
                     continue  # a list of untyped values does not overrule an annotation that says only tensors
                 if kind is ik.CPU_TENSOR_DEVICE and self.ctx.index.default_device_moved:
                     continue  # `f(ids.device)` of `ids = torch.full(...)` after `set_default_device(d)`: built on d
+                if isinstance(kind, ik.Inst):
+                    self._bind_instance(name, kind.name)
+                    continue
                 inf.bind(name, kind_val(kind))
             keywords = facts.keywords(info) if info.star_kwargs else None
             if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)
                 inf.bind(info.star_kwargs, passed_keywords(
                     [(key, kind_val(kind)) for key, kind in sorted(keywords.items())]))
+
+    def _bind_instance(self, name: str, key: str) -> None:
+        """`name` holds the caller's own instance of the class `key` (`ik.Inst`): a module (its weights where the
+        caller's are) or an object of that class, as `self` is there."""
+        index = self.ctx.index
+        owner = index.classes.get(key)
+        if owner is None:
+            return
+        # by its dotted name, as `object_val` gives it (`lookup_attr` reads fields through it); an object weakly: what
+        # its class keeps on the host counts, any other field falls back to what every class of that field name
+        # keeps (`lookup_field`), as for a receiver of unknown class
+        ref = f"{owner.module}.{owner.qualname}"
+        val = Val(Kind.MODULE, ref) if index.is_nn_module(owner) else Val(Kind.OBJECT, ref, weak=True)
+        self.ctx.inference.bind(name, val)
+        self.ctx.inference.instances[name] = (val, key)
 
     def _entry_copies(self, info: FunctionInfo | None, question: str) -> dict[str, Val]:
         """The unit's parameters that `CallFacts.<question>` names (`filled`: None defaults every resolved caller fills
@@ -1026,6 +1044,13 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
         return [fn for fn, _how in index.methods_via(owner, meth)] if owner is not None else []
 
+    def caller_instance(head: str) -> ClassInfo | None:
+        """The class of the caller's own instance `head` still holds (`Inference.instances`), or None."""
+        entry = inf_ref[0].instances.get(head)
+        if entry is None or inf_ref[0].env.get(head) is not entry[0]:
+            return None
+        return index.classes.get(entry[1])
+
     rebound: list[frozenset[str]] = []  # the unit's assigned names, read once
 
     def nested_def(name: str) -> FunctionInfo | None:
@@ -1064,6 +1089,11 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             own = head in ("self", "cls")
             if (nested := nested_def(name)) is not None:
                 targets = [nested]  # a def nested in this function, called by its name here
+            elif (held := caller_instance(head)) is not None and name.count(".") == 1:
+                # `model.forward_attention_decoder(...)` of `model` every caller passes as its own `self`: the class's
+                # method (or a subclass's override), read as the caller's `self.<method>(...)` would be
+                targets = [fn for fn, _how in index.methods_via(held, name.partition(".")[2])]
+                own = True
             elif head in inf_ref[0].env and head not in ("self", "cls"):
                 targets = typed_methods(func)  # `t.encode(...)` of `t = Tok(...)` / `t: Tok`
                 typed = True

@@ -32,11 +32,12 @@ from graphlint.facts.values import (
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_MODEL_FACTORIES, HOST_TENSOR_AND_NUMBER, HOST_TENSOR_MODULES,
-    HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH,
-    SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_MODEL_FACTORIES, HOST_TENSOR_AND_NUMBER,
+    HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
+    NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
+    TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
     composed_transform, input_device_module, keeps_input_device,
 )
 
@@ -319,11 +320,17 @@ HOST_RESULT_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "repr", 
                                   "id", "hash", "round", "format", "divmod", "ord", "chr", "type"})
 
 
+def converts_to_number(qual: str | None) -> bool:
+    """`qual` is a function of `math` that converts its arguments to Python numbers (`__float__` / `__index__`:
+    `math.exp(t)`, `math.isnan(t)`, `math.comb(n_t, 2)`, `math.fsum(t)` per element), reading a tensor's value on the
+    host as `float(t)` does; not those that only multiply or add them (`GENERIC_MATH`)."""
+    return qual is not None and qual.startswith("math.") and qual not in GENERIC_MATH and qual not in HOST_CONSTANTS
+
+
 def host_result_call(qual: str) -> bool:
     """A call whose result is host data whatever its arguments: one of `HOST_RESULT_BUILTINS`, or a function of `math`
-    (`math.log(t)` converts its argument with `__float__` / `__index__`: a Python number) but those that only multiply
-    or add their arguments (`GENERIC_MATH`)."""
-    return qual in HOST_RESULT_BUILTINS or qual.startswith("math.") and qual not in GENERIC_MATH
+    that converts its arguments to numbers (`converts_to_number`)."""
+    return qual in HOST_RESULT_BUILTINS or converts_to_number(qual)
 
 
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
@@ -396,6 +403,9 @@ class Inference:
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
+        # parameter -> (its entry value, the class key) where every caller passes its own `self` (`CallFacts.params`,
+        # `Inst`): while the name still holds that value, its methods are the class's own (the walker's call_returns)
+        self.instances: dict[str, tuple[Val, str]] = {}
         self._cache: dict[int, Val] = {}
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
@@ -1198,6 +1208,8 @@ class Inference:
         """A call of a library transform module `ref` (`input_device_module` or `HOST_TENSOR_MODULES`)."""
         if ref in HOST_TENSOR_MODULES:
             return CPU  # `transforms.ToTensor()(image)`: converted in host memory
+        if LIBRARY_COPIES.get(ref) == D2H:
+            return HOST  # `transforms.ToPILImage()(t)`: a PIL image, in host memory
         return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
 
     def _library_kept(self, node: cst.Call, keeps_mask: bool, converts: bool = False) -> Val:

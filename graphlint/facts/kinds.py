@@ -164,6 +164,15 @@ class Obj(_Named):
     tag = "object"
 
 
+class Inst(_Named):
+    """The caller's own instance passed as an argument (`attention_rescoring(self, ...)` in a method): an instance of
+    the project class whose key is `name`, or of a subclass of it. Where every call site passes it, the callee's
+    parameter is that instance (`CallFacts.params`), and its methods are the class's own (one level of context)."""
+
+    __slots__ = ()
+    tag = "inst"
+
+
 class Passes(_Named):
     """A callable that returns one of its arguments unchanged (`lambda step, x, logits: x`): `name` is the argument's
     position, and after a colon the `**kwargs` key whose default it is (`kwargs.pop("hook", lambda s, x, l: x)`:
@@ -232,8 +241,8 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Moved, Prior, Fwd, OnParam, Obj, Passes,
-              Keyed]
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Moved, Prior, Fwd, OnParam, Obj, Inst,
+              Passes, Keyed]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -301,7 +310,7 @@ def join_of(kinds: set[IKind]) -> Join:
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
                           Field: "field", HostIf: "hostif", Arith: "arith", Moved: "moved", Prior: "prior", Fwd: "fwd",
-                          OnParam: "onparam", Obj: "object", Passes: "passes", Keyed: "keyed"}
+                          OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes", Keyed: "keyed"}
 _BASES = {b.value: b for b in Base}
 
 
@@ -357,7 +366,7 @@ def from_plain(data: Any) -> IKind:
     if tag == "call" and len(rest) == 3 and type(rest[0]) is str and type(rest[1]) in (int, str, type(None)) \
             and type(rest[2]) is bool:
         return Call(rest[0], rest[1], rest[2])
-    named = {"self": SelfField, "field": Field, "fwd": Fwd, "onparam": OnParam, "object": Obj,
+    named = {"self": SelfField, "field": Field, "fwd": Fwd, "onparam": OnParam, "object": Obj, "inst": Inst,
              "passes": Passes, "keyed": Keyed}.get(tag)
     if named is not None and len(rest) == 1 and type(rest[0]) is str:
         if named is Passes and not rest[0].partition(":")[0].isdigit():

@@ -191,6 +191,25 @@ HOST_TENSOR_MODULES = frozenset({
 })
 
 
+# Library calls that copy data between the host and the device inside the library on every call with a device tensor
+# first argument (torchvision's and torchaudio's own source; the copies are the catalog's measured rows). value: the
+# direction. torchvision's `to_pil_image` / `ToPILImage` converts through `pic.cpu().numpy()` (a device-to-host copy);
+# its `normalize` / `Normalize` (v1 and v2) builds `torch.as_tensor(mean, device=tensor.device)` and the same of `std`
+# from Python lists (two pageable host-to-device copies); torchaudio's Kaldi features build the mel banks (`fbank`,
+# `mfcc` through it) and the log floor (`spectrogram`) on the host and `.to(device)` them (measured on an H100 for
+# `fbank`: 101.3 ms behind a queued 100 ms kernel, benchmarks/accuracy/h200_checks_redoubt_pyannote.py).
+D2H, H2D = "d2h", "h2d"
+# torch's vectorising maps: `vmap(f)(x)` runs `f` on `x` (batched), so what `f` does to its input it does there
+VMAPS = frozenset({"torch.vmap", "torch.func.vmap", "functorch.vmap"})
+LIBRARY_COPIES = {
+    **{f"torchvision.transforms.{ns}to_pil_image": D2H for ns in ("functional.", "v2.functional.")},
+    **{f"torchvision.transforms.{ns}ToPILImage": D2H for ns in ("", "transforms.", "v2.")},
+    **{f"torchvision.transforms.{ns}normalize": H2D for ns in ("functional.", "v2.functional.")},
+    **{f"torchvision.transforms.{ns}Normalize": H2D for ns in ("", "transforms.", "v2.")},
+    **{f"torchaudio.compliance.kaldi.{name}": H2D for name in ("fbank", "mfcc", "spectrogram")},
+}
+
+
 # torchvision's `Compose([...])` runs its transforms in order (`composed_transform`)
 TRANSFORM_COMPOSE = frozenset({f"torchvision.transforms.{ns}Compose" for ns in ("", "transforms.", "v2.")})
 # diffusers' image processors (plain objects, no modules): `preprocess(image)` returns a tensor where a tensor input

@@ -13,9 +13,8 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER,
-    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Items, Join, Keyed, Keys, Moved, Obj, OnParam, Passes, Prior,
-    SelfField,
-    deferred, mentions,
+    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam, Passes,
+    Prior, SelfField, deferred, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
@@ -815,10 +814,10 @@ class CallFacts:
             if isinstance(kind, Items):
                 # a tuple every site passes (`fbank((sample_rate, wav_np))`): its host items, the others unknown
                 kind = _host_part(kind) or UNKNOWN
-            if kind in HOST_FAMILY or isinstance(kind, Items) or kind is TOKENIZER or isinstance(kind, Passes) or kind in FLOWN_DEVICE and (
+            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind is TOKENIZER or kind in FLOWN_DEVICE and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
-                # every site passes host data (data flow beats the annotation), a tokenizer, or every site a device
-                # tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
+                # every site passes host data (data flow beats the annotation), a tokenizer, its own instance, or every
+                # site a device tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
                 # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
@@ -1203,8 +1202,10 @@ class CallFacts:
                     site = dict.fromkeys(site, UNKNOWN)
                 if given:
                     site.update((p, given[p]) for p in (*fn.params, *fn.kwonly) if p not in site and p in given)
-            # left out: its default, the host device (`device="cpu"`), an identity hook, or a value not read here
-            defaults = {} if unspelled else {**dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults)}
+            # left out: its default, the host device (`device="cpu"`), a Python number (`grid_size=80`: host data, as
+            # `placement` reads it), an identity hook, or a value not read here
+            defaults = {} if unspelled else {**dict.fromkeys(fn.number_defaults, HOST),
+                                             **dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults)}
             for param in (*fn.params, *fn.kwonly):
                 if param in site or unspelled or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, defaults.get(param, UNKNOWN)))

@@ -38,7 +38,7 @@ from graphlint.facts.callsite import (
     returns_only_tuples, scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors,
 )
 from graphlint.facts.host_origin import zero_sized
-from graphlint.facts.kinds import UNKNOWN, Base, IKind, Items, Obj, Call as Returned
+from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -2012,9 +2012,28 @@ class _Indexer(ast.NodeVisitor):
         loops = self.comprehended.get(id(node)) if keep_loops else self.comprehended.pop(id(node), None)
         kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops, self._args_memo())
         if kinds is not None:
+            kinds = self._own_instance_passed(node, kinds)
             self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
             self.func_stack[-1].call_filled.append(
                 (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+
+    def _own_instance_passed(self, node: ast.Call, kinds: tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]
+                             ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]:
+        """`kinds` with the method's own `self` passed as an argument read as an instance of its class (`Inst`:
+        wenet's `attention_rescoring(self, ...)` in `ASRModel.decode`), where `self` is the method's first parameter
+        and the method never rebinds it."""
+        fn = self.func_stack[-1]
+        if fn.class_key is None or fn.params[:1] != ("self",) or "self" in self.scopes[-1].binds:
+            return kinds
+        own = Inst(fn.class_key)
+        positional, keywords = kinds
+        mine = [isinstance(a, ast.Name) and a.id == "self" for a in node.args if not isinstance(a, ast.Starred)]
+        if any(mine):
+            positional = tuple(own if i < len(mine) and mine[i] else k for i, k in enumerate(positional))
+        named = {kw.arg for kw in node.keywords if kw.arg and isinstance(kw.value, ast.Name) and kw.value.id == "self"}
+        if named:
+            keywords = tuple((k, own if k in named else v) for k, v in keywords)
+        return positional, keywords
 
     def _args_memo(self) -> Memo:
         """The kinds the calls of the current scope read for their arguments (`expr_kind`'s memo), shared while

@@ -23,6 +23,7 @@ from graphlint.check.walker import analyze_unit
 from graphlint.pipeline.cache import Cache, Dependencies, content_hash, file_key, hot_entries, settings_key
 from graphlint.pipeline.config import SCOPE_TIERS, Config
 from graphlint.diagnostics import INTERNAL_ERROR, UNROOTED, Finding, internal_error, internal_error_from
+from graphlint.facts.kinds import Inst
 from graphlint.index.summary import SCRIPT, FunctionInfo, ModuleSummary, index_source
 from graphlint.index.library_api import LIBRARY_API
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -398,8 +399,16 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
                    index.default_device_moved, index.default_device_surely_moved, sorted(index.call_facts.module_fields().items()),
                    index.call_facts.keyed_digest()))
     own_hot = hot_entries(hot, index)
-    return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary))
-            for src, summary, h in zip(sources, summaries, hashes)]
+    return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary) + _instance_reach(
+                own_hot.get(src.path, []), index, deps)) for src, summary, h in zip(sources, summaries, hashes)]
+
+
+def _instance_reach(own_hot: list, index: ProjectIndex, deps: Dependencies) -> str:
+    """The digests of the modules defining the classes whose instances the file's callers pass it as their own `self`
+    (`Inst` call-site facts): the file reads those classes' methods and fields without importing them."""
+    keys = {kind.name for entry in own_hot for _param, kind in entry[-1] if isinstance(kind, Inst)}
+    mods = sorted({cls.module for key in keys if (cls := index.classes.get(key)) is not None})
+    return "".join(deps.digests.get(m, "") for m in mods)
 
 
 def _check_phase(linter: Linter, sources: list[SourceFile], summaries: list[ModuleSummary], index: ProjectIndex,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.facts.syntax import code_of, method_call
+from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, VMAPS
 from graphlint.facts.values import HOST_DATA, Kind
 
 if False:  # typing only
@@ -95,3 +96,35 @@ def stored_value(ctx: "Context", target: cst.BaseExpression) -> cst.BaseExpressi
             or any(isinstance(el, cst.StarredElement) for el in (*values, *display.elements)):
         return None
     return values[display.elements.index(parent)].value
+
+
+def library_copy(ctx: "Context", node: cst.Call) -> tuple[str, str] | None:
+    """(direction, name) of a library call that copies a device tensor's data across inside the library
+    (`LIBRARY_COPIES`: `to_pil_image(frame)`, `normalize(x, mean, std)`, `Normalize(m, s)(x)` or a field holding one,
+    `kaldi.fbank(wav)`, a field holding `partial(kaldi.fbank, ...)` called or mapped: `torch.vmap(self._fbank)(wav)`),
+    where its first argument is a device tensor; None otherwise (a CPU tensor, a PIL image)."""
+    ref = _called_library(ctx, node.func, ctx.call_name(node))  # (every rule asks `call_name`: cached)
+    direction = LIBRARY_COPIES.get(ref or "")
+    first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
+    if direction is None or first is None or not ctx.is_device_tensor(first.value):
+        return None
+    # the uploads take tensors only (a parameter named like one is claimed on the device, as for `.item()`); a PIL
+    # image or a NumPy array converts as well as a tensor does, so a name alone says nothing there
+    if direction == D2H and ctx.val(first.value).weak:
+        return None
+    return direction, (ref or "").rpartition(".")[2]
+
+
+def _called_library(ctx: "Context", func: cst.BaseExpression, ref: str | None) -> str | None:
+    """What a call of `func` runs, as `LIBRARY_COPIES` names it: the function by its import, a transform object
+    (`Normalize(m, s)`, a local or a field holding one), the callable a field holds (`self._fbank`), or what
+    `torch.vmap(f)` maps (`ref`: `func`'s qualified name)."""
+    if isinstance(func, cst.Call) and ctx.call_name(func) in VMAPS and func.args:
+        inner = func.args[0].value  # the mapped function runs on the batch, where it lives
+        return _called_library(ctx, inner, ctx.qualname(inner))
+    if ref in LIBRARY_COPIES:
+        return ref
+    self_field = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
+    if ref is None and isinstance(func, cst.Name) or isinstance(func, cst.Call) or self_field:
+        ref = ctx.val(func).ref  # `Normalize(m, s)(x)`, `norm(x)`, `self.to_pil(x)`: the transform object called
+    return ref if ref in LIBRARY_COPIES or not self_field else ctx.field_callable(func)

@@ -23,7 +23,8 @@ from graphlint.facts.host_origin import (
     lazy_init, non_blocking, tensor_elements, to_target,
 )
 from graphlint.facts.syntax import code_of, method_call, names_columns, positional
-from graphlint.rules._util import numpy_argument, stored_value, tensor_method
+from graphlint.facts.torch_kinds import H2D
+from graphlint.rules._util import library_copy, numpy_argument, stored_value, tensor_method
 from graphlint.rules.base import Rule
 
 
@@ -49,6 +50,12 @@ class HostDataToDevice(Rule):
     torch.device("cuda"):`, or in a project whose setup moves the process's default device
     (`torch.set_default_device(device)`, `torch.set_default_tensor_type(torch.cuda.HalfTensor)`, as Llama's
     `build()` does), where every such factory builds on the device.
+
+    So do library calls that build such a tensor inside (`facts/torch_kinds.py`, `LIBRARY_COPIES`), reported where
+    their first argument is a device tensor the data flow shows: torchvision's `normalize(x, mean, std)` /
+    `Normalize(mean, std)(x)` (`torch.as_tensor(mean, device=x.device)`, the same of `std`, from Python lists) and
+    torchaudio's Kaldi `fbank` / `mfcc` / `spectrogram` (mel banks and the log floor built on the host, then
+    `.to(device)`; measured for `fbank`: the host waits behind queued work).
 
     Not reported: `torch.tensor(...)` without a device where the default is the host, or with `device="cpu"` (a host
     tensor, used on the host); `torch.as_tensor(t, device=...)` of a value that is not known to be host data (a no-op
@@ -89,6 +96,9 @@ class HostDataToDevice(Rule):
         "def step(x: torch.Tensor):\n    return torch.tensor([], dtype=torch.long, device=x.device)\n",
         "class M(torch.nn.Module):\n    def forward(self, x: torch.Tensor):\n        if self.table is None:\n"
         "            self.table = torch.tensor([1, 2, 3], device=x.device)\n        return x[self.table]\n",
+        "from torchvision.transforms.functional import normalize\n"
+        "def step(x: torch.Tensor):\n    img = torch.rand(3, 8, 8)  # a CPU image\n"
+        "    return x, normalize(img, [0.5, 0.5, 0.5], [0.2, 0.2, 0.2])\n",
     )
     INVALID = (
         "def step(x: torch.Tensor, ids: list[int]):\n"
@@ -122,11 +132,20 @@ class HostDataToDevice(Rule):
         "        t = torch.tensor(ids)  # <- GL130\n"
         "        #   ^^^^^^^^^^^^^^^^^\n"
         "    return x[t]\n",
+        "from torchvision.transforms.functional import normalize\n"
+        "def step(x: torch.Tensor):\n    return normalize(x, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])  # <- GL130\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
+
+    library_message = ("`{call}()` of a device tensor copies host data to the device inside the library every call "
+                       "(pageable copy: the host blocks, capture fails)")
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         qual = ctx.call_name(node) or ""
+        if (lib := library_copy(ctx, node)) is not None and lib[0] == H2D:
+            _report_per_step(self, node, self.library_message.format(call=lib[1]))
+            return
         if qual in HOST_DATA_FACTORIES:
             data = node.args[0].value if node.args and node.args[0].keyword is None else None
             if data is None:

@@ -9,12 +9,13 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.host_origin import tensor_elements
-from graphlint.facts.inference import typed_legacy
+from graphlint.facts.inference import converts_to_number, typed_legacy
 from graphlint.facts.tokenizers import DECODERS
+from graphlint.facts.torch_kinds import D2H
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.facts.syntax import code_of, column_restricted, is_true, kwarg, method_call, positional
-from graphlint.rules._util import LOG_METHODS, tensor_method
+from graphlint.rules._util import LOG_METHODS, library_copy, tensor_method
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -134,6 +135,10 @@ class CpuTransfer(Rule):
     unless the destination is a column-restricted view (`pinned[:n, :m]`): torch fills a non-contiguous host
     view through a contiguous temporary and the host waits for the source (measured: 101 ms behind a 100 ms
     sleep, 0.4 ms for the full-width contiguous view). Modules (`model.cpu()`) are not tensors and are skipped.
+
+    A library call that does the copy inside counts too (`facts/torch_kinds.py`, `LIBRARY_COPIES`): torchvision's
+    `to_pil_image(t)` / `ToPILImage()(t)` converts through `t.cpu().numpy()`, reported where `t` is a device tensor
+    the data flow shows (not a CPU tensor or a PIL image).
     """
 
     code = "GL103"
@@ -160,6 +165,8 @@ class CpuTransfer(Rule):
         "    host = torch.zeros(n)\n    host.copy_(torch.ones(n))\n    return buf, out, host\n",
         "class M(torch.nn.Module):\n    def __init__(self):\n        super().__init__()\n"
         "        self.proj = torch.nn.Linear(2, 2)\n\n    def offload(self):\n        self.proj.cpu()\n",
+        "from torchvision.transforms.functional import to_pil_image\n"
+        "def step(x: torch.Tensor):\n    return x, to_pil_image(torch.rand(3, 8, 8))  # a CPU tensor\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    return x.cpu()  # <- GL103\n"
@@ -175,11 +182,18 @@ class CpuTransfer(Rule):
         "        out.copy_(logits, non_blocking=False)  # <- GL103\n"
         "       #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n"
         "        return out\n",
+        "from torchvision.transforms.functional import to_pil_image\n"
+        "def step(frames: torch.Tensor):\n    return to_pil_image(frames[0])  # <- GL103\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
+
+    library_message = "`{call}()` of a device tensor copies it to the host inside the library (`.cpu()`) and blocks"
 
     def visit_Call(self, node: cst.Call) -> None:
         m = tensor_method(self.ctx, node, ("cpu", "to", "copy_", "type"))
         if m is None:
+            if (lib := library_copy(self.ctx, node)) is not None and lib[0] == D2H:
+                self.report(node, self.library_message.format(call=lib[1]))
             return
         if m[1] == "copy_":
             self._copy_into_host(node, m[0])
@@ -268,7 +282,9 @@ class NumpyCall(Rule):
 
 class ScalarConversion(Rule):
     """`int(t)`, `float(t)`, `bool(t)`, `complex(t)` call `.item()` implicitly, and `torch.Size(t)` once per
-    element.
+    element; so do the functions of `math` (`math.exp(t)`, `math.log(t)`, `math.isnan(t)`), which convert their
+    arguments with `__float__` / `__index__` (reported for a device tensor the data flow shows, not one only named
+    like a tensor; `math.prod` only multiplies, a tensor of tensors).
 
     The conversion reads the value on the host, so the host blocks and capture fails. Shapes and
     sizes are host values already: `int(x.shape[0])` and `torch.Size(x.shape)` are fine. Measured on an
@@ -288,6 +304,8 @@ class ScalarConversion(Rule):
         "def step(x: torch.Tensor):\n    return int(x.shape[0])\n",
         "def step(n: int):\n    return float(n)\n",
         "def step(x: torch.Tensor, n: int):\n    return x.view(torch.Size([n, -1]))\n",
+        "import math\ndef step(x: torch.Tensor, scale: float):\n"
+        "    return x * math.exp(scale) / math.sqrt(x.shape[-1]), math.log(x.sum().item())\n",
         "class M(torch.nn.Module):\n"
         "    def forward(self, x: torch.Tensor, n: torch.Tensor):\n"
         "        torch._check(x.shape[0] > 0, lambda: f\"got {int(n)}\")\n"
@@ -299,6 +317,8 @@ class ScalarConversion(Rule):
         "    return n\n",
         "def step(mask: torch.Tensor):\n    return bool(mask.any())  # <- GL105\n"
         "    #      ^^^^^^^^^^^^^^^^\n",
+        "import math\ndef step(scores: torch.Tensor):\n    return math.exp(scores.max())  # <- GL105\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor, sizes: torch.Tensor):\n"
         "    return torch.empty(torch.Size(sizes), device=x.device)  # <- GL105\n"
         "    #                  ^^^^^^^^^^^^^^^^^\n",
@@ -311,6 +331,13 @@ class ScalarConversion(Rule):
             if not self.ctx.is_device_tensor(node.args[0].value):
                 return
             self.report(node, self.SIZE if fn == "torch.Size" else self.message.format(fn=fn))
+        elif converts_to_number(fn) and any(self._device_value(a) for a in positional(node)):
+            self.report(node, self.message.format(fn=fn))
+
+    def _device_value(self, expr: cst.BaseExpression) -> bool:
+        """A device tensor the data flow shows, not one only named like a tensor: `math.*` takes hyperparameters far
+        more often than `float()` does (`math.sqrt(head_dim)`, `math.log(scale)`)."""
+        return self.ctx.is_device_tensor(expr) and not self.ctx.val(expr).weak
 
 
 class PrintTensor(Rule):

@@ -11,7 +11,7 @@ from graphlint.facts import kinds
 from graphlint.facts.annotations import annotation_kind
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
-    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Field, Fwd, HostIf, Items, Join, Keys, Obj, OnParam, Prior,
+    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Field, Fwd, HostIf, Inst, Items, Join, Keys, Obj, OnParam, Prior,
     SelfField,
 )
 
@@ -20,7 +20,7 @@ EVERY_FORM = [
     Call("m.f", 0), Call("m.C.get", "ids", receiver=True), Call("m.f", -1), Join((Call("m.f"), SelfField("x"))),
     SelfField("buf"), Field("lens"), HostIf(SelfField("buf")), Prior(TENSOR, Call("m.g")), Fwd("sizes"), Obj("Meta"),
     OnParam("device"), Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))), Arith(Call("m.f", 3)),
-    Arith(Join((Call("m.f"), SelfField("cap")))),
+    Arith(Join((Call("m.f"), SelfField("cap")))), Inst("m.Decoder"),
 ]
 
 
@@ -40,7 +40,7 @@ def test_string_codes_and_bad_shapes_are_no_kinds(data):
 
 
 def test_kinds_of_different_forms_never_compare_equal():
-    assert len({SelfField("x"), Field("x"), Fwd("x"), OnParam("x"), Obj("x"), Call("x")}) == 6
+    assert len({SelfField("x"), Field("x"), Fwd("x"), OnParam("x"), Obj("x"), Inst("x"), Call("x")}) == 7
     assert Call("m.f", 0) != Call("m.f", "0") and Call("m.f") != Call("m.f", receiver=True)
 
 

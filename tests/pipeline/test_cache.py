@@ -555,3 +555,23 @@ def test_a_field_read_from_constructions_in_another_file_is_never_served_stale(t
     warm = lint(".")
     assert warm == lint("--no-cache", ".")
     assert "kv.py:10" in warm[1] and "GL101" in warm[1]
+
+
+def test_a_helper_handed_its_callers_self_is_never_served_stale(tmp_path, monkeypatch):
+    """`search.py`'s `rescore(model, x)` is only ever handed `Decoder`'s own `self` (`Inst`), so `model.scores(x)`
+    reads `Decoder.scores`; `search.py` does not import `model.py` (the reverse), yet a `scores` that no longer returns a
+    device tensor must re-lint it (`_instance_reach`)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("GRAPHLINT_OUTPUT_FORMAT", raising=False)
+    monkeypatch.delenv("GRAPHLINT_CACHE_DIR", raising=False)
+    search = ("import math\n\n\ndef rescore(model, x):\n    out = model.scores(x)\n    s = out[0][1]\n"
+              "    return math.exp(s)\n")
+    model = ("import torch\nfrom search import rescore\n\n\nclass Decoder(torch.nn.Module):\n"
+             "    def forward(self, x: torch.Tensor):\n        return rescore(self, x)\n\n"
+             "    def scores(self, x: torch.Tensor):\n        return {}\n")
+    write(tmp_path, {"search.py": search, "model.py": model.format("torch.log_softmax(x, dim=-1)")})
+    assert "search.py:7" in lint(".")[1]
+    write(tmp_path, {"model.py": model.format("self.table(x)")})  # unknown now: no host method either (`methods`)
+    warm = lint(".")
+    assert warm == lint("--no-cache", ".")
+    assert "search.py:7" not in warm[1]

@@ -1737,7 +1737,8 @@ def test_host_table_arithmetic_with_an_untyped_operand_stays_on_the_host():
     `torch.exp(-math.log(max_period) * torch.arange(half, dtype=...) / half).to(t.device)` of an untyped `half` and
     `max_period`. A shaped CPU tensor meets only host operands in arithmetic (measured: a CUDA operand, 0-d or not,
     raises), and `math.log` returns a Python float, so the table is built on the host and copied up every call
-    (GL131). Decoys: a 0-d CPU tensor times an untyped value (a CUDA 0-d operand would move it: unknown), the table
+    (GL131). Decoys: a 0-d CPU tensor times an untyped value (`dim`, as its caller passes it: a CUDA 0-d operand
+    would move it, unknown; `max_period` is no such value, every caller leaves its number default), the table
     built with `device=`, and a Python float times the untyped `t` (where `t` lives is unknown)."""
     src = """
         import math
@@ -1755,7 +1756,7 @@ def test_host_table_arithmetic_with_an_untyped_operand_stays_on_the_host():
                 freqs = torch.exp(
                     -math.log(max_period) * torch.arange(start=0, end=half, dtype=torch.float32) / half
                 ).to(device=t.device)
-                scale = (torch.tensor(2.0) * max_period).to(t.device)
+                scale = (torch.tensor(2.0) * dim).to(t.device)
                 kept = torch.exp(-math.log(max_period) * torch.arange(half, device=t.device) / half)
                 n = (-math.log(max_period) * t).to(t.device)
                 return t[:, None].float() * freqs[None] * scale * kept * n
@@ -1802,3 +1803,53 @@ def test_a_value_numpy_is_passed_is_no_device_tensor():
     """
     got = {f for f in findings(src, scope="all") if f[1] in ("GL133", "GL103")}
     assert got == {(6, "GL133"), (7, "GL133"), (8, "GL103")}
+
+
+def test_library_uploads_inside_normalize_and_kaldi_features():
+    """torchvision's `normalize` / `Normalize` builds `torch.as_tensor(mean, device=x.device)` from Python lists, and
+    torchaudio's `kaldi.fbank` uploads its host mel banks, on every call with a device tensor (GL130); decoys: the same
+    calls on CPU tensors (a preprocessing step on the host copies nothing)."""
+    src = """
+        import torch
+        import torchaudio.compliance.kaldi as kaldi
+        from torchvision import transforms
+        from torchvision.transforms.functional import normalize
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.norm = transforms.Normalize([0.5, 0.5, 0.5], [0.2, 0.2, 0.2])
+            def forward(self, x: torch.Tensor, wav: torch.Tensor):
+                a = normalize(x, [0.485, 0.456, 0.406], [0.229, 0.224, 0.225])
+                b = self.norm(x)
+                c = kaldi.fbank(wav, num_mel_bins=80)
+                img = torch.rand(3, 8, 8)
+                d = normalize(img, [0.5, 0.5, 0.5], [0.2, 0.2, 0.2])
+                e = self.norm(img)
+                f = kaldi.fbank(wav.cpu(), num_mel_bins=80)
+                return a, b, c, d, e, f
+    """
+    assert {f for f in findings(src) if f[1] == "GL130"} == {(10, "GL130"), (11, "GL130"), (12, "GL130")}
+
+
+def test_a_field_holding_a_partial_of_kaldi_fbank_mapped_over_a_device_batch():
+    """pyannote's WeSpeaker: `self._fbank = partial(kaldi.fbank, ...)`, then `torch.vmap(self._fbank)(waveforms)`
+    every embedding batch: each mapped call uploads the host mel banks (GL130; measured 104.5 ms behind queued work).
+    Decoys: the same over a CPU batch, and a field holding a partial of a function that copies nothing."""
+    src = """
+        from functools import partial
+        import torch
+        import torch.nn.functional as F
+        import torchaudio.compliance.kaldi as kaldi
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self._fbank = partial(kaldi.fbank, num_mel_bins=80)
+                self._act = partial(F.gelu, approximate="tanh")
+            def forward(self, waveforms: torch.Tensor):
+                a = torch.vmap(self._fbank)(waveforms)
+                b = torch.vmap(self._fbank)(waveforms.cpu())
+                c = torch.vmap(self._act)(waveforms)
+                d = self._fbank(waveforms[0])
+                return a, b, c, d
+    """
+    assert {f for f in findings(src) if f[1] == "GL130"} == {(11, "GL130"), (14, "GL130")}

@@ -262,8 +262,9 @@ def test_torchvision_image_conversions_are_host_tensors_and_transforms_keep_them
     other transforms (`Normalize`, `CenterCrop`) compute where their input lives. Show-o's `image_transform` helper
     rebinds `image` through both, the last on one branch only (`if normalize:`): what its last top-level binding holds
     is what every later binding keeps, so the helper returns a host tensor and its `.to(device)` is a copy. Decoys: a
-    transform of a value nothing types, of a device tensor, the result of a helper that moves its tensor on one
-    branch (a later binding that does not keep it: the join), and a `Compose` (it runs whatever it holds)."""
+    transform of a value nothing types, of a device tensor (no copy of it; `Normalize` uploads its mean and std
+    lists there, GL130), the result of a helper that moves its tensor on one branch (a later binding that does not
+    keep it: the join), and a `Compose` (it runs whatever it holds)."""
     check("""
         import torch
         from torchvision import transforms
@@ -289,7 +290,7 @@ def test_torchvision_image_conversions_are_host_tensors_and_transforms_keep_them
             to_tensor = transforms.PILToTensor()
             b = to_tensor(img).to(device)  # <- GL131
             c = transforms.Normalize([0.5], [0.5])(img).to(device)
-            d = transforms.Normalize([0.5], [0.5])(x).to(device)
+            d = transforms.Normalize([0.5], [0.5])(x).to(device)  # <- GL130
             e = moved(img, device).to(device)
             f = transforms.Compose(pipeline)(img).to(device)
             return a, b, c, d, e, f
@@ -300,8 +301,8 @@ def test_transforms_held_in_fields_and_composed_convert_as_they_would_alone():
     """MuseTalk's `VAE.preprocess_img`: `self.transform = transforms.Normalize(..)` held in a field keeps its input
     where it is, as a local one does, so `self.transform(torch.FloatTensor(x)).to(device)` is a copy; a `Compose` of a
     `ToTensor` and such transforms (held or built in place) converts in host memory. Decoys: the same field and a
-    `Compose` of `Normalize` alone fed a device tensor or a value nothing types, and a `Compose` holding a `Lambda`
-    (it runs whatever that does)."""
+    `Compose` of `Normalize` alone fed a device tensor (no copy of it; `Normalize` uploads its mean and std lists
+    there, GL130) or a value nothing types, and a `Compose` holding a `Lambda` (it runs whatever that does)."""
     check("""
         import torch
         from torchvision import transforms
@@ -318,9 +319,9 @@ def test_transforms_held_in_fields_and_composed_convert_as_they_would_alone():
                 a = self.transform(torch.FloatTensor(window)).to(device)  # <- GL131
                 b = self.to_input(img).to(device)  # <- GL131
                 c = transforms.Compose([transforms.Resize(64), transforms.ToTensor()])(img).to(device)  # <- GL131
-                d = self.transform(x).to(device)
+                d = self.transform(x).to(device)  # <- GL130
                 e = self.norm(img).to(device)
-                f = self.norm(x).to(device)
+                f = self.norm(x).to(device)  # <- GL130
                 g = self.custom(img).to(device)
                 return a, b, c, d, e, f, g
     """, scope="all")

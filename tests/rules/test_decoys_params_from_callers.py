@@ -209,3 +209,83 @@ def test_hit_sampler_of_a_dispatch_table_takes_device_sigmas():
 def test_decoy_sampler_of_a_dispatch_table_takes_host_sigmas():
     """The same schedule left on the host (`get_sigmas` keeps its `device="cpu"`): the comparison reads host memory."""
     assert (15, "GL110") not in findings(SAMPLER.format(passed=""), scope="all")
+
+
+def test_a_number_default_every_caller_leaves_out_is_a_host_number():
+    """`grid_size=80` that no caller passes holds the number, so `W // grid_size` is a host int and `torch.arange(n) *
+    step + ox` a CPU tensor written into a device slice (co-tracker's dense grid, per offset: GL131); decoy: the same
+    default scaling a tensor built on the device (a host number operand copies nothing)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                g = torch.zeros((2, 8, 3), device=x.device)
+                return self.dense(g), self.scaled(g)
+            def dense(self, g, grid_size=80):
+                step = g.shape[-1] // grid_size
+                for offset in range(step * step):
+                    ox = offset % step
+                    g[:, :, 1] = torch.arange(8).repeat(2) * step + ox
+                return g
+            def scaled(self, g, scale=2.0):
+                g[:, :, 2] = torch.arange(8, device=g.device) * scale
+                return g
+    """
+    assert {f for f in findings(src) if f[1] == "GL131"} == {(10, "GL131")}
+
+
+def test_a_helper_every_caller_hands_its_own_self_reads_the_class_methods():
+    """wenet's `attention_rescoring(self, ...)` in `ASRModel.decode`: the helper's untyped `model` is the caller's own
+    instance, so `model.scores(x)` returns what the class's `scores` returns (device log-probs and a host copy) and
+    per-token `math.exp(s)` / `if s > best` read device values (GL105, GL110). Decoys: the host item of the same
+    return, and a helper one caller hands its `self` and another some other object (no one class: nothing known)."""
+    src = """
+        import math
+        import torch
+        class Decoder(torch.nn.Module):
+            def forward(self, x: torch.Tensor, other):
+                return rescore(self, x), rescore_any(self, x), rescore_any(other, x)
+            def scores(self, x: torch.Tensor):
+                return torch.log_softmax(x, dim=-1), torch.zeros(4)
+        def rescore(model, x):
+            out, host = model.scores(x)
+            best = 0.0
+            for i in range(4):
+                s = out[0][i]
+                c = math.exp(s)
+                if s > best:
+                    best = c
+                if host[i] > 0:
+                    best = math.exp(host[i])
+            return best
+        def rescore_any(model, x):
+            out, host = model.scores(x)
+            s = out[0][1]
+            return math.exp(s) if s > 0 else 0.0
+    """
+    assert {f for f in findings(src) if f[1] in ("GL105", "GL110")} == {(13, "GL105"), (14, "GL110")}
+
+
+def test_a_plain_object_handed_as_self_keeps_the_field_facts_of_its_name():
+    """Megatron's `sampling.log_probs_kernel(logits, self, ...)` in its inference context: the helper's `context` is the
+    context object (`Inst`), whose `active_request_metadata` its class leaves untyped; what every class keeps in a field
+    of that name (host metadata, `CallFacts.field`) still answers, as for a receiver of unknown class (decoy: its
+    `.tolist()` reads the host)."""
+    src = """
+        import torch
+        class Context:
+            def __init__(self, n: int):
+                self.active_request_metadata = {"temperature": torch.zeros(n, pin_memory=True)}
+                self.total = n
+            def log_probs(self, sampler, logits: torch.Tensor):
+                return sampler.kernel(logits, self)
+        class Sampler:
+            def kernel(self, logits: torch.Tensor, context):
+                metadata = context.active_request_metadata
+                temps = metadata["temperature"][: context.total].tolist()
+                return logits / temps[0]
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return Context(4).log_probs(Sampler(), x)
+    """
+    assert {f for f in findings(src) if f[1] == "GL102"} == set()

@@ -1394,3 +1394,45 @@ def test_a_split_on_a_string_separator_cuts_a_string():
                 return version(x, 2)
     """
     assert {f for f in findings(src) if f[1] == "GL105"} == {(11, "GL105")}
+
+
+def test_math_functions_of_a_device_tensor_read_it_on_the_host():
+    """`math.exp(s)` of a 0-d CUDA score converts it with `__float__`, an implicit `.item()` (wenet's attention
+    rescoring, per token); decoys: `math.*` of a Python number, of an `.item()` result (GL101's), of a shape, and
+    `math.prod` of tensors, which only multiplies them."""
+    src = """
+        import math
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, scale: float):
+                scores = torch.log_softmax(x, dim=-1)
+                s = scores[0][1]
+                a = math.exp(s)
+                b = math.isnan(scores.max())
+                c = math.exp(scale) / math.sqrt(x.shape[-1])
+                d = math.log(scores.sum().item())
+                e = math.prod([scores[0], scores[1]])
+                return a, b, c, d, e
+    """
+    assert findings(src) == {(7, "GL105"), (8, "GL105"), (10, "GL101")}
+
+
+def test_torchvision_to_pil_image_of_a_device_frame_copies_it_down():
+    """`to_pil_image(frame)` / `ToPILImage()(frame)` convert through `frame.cpu().numpy()` inside torchvision: a
+    blocking copy of a device frame; decoys: a CPU frame, a frame already copied down (GL103 reports the `.cpu()`
+    once), and a PIL image."""
+    src = """
+        import torch
+        from torchvision import transforms
+        from torchvision.transforms.functional import to_pil_image
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, image):
+                out = torch.sigmoid(x)
+                a = to_pil_image(out[0])
+                b = transforms.ToPILImage()(out[1])
+                c = to_pil_image(torch.rand(3, 4, 4))
+                d = to_pil_image(out[2].cpu())
+                e = to_pil_image(image)
+                return a, b, c, d, e
+    """
+    assert findings(src) == {(7, "GL103"), (8, "GL103"), (10, "GL103")}

@@ -153,8 +153,10 @@ def typed_legacy(qual: str) -> bool:
 
 # the legacy constructors of both namespaces (`torch.Tensor(data)`, `torch.cuda.LongTensor(n)`): a tensor, not a class
 LEGACY_TENSOR_RE = re.compile(r"^torch\.(cuda\.)?(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
-# Ops that move or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`)
-BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip"})
+# Ops that move, repeat or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`,
+# `mask.unsqueeze(-1).repeat(1, 1, 2)`: torch keeps the dtype of every one of them)
+BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip", "repeat", "repeat_interleave", "tile", "movedim",
+                              "moveaxis", "swapaxes", "swapdims", "unflatten"})
 # Methods that keep the receiver's shape (casts, copies, in-place fills, elementwise math).
 SHAPE_KEEPING_METHODS = frozenset({
     "float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte", "bool", "contiguous", "clone",
@@ -2260,7 +2262,13 @@ def _reduced_rank(rank: int, node: cst.Call) -> int | None:
 
 
 def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:
-    """The rank of `torch.tensor(data)`: 0 for a host number, 1 for a flat list of them, deeper for nesting."""
+    """The rank of `torch.tensor(data)`: 0 for a host number, 1 for a flat list of them, deeper for nesting. A
+    display repeated by a host number (`[False] * n`, `n * [[0, 1]]`) nests as the display does."""
+    if isinstance(data, cst.BinaryOperation) and isinstance(data.operator, cst.Multiply):
+        for seq, times in ((data.left, data.right), (data.right, data.left)):
+            if isinstance(seq, (cst.List, cst.Tuple)) and inf(times) == HOST:
+                return _literal_rank(seq, inf)
+        return None
     if isinstance(data, (cst.List, cst.Tuple)):
         if not data.elements or any(isinstance(e, cst.StarredElement) for e in data.elements):
             return None

@@ -119,10 +119,26 @@ class TensorCondition(_ConditionRule):
             box.kind is Kind.HOST_SEQ and box.ref in COMPARING_SEQUENCES)
 
 
+# Hugging Face's SDPA mask helpers (transformers.modeling_attn_mask_utils), which branch on
+# `torch.all(mask == 1)` of the 2-D mask they are given, to drop it, whenever they run eagerly (not traced,
+# compiled or exported): the reduction is read on the host inside the call. Last name -> the dotted name.
+SDPA_MASK_HELPERS = {
+    "_ignore_causal_mask_sdpa": "transformers.modeling_attn_mask_utils.AttentionMaskConverter._ignore_causal_mask_sdpa",
+    "_prepare_4d_attention_mask_for_sdpa": "transformers.modeling_attn_mask_utils._prepare_4d_attention_mask_for_sdpa",
+    "_prepare_4d_causal_attention_mask_for_sdpa":
+        "transformers.modeling_attn_mask_utils._prepare_4d_causal_attention_mask_for_sdpa",
+}
+
+
 class AnyAllCondition(_ConditionRule):
     """`if mask.any():` / `if (x > 0).all():` reads the reduction on the host.
 
-    `.any()` alone stays on the device; the `if` is what syncs. Both paths must become device work.
+    `.any()` alone stays on the device; the `if` is what syncs. Both paths must become device work. Hugging Face's
+    SDPA mask helpers (`AttentionMaskConverter._ignore_causal_mask_sdpa(mask, ...)`,
+    `_prepare_4d_attention_mask_for_sdpa(mask, ...)`, `_prepare_4d_causal_attention_mask_for_sdpa(mask, ...)`) do
+    the same inside the call: each tests `torch.all(mask == 1)` in an `if` whenever it runs eagerly, so a device
+    mask is read on the host. Not reported for a mask the code shows is 4-d (the helpers return before the test),
+    a host mask or `None`, nor in captured code (traced or compiled code skips the test).
     """
 
     code = "GL111"
@@ -149,10 +165,27 @@ class AnyAllCondition(_ConditionRule):
         "    return ok\n",
     )
 
+    helper_message = "`{call}()` tests `torch.all(mask == 1)` on the host when run eagerly: the device mask is read"
+
     def report(self, node, message=None, **kw):  # type: ignore[override]
         m = method_call(node) if isinstance(node, cst.Call) else None
         name = f".{m[1]}" if m else ".any"
-        super().report(node, self.message.replace("{call}", name), **kw)
+        super().report(node, message or self.message.replace("{call}", name), **kw)
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        last = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else None
+        if last not in SDPA_MASK_HELPERS or self.ctx.context == "captured":
+            return  # (the cheap test first: every call of a hot function comes here)
+        if self.ctx.call_name(node) != SDPA_MASK_HELPERS[last]:
+            return
+        mask = next((a.value for a in node.args if a.keyword is None and not a.star), None) or next(
+            (a.value for a in node.args if a.keyword is not None and a.keyword.value in ("attention_mask", "mask")), None)
+        if mask is None:
+            return
+        val = self.ctx.val(mask)
+        if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not val.weak and val.rank != 4:
+            self.report(node, self.helper_message.format(call=last))
 
 
 class NanGuard(_ConditionRule):

@@ -488,3 +488,28 @@ def test_decoy_assert_on_a_helpers_any_of_a_host_mask():
                 assert both(n, m)
                 return x
     """) == {(11, "GL102")}  # (`x.tolist()` itself; no GL110 on the two asserts)
+
+
+def test_hit_hugging_face_sdpa_mask_helpers_test_the_mask_on_the_host():
+    """Parler-TTS's decoder and QuIP#'s Llama call `AttentionMaskConverter._ignore_causal_mask_sdpa(attention_mask,
+    ...)` and `_prepare_4d_attention_mask_for_sdpa(encoder_attention_mask, ...)` every decode step: eagerly, both
+    test `torch.all(mask == 1)` in an `if` to drop the mask, a host read of the device mask (hits). Decoys: a mask
+    the code shows is 4-d (the helper returns before the test), `None`, a host mask, another object's method of the
+    same name, and the helper inside a captured region (traced code skips the test)."""
+    got = {f for f in findings("""
+        import torch
+        from transformers.modeling_attn_mask_utils import AttentionMaskConverter, _prepare_4d_attention_mask_for_sdpa
+        def step(x: torch.Tensor, attention_mask: torch.Tensor, n: int, other, g):
+            if AttentionMaskConverter._ignore_causal_mask_sdpa(attention_mask, inputs_embeds=x, past_key_values_length=n):
+                return None
+            enc = _prepare_4d_attention_mask_for_sdpa(attention_mask, x.dtype, tgt_len=n)
+            four = attention_mask.view(1, 1, n, n)
+            a = AttentionMaskConverter._ignore_causal_mask_sdpa(four, inputs_embeds=x, past_key_values_length=n)
+            b = AttentionMaskConverter._ignore_causal_mask_sdpa(None, inputs_embeds=x, past_key_values_length=n)
+            c = _prepare_4d_attention_mask_for_sdpa(torch.ones(2, n), x.dtype)
+            d = other._ignore_causal_mask_sdpa(attention_mask, x, n)
+            with torch.cuda.graph(g):
+                e = _prepare_4d_attention_mask_for_sdpa(attention_mask, x.dtype)
+            return enc, a, b, c, d, e
+    """, scope="all") if f[1] == "GL111"}
+    assert got == {(4, "GL111"), (6, "GL111")}

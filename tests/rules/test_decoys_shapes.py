@@ -856,3 +856,22 @@ def test_decoy_a_scalar_return_annotation_over_host_or_unknown_returns():
             def n(self, x) -> int:
                 return self.count
     """) == {(3, "GL101"), (5, "GL105")}
+
+
+def test_hit_a_mask_repeated_or_moved_stays_a_mask():
+    """Co-Tracker's backward tracking `mask = (arange < queries[..., 0]).unsqueeze(-1).repeat(1, 1, 1, 2)`, then
+    `visibilities[mask[..., 0]] = inv_visibilities[mask[..., 0]]`: `repeat`, `repeat_interleave`, `tile` and the
+    axis moves keep a tensor's dtype, so the repeated comparison is still a boolean mask (hits). Decoys: the same
+    ops on integer indices (`arange(n).repeat(2)`), and a mask cast to integers before repeating."""
+    got = {f for f in findings("""
+        import torch
+        def step(x: torch.Tensor, v: torch.Tensor, q: torch.Tensor, n: int):
+            mask = (q > 0).unsqueeze(-1).repeat(1, 1, 2)
+            a = x[mask]
+            b = v[torch.tile(q > 0, (2,)).movedim(0, -1)]
+            idx = torch.arange(n, device=x.device).repeat(2)
+            c = x[idx]
+            d = x[(q > 0).long().repeat_interleave(2)]
+            return a, b, c, d
+    """, scope="all") if f[1] == "GL123"}
+    assert got == {(4, "GL123"), (5, "GL123")}

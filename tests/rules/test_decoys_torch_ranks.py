@@ -147,3 +147,24 @@ def test_runtime_shapes_and_other_ranks_stay_unknown():
             r[0] = 1
             return a, b, c, e, f, q, v, r
     """, scope="all")
+
+
+def test_a_local_built_from_a_repeated_list_display_has_the_display_rank():
+    """FastChat's CLLM `eos_reached = torch.tensor([False] * bsz, device=device)` then `eos_reached[j] = True` per
+    finished row: a display repeated by a host number nests as the display does (the field table reads the same
+    form), so the store is one element of a 1-d CUDA tensor (hit). Decoys: a nested repetition is 2-d, so `t[j]` is a
+    row fill; the same list on the host; a repetition by a value nothing types (a tensor may repeat nothing)."""
+    check("""
+        import torch
+        def step(x: torch.Tensor, n: int, m: int, reps):
+            done = torch.tensor([False] * n, device=x.device)  # <- GL130
+            grid = torch.tensor([[0] * n] * m, device=x.device)  # <- GL130
+            host = torch.tensor(n * [0])
+            odd = torch.tensor([0] * reps, device=x.device)  # <- GL130
+            for j in range(n):
+                done[j] = True  # <- GL133
+                grid[j] = 1
+                host[j] = 1
+                odd[j] = 1
+            return done, grid, host, odd
+    """, scope="all")

@@ -7,7 +7,7 @@ checker's reading of direct calls alone, `direct`).
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
@@ -119,6 +119,7 @@ class CallFacts:
         self.index = index
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._handing_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] = {}  # `handing_calls_named`
+        self._passing_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] = {}  # `passing_calls_named`
         self._memo: dict[str, dict[str, IKind]] = {}
         self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
@@ -1265,11 +1266,24 @@ class CallFacts:
         call), in the same order. Memoised per name: `_handed_self` asks it for every function so named, and
         filtering tens of thousands of `forward` calls against each caller's `callable_args` anew every time was most
         of the hot path's `_project_calls` cost."""
-        kept = self._handing_by_name.get(name)
+        return self._calls_named_with(name, self._handing_by_name, lambda caller: caller.callable_args)
+
+    def passing_calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+        """Those of `calls_named(name)` whose arguments the caller records (its `call_args` at that call), in the same
+        order. Memoised per name: `_handed_classes` reads only what a call passes, and resolving every
+        `super().__init__()` of the project (most pass nothing) for each constructor it asks about was most of its
+        cost."""
+        return self._calls_named_with(name, self._passing_by_name, lambda caller: caller.call_args)
+
+    def _calls_named_with(self, name: str, kept_by_name: dict[str, list[tuple["FunctionInfo", str, int]]],
+                          records: Callable[["FunctionInfo"], Iterable[tuple]]) -> list[tuple["FunctionInfo", str, int]]:
+        """Those of `calls_named(name)` at which the caller has a record in `records(caller)` (whose first two items
+        are a call's descriptor and line), in the same order; kept per name in `kept_by_name`."""
+        kept = kept_by_name.get(name)
         if kept is None:
-            kept = self._handing_by_name[name] = [
+            kept = kept_by_name[name] = [
                 (caller, desc, line) for caller, desc, line in self.calls_named(name)
-                if any(c == desc and ln == line for c, ln, _slot, _ref in caller.callable_args)]
+                if any(record[0] == desc and record[1] == line for record in records(caller))]
         return kept
 
     def _referenced_keys(self) -> set[str]:

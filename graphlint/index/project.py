@@ -2088,16 +2088,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """Does `fn` call its parameter `param` (`param(...)`, `param.forward(...)`, `param.__call__(...)`)?"""
         return any(_called_value(callee) == f"{fn.module}.{param}" for callee, _line in fn.calls)
 
-    def _project_calls(self, fn: FunctionInfo, handing: bool = False) -> Iterator[tuple[FunctionInfo, str, int]]:
+    def _project_calls(self, fn: FunctionInfo, handing: bool = False, passing: bool = False
+                       ) -> Iterator[tuple[FunctionInfo, str, int]]:
         """(caller, call descriptor, line) of each call in the project that reaches `fn` (for an `__init__`,
         also the constructions `Cls(...)`, `cls(...)` that run it). `handing`: only the calls that hand on a callable or a
         parameter (the caller's `callable_args` at that call), the only ones `_handed_self` and `_passed_callables`
         read: a name like `forward` is called at tens of thousands of sites, and resolving each of them, for each
-        function so named, was a third of the hot path's cost."""
+        function so named, was a third of the hot path's cost. `passing`: only the calls whose arguments the caller
+        records (`call_args`), the only ones `_handed_classes` reads."""
         owner, _, name = fn.qualname.rpartition(".")
         # (a construction is spelt with the class's name, or `cls(...)` in a classmethod of it or of a subclass)
         names = (name, owner.rpartition(".")[2], "cls") if name == "__init__" and fn.class_key else (name,)
-        calls = self.call_facts.handing_calls_named if handing else self.call_facts.calls_named
+        calls = self.call_facts.handing_calls_named if handing \
+            else self.call_facts.passing_calls_named if passing else self.call_facts.calls_named
         for caller, desc, line in (call for n in names for call in calls(n)):
             if any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
                 yield caller, desc, line
@@ -2928,7 +2931,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return found
         self._handed_memo[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
-        for caller, desc, line in self._project_calls(owner):
+        for caller, desc, line in self._project_calls(owner, passing=True):  # (a call recording no argument passes none)
             slots = self._slots(owner, desc, name)
             for c, ln, positional, keywords in caller.call_args:
                 if c != desc or ln != line:

@@ -2746,10 +2746,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
         """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step
-        driver anywhere (`output = model.generate(inputs)` once, or per prompt), or holds a decode loop."""
+        driver anywhere (`output = model.generate(inputs)` once, or per prompt), or holds a decode loop. A generation
+        counts as `_request_loops` reads one (`_drives_steps`): also where only the model protocol's method name
+        resolves the receiver (GPTFast's `gpt_fast_model = gpt_fast(..)`, then `gpt_fast_model.generate(ids)`)."""
         spans = [(unit.lineno, unit.end_lineno)]
         return bool(unit.decode_loops) or self._enters_model(unit, spans, set(entries), through_modules=True) \
-            or any(self._steps_in(unit, span, reached) for span in spans)
+            or any(self._steps_in(unit, span, reached) for span in spans) \
+            or any(self._drives_steps(unit, callee, reached) for callee, _line in unit.calls)
 
     def _imported_modules(self) -> set[str]:
         """Every module the project's imports name, with the packages above it (`a.b.c` imports `a` and `a.b`)."""

@@ -133,3 +133,44 @@ def test_generate_of_a_plain_object_or_a_model_s_own_generate_is_no_entry() -> N
     index.hot_functions()
     assert "plain:<module>" not in index.entry_scripts
     assert "own:<module>" not in index.entry_scripts
+
+
+LOCALS = """
+import torch
+from pkg.models import LlamaKIVI, Wrapped
+
+
+def load_wrapped(path):
+    return Wrapped()
+
+
+def make_ids(n):
+    return torch.arange(n)
+
+
+def main(path, ids):
+    model = LlamaKIVI.from_pretrained(path).cuda().eval()
+    helper = load_wrapped(path).to("cuda")
+    t = make_ids(4).cuda()
+    other = load_wrapped(path).to("cuda")
+    if ids is None:
+        other = None
+    return model.score(ids), helper.score(ids), t.score(ids), other.score(ids)
+"""
+
+
+def test_a_local_bound_through_module_methods_keeps_what_the_call_made() -> None:
+    """`model = Cls.from_pretrained(p).cuda().eval()` and `helper = load(p).to(d)` in a function hold what the inner call
+    made (`_Indexer._moved_made`), as the unmoved `t = make_ids(4)` would. Decoys: a tensor factory's result moved (`t =
+    make_ids(4).cuda()`: no class, no method), and a local bound twice (`other`: either binding may hold it)."""
+    index = project_index({"pkg.__init__": "", "pkg.models": MODELS, "run": LOCALS})
+    typed = {(q, h) for q, h in _edges_all(index, "run:main") if not h.startswith(("method ", "model method "))}
+    assert {q for q, _h in typed} == {"LlamaKIVI.score", "Wrapped.score"}
+    assert ("Wrapped.score", "factory load_wrapped") in typed
+    assert sum(1 for c, _line in index.functions["run:main"].calls if c == "run.load_wrapped().score") == 1
+
+
+def _edges_all(index, key: str) -> set[tuple[str, str]]:
+    fn = index.functions[key]
+    return {(t.qualname, how) for callee, _line in fn.calls if callee.endswith(".score")
+            for t, how in index.call_edges(fn, fn.module, callee)}

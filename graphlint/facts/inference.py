@@ -232,6 +232,8 @@ def annotated_binding(ann: Val, val: Val) -> Val:
         return val
     if ann.kind is Kind.TENSOR and val.kind in TENSORS and not val.weak:
         return val
+    if ann.kind is Kind.BOOL_TENSOR and val.kind is Kind.CPU_TENSOR and not val.weak:
+        return val  # `mask: torch.BoolTensor = ids_cpu == k` (Janus' processor): a host mask, wherever the hint says
     return ann
 
 

@@ -237,6 +237,8 @@ def annotated_binding(ann: Val, val: Val) -> Val:
         return val
     if ann.kind is Kind.TENSOR_SEQ and val == EMPTY_LIST:
         return ANNOTATED_EMPTY  # `rows: list[Tensor] = []`: its first append says where its tensors live
+    if ann.kind is Kind.BOOL_TENSOR and val.kind is Kind.CPU_TENSOR and not val.weak:
+        return val  # `mask: torch.BoolTensor = ids_cpu == k` (Janus' processor): a host mask, wherever the hint says
     return ann
 
 

@@ -24,7 +24,7 @@ from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
-    import_rank, is_model_loader,
+    MODEL_LOADERS, import_rank, is_model_annotation, is_model_loader,
 )
 
 
@@ -736,7 +736,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return []
         name, _, rest = callee[len(module) + 1:].partition(".")
         owner: FunctionInfo | None = caller
-        while owner is not None and name not in owner.global_reads:
+        while owner is not None and name not in owner.global_reads and owner.qualname != SCRIPT:
+            # (a module's own top level reads its globals as its locals: `model = Cls.from_pretrained(p).cuda()`)
             owner = self.functions.get(owner.parent_key) if owner.parent_key else None
         if owner is None:
             return []
@@ -922,6 +923,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 return [(fn, "")]
             if meth == "apply" and self._is_autograd_function(owner) and (fn := self.method(owner, "forward")):
                 return [(fn, f"{owner.qualname}.apply")]
+            if meth in MODEL_LOADERS:  # `LlamaKIVI.from_pretrained(path)`: the library's loader builds `cls(config)`
+                return [(owner, "")]
         if held := self.global_classes(desc, depth):  # `_PP`, assigned `init_group(...)` somewhere
             return held
         if head and self._unknown_receiver(head):
@@ -2749,10 +2752,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
         """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step
-        driver anywhere (`output = model.generate(inputs)` once, or per prompt), or holds a decode loop."""
+        driver anywhere (`output = model.generate(inputs)` once, or per prompt), or holds a decode loop. A generation
+        counts as `_request_loops` reads one (`_drives_steps`): also where only the model protocol's method name
+        resolves the receiver (GPTFast's `gpt_fast_model = gpt_fast(..)`, then `gpt_fast_model.generate(ids)`)."""
         spans = [(unit.lineno, unit.end_lineno)]
         return bool(unit.decode_loops) or self._enters_model(unit, spans, set(entries), through_modules=True) \
-            or any(self._steps_in(unit, span, reached) for span in spans)
+            or any(self._steps_in(unit, span, reached) for span in spans) \
+            or any(self._drives_steps(unit, callee, reached) for callee, _line in unit.calls)
 
     def _imported_modules(self) -> set[str]:
         """Every module the project's imports name, with the packages above it (`a.b.c` imports `a` and `a.b`)."""
@@ -2978,9 +2984,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return True
         # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
         # defining it are models, as for `_model_receivers`; any other method named alone is no evidence)
+        edges = self.call_edges(unit, unit.module, callee)
         return any(t.key in model and not how.startswith((BY_NAME[0], NEW))
                    or through_modules and not how.startswith((*BY_NAME, NEW)) and self._runs_parts(t, model)
-                   for t, how in self.call_edges(unit, unit.module, callee))
+                   for t, how in edges) or not edges and self._library_generate(unit, callee, model)
+
+    def _library_generate(self, unit: FunctionInfo, callee: str, model: set[str]) -> bool:
+        """`model.generate(ids)` where calling `model` runs a model entry, the forward of a project nn.Module class
+        that defines no `generate` (KIVI's `LlamaForCausalLM_KIVI.from_pretrained(..).cuda()`, a subclass of
+        transformers' `LlamaPreTrainedModel` through a star import): the library base's `generate` runs that forward
+        every step, so the call runs the model as calling the instance does."""
+        head, _, meth = callee.rpartition(".")
+        if meth != "generate" or not head:
+            return False
+        return any(t.key in model and not how.startswith((*BY_NAME, NEW))
+                   and (cls := self.classes.get(t.class_key or "")) is not None
+                   and self.is_nn_module(cls) and self.method(cls, "generate") is None
+                   for t, how in self.call_edges(unit, unit.module, head))
 
     def _runs_parts(self, fn: FunctionInfo, model: set[str]) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, whose own calls enter the

@@ -2149,7 +2149,7 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
-        made = self._made(head) or self._kept_made(head) or self._loaded_model(head)
+        made = self._made(head) or self._kept_made(head) or self._moved_made(head) or self._loaded_model(head)
         rest = dotted(func)[len(head.id):] if dotted(func) else None
         if made is None or rest is None:
             return None
@@ -2164,6 +2164,16 @@ class _Indexer(ast.NodeVisitor):
         if len(held) != 1 or len(held) == len(bound) or not isinstance(held[0], ast.expr):
             return None
         return self._made(held[0])
+
+    def _moved_made(self, head: ast.Name) -> str | None:
+        """What a local bound once to nn.Module methods returning the module on a project call holds: `model =
+        Model.from_pretrained(path).cuda().eval()`, `net = load_net(cfg).to(device)` hold what the innermost call
+        returns (`_made` of it), as `built_by` reads a field or a global bound so."""
+        bound = self.scopes[-1].binds.get(head.id, [])
+        if len(bound) != 1 or not isinstance(call := bound[0], ast.Call):
+            return None
+        inner = _module_kept(call)
+        return self._made(inner) if inner is not call else None
 
     def _loaded_model(self, head: ast.Name) -> str | None:
         """`loader()` for a local whose one binding (besides the nn.Module methods that rebind it to the module,

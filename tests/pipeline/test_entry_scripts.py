@@ -121,3 +121,68 @@ def test_scope_all_lints_every_top_level(tmp_path: Path) -> None:
                   scope="all")
     assert _where(found) == {("model.py", 6, "GL105")}
     assert found[0].context is None and found[0].via == ()
+
+
+# a model whose `generate` is a decode loop; the script's receiver comes from a loader outside the project, so only the
+# model protocol's method name resolves `model.generate(..)` (GPTFast's `gpt_fast_model = gpt_fast(..)`)
+GENERATOR = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+        @torch.no_grad()
+        def generate(self, ids, n):
+            for _ in range(n):
+                nxt = self(ids)[:, -1:].argmax(-1)
+                ids = torch.cat([ids, nxt], dim=1)
+            return ids
+"""
+
+GENERATE_ONCE = """
+    import torch
+    from hub import load_model
+
+    model = load_model("net")
+    ids = torch.tensor([[1, 2, 3]]).to("cuda")
+    out = model.generate(ids, 8)
+    print(out)
+"""
+
+# decoy: the same top level calling a method that only a plain helper class defines (no model protocol, no loop)
+SUMMARY = """
+    class Report:
+        def summarise(self, ids):
+            return ids
+"""
+
+SUMMARISE_ONCE = """
+    import torch
+    from hub import load_model
+
+    model = load_model("net")
+    ids = torch.tensor([[1, 2, 3]]).to("cuda")
+    out = model.summarise(ids)
+    print(out)
+"""
+
+
+def test_a_script_whose_generation_only_the_protocol_name_resolves_is_linted_at_top_level(tmp_path: Path) -> None:
+    """rampart GPTFast's examples: `input_tokens = tokenizer.encode(..).to(device)` before one generation, on a model a
+    project loader returns through helpers the index does not type."""
+    found = _lint(tmp_path, {"pkg/model.py": GENERATOR, "pkg/scripts/gen.py": GENERATE_ONCE})
+    assert ("gen.py", 5, "GL131") in _where(found)
+    assert {f.via for f in found if f.path.endswith("gen.py")} == {
+        ("pkg.scripts.gen:<module> (script: runs the model at top level)",)}
+
+
+def test_a_script_calling_a_method_found_by_name_alone_stays_cold(tmp_path: Path) -> None:
+    """Decoys: the same script calling a method only a plain helper class defines (named alone, no generation), and
+    the generating script when another module imports it (a library's import-time code)."""
+    found = _lint(tmp_path, {"pkg/model.py": GENERATOR, "pkg/report.py": SUMMARY, "pkg/scripts/summ.py": SUMMARISE_ONCE})
+    assert not [f for f in found if f.path.endswith("summ.py")]
+    found = _lint(tmp_path, {"pkg/model.py": GENERATOR, "pkg/scripts/gen.py": GENERATE_ONCE,
+                             "pkg/scripts/use.py": "from pkg.scripts import gen\n"})
+    assert not [f for f in found if f.path.endswith("gen.py")]

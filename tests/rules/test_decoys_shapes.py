@@ -875,3 +875,19 @@ def test_hit_a_mask_repeated_or_moved_stays_a_mask():
             return a, b, c, d
     """, scope="all") if f[1] == "GL123"}
     assert got == {(4, "GL123"), (5, "GL123")}
+
+
+def test_a_bool_tensor_hint_over_a_host_mask_keeps_it_on_the_host():
+    """Janus' `VLChatProcessor.process_one`: `image_token_mask: torch.BoolTensor = input_ids == self.image_id` of
+    `input_ids = torch.LongTensor(ids)` is a host mask (the hint names no device), so its `nonzero()` is host work; the
+    same hint over a device comparison stays a hit."""
+    assert {f for f in findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, ids: list, k: int):
+                input_ids = torch.LongTensor(ids)
+                mask: torch.BoolTensor = input_ids == k
+                on_host = mask.nonzero()
+                dev: torch.BoolTensor = x == k
+                return on_host, dev.nonzero()
+    """) if f[1] == "GL120"} == {(8, "GL120")}

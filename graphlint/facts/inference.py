@@ -1533,11 +1533,12 @@ class Inference:
         # Only real torch functions: an unknown name is more likely a mis-resolved local.
         if head in TORCH_FUNCTION_NAMES and head not in NON_TENSOR_TORCH_SUBMODULES and "." not in qual[len("torch."):]:
             args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
+            # `torch.div(n, 2)` of Python numbers makes a host tensor (on the default device); `torch.div(host_lengths
+            # + k, k)` is computed where its host input lives
             if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None \
-                    and (self.default_device is Dev.CPU or any(v.kind is Kind.CPU_TENSOR for v in args)):
-                return CPU  # `torch.div(n, 2)` of Python numbers makes a host tensor (on the default device)
-            if self._host_first(node):
-                return CPU  # `torch.div(host_lengths + k, k)`: computed where its host input lives
+                    and (self.default_device is Dev.CPU or any(v.kind is Kind.CPU_TENSOR for v in args)) \
+                    or self._host_first(node):
+                return Val(Kind.CPU_TENSOR, rank=2) if _pairs_table(qual, node) else CPU
             if head in BOOL_KEEPING_OPS and args and args[0].kind is Kind.BOOL_TENSOR:
                 return BOOL  # `torch.roll(mask, 1, -1)` moves a mask's elements: still a mask
             return TENSOR
@@ -1962,10 +1963,17 @@ def remember_test(inf: Inference, name: str, value: cst.BaseExpression) -> None:
     `if is_cuda:` (after `bind`, which dropped what the name held before). So does a local bound to a tensor's
     device or its type (`d = v.device`, `t = d.type`): a later `if t == "cpu":` tests `v` as `v.device.type` would."""
     when_true, when_false = narrowing(inf, value)
-    if not (when_true or when_false) and _device_of_expr(inf, value) is None \
+    if not (when_true or when_false) and _device_of_expr(inf, value) is None and not _off_cuda_flag(inf, value) \
             or name in (reads := _names_read(value)):
         return
     inf.tests[name] = (value, reads)
+
+
+def _off_cuda_flag(inf: Inference, value: cst.BaseExpression) -> bool:
+    """`is_mps = x.device.type == "mps"` (or its negation, or `and` / `or` of such tests): a later `if is_mps:` is
+    the test itself for `off_cuda_arm`. Only those syntactic shapes are asked, so plain calls cost nothing here."""
+    return value.__class__ in (cst.Comparison, cst.UnaryOperation, cst.BooleanOperation) \
+        and off_cuda_arm(inf, value) is not None
 
 
 def _names_read(expr: cst.BaseExpression) -> frozenset[str]:
@@ -2092,7 +2100,10 @@ def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
     """Which arm of an `if` runs only where the program's device is not CUDA: "body" for `if device.type == "mps":`,
     `if self.device == "cpu":`, `if "privateuseone" in str(self.device):`, `if device.type != "cuda":`; "orelse" for
     the negations and `if "cuda" in device.lower():`. graphlint reads the program as run on CUDA, so that arm never runs there. A tensor's own device
-    test (`if x.device.type == "cpu":`) is no such test: it narrows `x` (`narrowing`)."""
+    test (`if x.device.type == "cpu":`) is no such test: it narrows `x` (`narrowing`). A local holding such a test
+    (`is_mps = x.device.type == "mps"`, `remember_test`) reads as the test until a name it reads is rebound."""
+    if test.__class__ is cst.Name and test.value in inf.tests:
+        return off_cuda_arm(inf, inf.tests[test.value][0])
     if test.__class__ is cst.UnaryOperation and test.operator.__class__ is cst.Not:
         inner = off_cuda_arm(inf, test.expression)
         return {"body": "orelse", "orelse": "body"}.get(inner or "")
@@ -2333,6 +2344,15 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
     for el, item in zip(target.elements, items):
         bind_targets(inf, el.value, item)
     return True
+
+
+def _pairs_table(qual: str, node: cst.Call) -> bool:
+    """`torch.combinations(v)` (`r=2` unless given as a positive literal): a 2-d table, one row per combination,
+    whose rows unpack into 0-d elements (`for i, j in torch.combinations(torch.arange(n)):`). `r=0` gives 1-d."""
+    if qual != "torch.combinations":
+        return False
+    r = next((a.value for a in node.args[1:] if a.keyword is None or a.keyword.value == "r"), None)
+    return r is None or isinstance(r, cst.Integer) and int(r.value) > 0
 
 
 def _slice_item(node: cst.BaseExpression, resolve) -> bool:

@@ -352,3 +352,42 @@ def test_a_parameter_named_key_is_no_tensor_guess():
             return f"{value}", query.sum().item()
     """
     assert findings(hits, scope="all") == {(5, "GL107"), (6, "GL107"), (6, "GL101")}
+
+
+def test_a_local_holding_an_off_cuda_test_reads_as_the_test():
+    """demucs' `is_mps = x.device.type == 'mps'` / `if is_mps: x = x.cpu()` (MPS has no complex STFT): the flag holds
+    the tensor's MPS test, so its arm never runs on CUDA, as under the test itself (decoys), and so does the arm of its
+    negation's `else`. Hits stay: a flag rebound in the loop before the next test (it no longer holds the test on the
+    second pass, where it is a 0-d device tensor: GL110 too), a flag from a comparison of something that is no device,
+    and the `else` of the flag."""
+    src = """
+        import torch
+
+
+        def spectro(x: torch.Tensor, mode: str, parts: list[torch.Tensor]):
+            is_mps = x.device.type == 'mps'
+            if is_mps:
+                x = x.cpu()
+            not_mps = not x.device.type == "mps"
+            if not_mps:
+                y = x.sum()
+            else:
+                y = x.cpu()
+            both = x.device.type == "mps" and mode == "fast"
+            if both:
+                a = x.cpu()
+            on_mps = mode == "mps"
+            if on_mps:
+                b = x.cpu()
+            flag = x.device.type == "mps"
+            for p in parts:
+                if flag:
+                    c = p.cpu()
+                flag = p.sum() > 0
+            if is_mps:
+                d = x.sum()
+            else:
+                d = x.cpu()
+            return x, y, a, b, c, d
+    """
+    assert findings(src, scope="all") == {(18, "GL103"), (21, "GL110"), (22, "GL103"), (27, "GL103")}

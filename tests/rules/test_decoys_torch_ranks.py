@@ -8,7 +8,7 @@ rank (a factory whose shape the code shows; updates that keep the field's own ra
 
 from __future__ import annotations
 
-from snippets import check
+from snippets import check, findings
 
 
 def test_a_field_every_store_gives_one_rank_is_indexed_to_one_element():
@@ -168,3 +168,26 @@ def test_a_local_built_from_a_repeated_list_display_has_the_display_rank():
                 odd[j] = 1
             return done, grid, host, odd
     """, scope="all")
+
+
+def test_rows_of_a_host_combinations_table_index_with_0d_elements():
+    """Marigold's `for i, j in torch.combinations(torch.arange(n)):` then `depth[i] - depth[j]` of a CUDA `depth`:
+    `torch.combinations` is a 2-d table, so `i` and `j` are 0-d CPU integer tensors, which torch reads on the host
+    as plain ints (`.item()` of a host tensor): no index is uploaded (decoy). Hits stay: a row of the table (a 1-d
+    CPU index, copied over) and the loop over a table built on the device (each row read back: GL402)."""
+    src = """
+        import torch
+
+
+        def cost(depth: torch.Tensor, n: int):
+            d = depth.cuda()
+            c = 0.0
+            for i, j in torch.combinations(torch.arange(n)):
+                c = c + (d[i] - d[j]).mean()
+            for row in torch.combinations(torch.arange(n), r=3):
+                c = c + d[row].mean()
+            for i, j in torch.combinations(torch.arange(n, device=d.device)):
+                c = c + d[i]
+            return c
+    """
+    assert findings(src, scope="all") == {(10, "GL133"), (11, "GL402")}

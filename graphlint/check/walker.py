@@ -933,9 +933,9 @@ def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Va
     a Python number, a list of numbers, a tensor built on the host or a list of such."""
     kind = index.constant_kind(module.module, name) if module.module in index.modules else module.constants.get(name)
     if isinstance(kind, ik.Items):  # a list or tuple of tensors built without a device (`summary._cpu_factory`)
-        return None if index.default_device_moved else cpu_tensor_list(len(kind.items))
+        return None if index.default_moved_in(module.module) else cpu_tensor_list(len(kind.items))
     if kind in (ik.Base.CPU_TENSOR, ik.Base.CPU_SEQ):  # `TOKENS = torch.tensor(a)`, a list of such (`_host_tensors`)
-        return None if index.default_device_moved else kind_val(kind)
+        return None if index.default_moved_in(module.module) else kind_val(kind)
     return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
 
 
@@ -1229,7 +1229,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global,
                     lookup_member)
     inf.lookup_keyed = lookup_keyed
-    if index.default_device_moved:  # process-wide (`torch.set_default_device(device)` in the project's setup)
+    if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:
         inf.default_device = context  # its callers call it under `with <torch.device>:` (all: DEVICE; some: UNKNOWN)

@@ -45,6 +45,8 @@ class ProjectIndex(Protocol):
     @property
     def default_device_moved(self) -> bool: ...
 
+    def default_moved_in(self, module: str) -> bool: ...
+
     def exported_api(self) -> frozenset[str]: ...
 
     def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
@@ -1225,7 +1227,7 @@ class CallFacts:
         default device (llama-models' `torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)` before it builds
         the model), the line lies in a `with <device>:` block or a moved span of the caller, or the caller runs
         under one (`device_context`)."""
-        return self.index.default_device_moved or any(a <= line <= b for a, b, _ in caller.device_blocks) \
+        return self.index.default_moved_in(caller.module) or any(a <= line <= b for a, b, _ in caller.device_blocks) \
             or any(a <= line <= b for a, b in caller.moved_spans) or self.device_context(caller) is not None
 
     def _passed(self, kinds: set[IKind], caller: "FunctionInfo") -> IKind:

@@ -216,6 +216,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
         self._default_moved: bool | None = None
         self._default_surely_moved: bool | None = None
+        self._moved_modules: frozenset[str] | None | bool = False  # `default_moved_modules` (False: not computed)
         # id(caller) -> (caller, {callee (or (module, callee) outside the caller's module): `call_edges`' answer}) of
         # each outermost call: the hot path's tiers and the rules ask the same call again and again (274k calls, 46%
         # distinct, on transformers' models/). Nested dicts keyed by the summaries' own strings keep it small.
@@ -229,6 +230,53 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if self._default_moved is None:
             self._default_moved = any(s.moves_default_device for s in self.modules.values())
         return self._default_moved
+
+    def default_moved_in(self, module: str) -> bool:
+        """The default device may be off the host where `module` runs (`default_device_moved`, narrowed to a
+        process): a script nothing imports that moves it at its own top level moves it in its own process only,
+        i.e. for itself and the modules it imports (transitively), not for a sibling script that never imports it
+        (Practical-RIFE's `inference_video.py` vs `inference_img.py`). A module both kinds of script import stays
+        moved: no host claim there."""
+        moved = self.default_moved_modules()
+        return moved is None or module in moved
+
+    def default_moved_modules(self) -> frozenset[str] | None:
+        """The modules where the default device may be off the host; None for all of them (a function's move, or
+        an imported module's import-time move: any process may run it)."""
+        if self._moved_modules is False:
+            movers = [s for s in self.modules.values() if s.moves_default_device]
+            if any(not s.moves_default_device_at_top for s in movers):
+                self._moved_modules = None
+            elif movers:  # a script's own: unless some module imports it (by its name, or one that resolves to it)
+                imported = self._imported_modules().union(*(self._imports_of(s) for s in self.modules.values()))
+                self._moved_modules = None if any(s.module in imported for s in movers) \
+                    else frozenset(self._import_closure([s.module for s in movers]))
+            else:
+                self._moved_modules = frozenset()
+        return self._moved_modules  # type: ignore[return-value]
+
+    def _import_closure(self, roots: list[str]) -> set[str]:
+        """`roots` and every project module their imports run, transitively (the packages above one included)."""
+        seen: set[str] = set()
+        stack = list(roots)
+        while stack:
+            mod = stack.pop()
+            if mod in seen or mod not in self.modules:
+                continue
+            seen.add(mod)
+            stack.extend(self._imports_of(self.modules[mod]))
+        return seen
+
+    def _imports_of(self, s: ModuleSummary) -> Iterator[str]:
+        """The project modules `s`'s imports run: for each target the longest prefix that is one (`from pkg.mod
+        import f`), through namespace folders and tails (`project_module`), with the packages above it."""
+        for target in (*s.imports.values(), *s.star_imports, *s.dotted_imports):
+            parts = target.split(".")
+            for i in range(len(parts), 0, -1):
+                if (found := self.project_module(".".join(parts[:i]))) is not None:
+                    found_parts = found.split(".")
+                    yield from (".".join(found_parts[:k]) for k in range(1, len(found_parts) + 1))
+                    break
 
     @property
     def default_device_surely_moved(self) -> bool:
@@ -258,6 +306,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return False
         self.modules[new.module] = new
         self._default_moved = self._default_surely_moved = None
+        self._moved_modules = False
         self.functions.update({f.key: f for f in new.functions.values()})
         self.classes.update({c.key: c for c in new.classes.values()})
         self._is_module_cache.clear()

@@ -390,6 +390,11 @@ class ModuleSummary:
     moves_default_device: bool = False
     # ... and does so on every path through that function (or the module's code): not only in one arm of an `if`
     surely_moves_default_device: bool = False
+    # ... only the module's own top-level code does (no function of it): where nothing imports the module, a
+    # script's move, which holds in its own process only (`ProjectIndex.default_moved_in`)
+    moves_default_device_at_top: bool = False
+    # the dotted names of `import a.b.c` statements (`imports` keeps the bound head `a` only): the modules it runs
+    dotted_imports: list[str] = field(default_factory=list)
     syntax_error: tuple[int, int, str] | None = None
     nesting: int = 0  # deepest expression anywhere in the file
 
@@ -734,6 +739,8 @@ class _Indexer(ast.NodeVisitor):
             else:
                 head = alias.name.split(".")[0]
                 self.s.imports[head] = head
+                if head != alias.name:
+                    self.s.dotted_imports.append(alias.name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         self.memo_scope = None  # (`resolve` answers anew: `_args_memo`)
@@ -2424,9 +2431,11 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
     indexer.s.main_guard = any(is_main_guard(stmt) for stmt in tree.body)
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     if "set_default_" in source:
-        indexer.s.moves_default_device = leaves_default_moved(tree.body, indexer.resolve, module_level=True) or any(
-            leaves_default_moved(n.body, indexer.resolve) for n in walk_ast(tree)
-            if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        at_top = leaves_default_moved(tree.body, indexer.resolve, module_level=True)
+        in_function = any(leaves_default_moved(n.body, indexer.resolve) for n in walk_ast(tree)
+                          if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        indexer.s.moves_default_device = at_top or in_function
+        indexer.s.moves_default_device_at_top = at_top and not in_function
         indexer.s.surely_moves_default_device = indexer.s.moves_default_device and (
             leaves_default_surely_moved(tree.body, indexer.resolve, module_level=True) or any(
                 leaves_default_surely_moved(n.body, indexer.resolve) for n in walk_ast(tree)

@@ -396,7 +396,8 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
     prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items()),
                    sorted(index.call_facts.device_fields().items()),
                    sorted(index.call_facts.methods().items()), index.call_facts.forwarded(),
-                   index.default_device_moved, index.default_device_surely_moved, sorted(index.call_facts.module_fields().items()),
+                   index.default_device_moved, index.default_device_surely_moved, _sorted_or_none(index.default_moved_modules()),
+                   sorted(index.call_facts.module_fields().items()),
                    index.call_facts.keyed_digest()))
     own_hot = hot_entries(hot, index)
     return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary) + _instance_reach(
@@ -471,3 +472,8 @@ def _checked(index: ProjectIndex, hot: dict[str, HotInfo]) -> int:
             cur = index.functions.get(cur.parent_key) if cur.parent_key else None
         count += cur is not None
     return count
+
+
+def _sorted_or_none(names: frozenset[str] | None) -> list[str] | None:
+    """A set in a stable order for a cache key (a frozenset's repr follows the process's string hashes)."""
+    return None if names is None else sorted(names)

@@ -19,8 +19,9 @@ from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, H
 from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
-    Inference, annotated_binding, annotation_val, bind_items, bind_targets, filled_defaults, is_cpu_name, kind_val,
-    merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, untensored_params, FULL_REDUCTIONS,
+    Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, bind_targets, filled_defaults,
+    is_cpu_name, kind_val, merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, untensored_params,
+    FULL_REDUCTIONS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -557,7 +558,7 @@ class Walker:
                 self._carried(stmt, iter_val)
             base = dict(inf.env)
             inf.push({})
-            bind_targets(inf, stmt.target, iter_val, iterate=True)
+            bind_loop_targets(inf, stmt, iter_val)
             self.walk_block(stmt.body)
             scope = inf.env.maps[0]
             inf.pop()
@@ -712,7 +713,7 @@ class Walker:
         self.dry += 1
         inf.push({})
         try:
-            bind_targets(inf, stmt.target, iter_val, iterate=True)
+            bind_loop_targets(inf, stmt, iter_val)
             self.walk_block(stmt.body)
         finally:
             scope = dict(inf.env.maps[0])

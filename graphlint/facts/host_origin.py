@@ -17,7 +17,7 @@ from typing import TypeVar
 import libcst as cst
 
 from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, HOST_WRAPPERS, SLICES,
-                                       VIEW_METHODS, in_config, typed_legacy)
+                                       VIEW_METHODS, in_config, off_cuda_arm, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
 from graphlint.facts.values import HOST_DATA, Dev, Dims, Kind, Source
@@ -57,8 +57,12 @@ def to_target(ctx, node: cst.Call) -> Dev:
 
 
 def non_blocking(node: cst.Call, ctx=None) -> bool:
+    """`non_blocking=True` (or a parameter defaulting to it), or a test that holds wherever the program runs on CUDA
+    (`non_blocking=self.device.type == "cuda"`: the arm of an `if` on it that fails is off CUDA, `off_cuda_arm`)."""
     arg = kwarg(node, "non_blocking")
-    return arg is not None and is_true(arg.value, ctx)
+    if arg is None:
+        return False
+    return is_true(arg.value, ctx) or ctx is not None and off_cuda_arm(ctx.inference, arg.value) == "orelse"
 
 
 def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:

@@ -435,6 +435,7 @@ class Inference:
         self.holds_text_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
         self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
+        self._cuda_types: frozenset[str] | None = None  # locals bound once to CUDA tensor types (`cuda_type`)
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -1711,6 +1712,22 @@ class Inference:
             self._shapes = frozenset(name for name, value in bound.items() if _shape_like(value))
         return size.value in self._shapes
 
+    def cuda_type(self, expr: cst.BaseExpression) -> bool:
+        """`torch.cuda.FloatTensor`, or a local the unit binds once to CUDA tensor types (`tensor_type =
+        torch.cuda.HalfTensor if half else torch.cuda.FloatTensor`): `x.type(it)` moves `x` onto the device."""
+        if expr.__class__ is not cst.Name or self.unit_tree is None:
+            return self._names_cuda_type(expr)
+        if self._cuda_types is None:
+            bound = single_bindings(list(descendants(self.unit_tree)))
+            self._cuda_types = frozenset(name for name, value in bound.items() if self._names_cuda_type(value))
+        return expr.value in self._cuda_types or self._names_cuda_type(expr)
+
+    def _names_cuda_type(self, expr: cst.BaseExpression) -> bool:
+        if expr.__class__ is cst.IfExp:
+            return self._names_cuda_type(expr.body) and self._names_cuda_type(expr.orelse)
+        return LEGACY_TENSOR_RE.match(self.resolve(expr) or "") is not None \
+            and (self.resolve(expr) or "").startswith("torch.cuda.")
+
     def _method_rank(self, recv: Val, name: str, node: cst.Call, nargs: int) -> int | None:
         """The rank of `recv.name(...)` when the call shows it: shape-keeping methods keep it, `view(a, b)` has
         two dimensions, `flatten()` one, `new_zeros(sizes)` what its sizes show, `view_as(other)` other's, a
@@ -2329,6 +2346,73 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
         elif val.is_tensor and (is_list(current) or current == EMPTY_LIST):
             # `idx = [slice(None)] * n; idx[d] = t`: a list that holds a tensor, an index of several dimensions
             inf.bind(found[0], UNKNOWN)
+
+
+def bind_loop_targets(inf: Inference, loop: cst.For, val: Val) -> None:
+    """Bind a `for` target to the items of `val`; a batch the body uploads is a host batch. In
+    `for imgs, targets, info in loader:` whose body moves one element back onto its name (`imgs = imgs.cuda()`,
+    `imgs = imgs.to(device)`), the batch came from the host (a collated batch lives on one device), so the elements
+    the body neither uploads nor knows otherwise are host tensors (`info[2].item()` waits for nothing)."""
+    bind_targets(inf, loop.target, val, iterate=True)
+    batch = _batch_target(loop)
+    if batch is None:
+        return
+    names = {el.value.value for el in batch.elements if el.value.__class__ is cst.Name}
+    unknown = [n for n in names if inf.env.get(n) == UNKNOWN]
+    if not unknown:
+        return
+    moved, uploaded = False, set()
+    for node in descendants(loop.body, prune=(cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if node.__class__ is cst.Call:
+            found = method_call(node)
+            if found and found[1] in BATCH_UPLOADS and found[0].__class__ is cst.Name and found[0].value in names:
+                uploaded.add(found[0].value)  # (a sibling uploaded too is left as it is: fine either way)
+        elif node.__class__ is cst.Assign and len(node.targets) == 1 and node.value.__class__ is cst.Call:
+            target, found = node.targets[0].target, method_call(node.value)
+            moved = moved or (found is not None and found[1] in BATCH_UPLOADS and target.__class__ is cst.Name
+                              and found[0].__class__ is cst.Name and found[0].value == target.value in names
+                              and _uploads(inf, node.value))
+    if moved:
+        for name in unknown:
+            if name not in uploaded:
+                inf.bind(name, Val(Kind.CPU_TENSOR, weak=True))
+
+
+BATCH_UPLOADS = frozenset({"to", "cuda", "type"})
+
+
+def _batch_target(loop: cst.For) -> cst.Tuple | cst.List | None:
+    """The tuple a loop over batches unpacks (`for x, y in loader:`, `for i, (x, y) in enumerate(loader):`); None for
+    loops over pairs that need not share a device (`zip(a, b)`, `d.items()`, a literal) or a starred target."""
+    target, it = loop.target, loop.iter
+    if it.__class__ is cst.Call and it.func.__class__ is cst.Name and it.func.value == "enumerate" and it.args:
+        if target.__class__ is not cst.Tuple or len(target.elements) != 2:
+            return None
+        target, it = target.elements[1].value, it.args[0].value
+    if target.__class__ not in (cst.Tuple, cst.List) or len(target.elements) < 2 \
+            or any(el.__class__ is cst.StarredElement for el in target.elements):
+        return None
+    if it.__class__ in (cst.Tuple, cst.List, cst.Set, cst.Dict, cst.ListComp, cst.GeneratorExp):
+        return None
+    if it.__class__ is cst.Call and (it.func.__class__ is cst.Name and it.func.value in ("zip", "range", "map")
+                                     or it.func.__class__ is cst.Attribute
+                                     and it.func.attr.value in ("items", "values", "keys")):
+        return None
+    return target
+
+
+def _uploads(inf: Inference, call: cst.Call) -> bool:
+    """`x.cuda()`, `x.to(device)`, `x.type(torch.cuda.FloatTensor)`: a move onto the device (not a dtype cast)."""
+    name = call.func.attr.value
+    if name == "cuda":
+        return True
+    if not call.args or call.args[0].star:
+        return False
+    first = call.args[0]
+    if name == "type":
+        return inf.cuda_type(first.value)
+    arg = first.value if first.keyword is None or first.keyword.value == "device" else None
+    return arg is not None and inf.device_arg(arg) is Dev.DEVICE
 
 
 def items_val(kinds: tuple[IKind, ...]) -> Val:

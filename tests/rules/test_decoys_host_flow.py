@@ -1499,3 +1499,40 @@ def test_decoy_a_local_device_bound_to_none_builds_on_the_default_device():
                 return revert_indices(1, 4, 2, [0, 1], x), later(x, [1, 2])
     """
     assert {f for f in findings(src) if f[1].startswith("GL1")} == {(16, "GL130"), (19, "GL130")}
+
+
+def test_siblings_of_a_batch_element_the_loop_uploads_are_host_tensors():
+    """`for imgs, info in loader:` whose body moves `imgs` onto the device (`.to(device)`, `.cuda()`,
+    `.type(torch.cuda.FloatTensor)` through a local) got a host batch: a collated batch lives on one device, so
+    `info[2].item()` waits for nothing. Decoys: a dtype cast only (a prefetcher's device batch), a `zip` of two
+    lists that need not share a device, and an element the body rebinds to a device value before reading it."""
+    src = """
+        import torch
+        def run(model, loader, device, half):
+            tensor_type = torch.cuda.HalfTensor if half else torch.cuda.FloatTensor
+            for i, (imgs, _, info, ids) in enumerate(loader):
+                frame = info[2].item()
+                imgs = imgs.type(tensor_type)
+                model(imgs)
+        def run2(model, loader, device):
+            for imgs, info in loader:
+                frame = info[2].item()
+                imgs = imgs.to(device)
+                model(imgs)
+        def prefetched(model, prefetcher):
+            for imgs, info in prefetcher:
+                frame = info[2].item()
+                imgs = imgs.to(torch.float16)
+                model(imgs)
+        def zipped(model, dev_list, host_list, device):
+            for x, y in zip(dev_list, host_list):
+                x = x.to(device)
+                y.item()
+                model(x)
+        def rebound(model, loader, device):
+            for imgs, info in loader:
+                imgs = imgs.to(device)
+                info = model(imgs)
+                info.sum().item()
+    """
+    assert findings(src, scope="all") == {(15, "GL101"), (21, "GL101"), (27, "GL101")}

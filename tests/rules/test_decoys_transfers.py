@@ -1436,3 +1436,21 @@ def test_torchvision_to_pil_image_of_a_device_frame_copies_it_down():
                 return a, b, c, d, e
     """
     assert findings(src) == {(7, "GL103"), (8, "GL103"), (10, "GL103")}
+
+
+def test_non_blocking_given_as_a_cuda_test_is_non_blocking_on_cuda():
+    """`copy_(pinned, non_blocking=self.device.type == "cuda")` holds wherever the program runs on CUDA: read as
+    `non_blocking=True` (GL206 asks whether the source is pinned), not as a blocking upload (GL131). Decoy: a test
+    that fails on CUDA (`== "cpu"`) is a blocking copy."""
+    src = """
+        import torch
+        class Codec:
+            def __init__(self):
+                self.device = torch.device("cuda")
+                self.meta = torch.zeros(8, device=self.device)
+            def step(self, n: int):
+                host = torch.arange(n)
+                self.meta.copy_(host, non_blocking=self.device.type == "cuda")
+                self.meta.copy_(host, non_blocking=self.device.type == "cpu")
+    """
+    assert findings(src, scope="all") == {(8, "GL206"), (9, "GL131")}

@@ -1802,6 +1802,162 @@ GIT_SETS: dict[str, GitSet] = {
                            "vla-scripts/deploy.py")),
     ), "the thirty-third untouched set, pinned in session 36 for the release after next (LeanRL, TD-MPC2, "
        "FastTD3, lrnnx, Surya, Diffusion Policy, docTR, NeuTTS Air, OpenVLA)"),
+    "palisade": GitSet(HERE / ".palisade", (
+        GitCorpus("rlgames", "https://github.com/Denys88/rl_games",
+                  "262cf20258360ce50c4b73694210bbdc8b0d58ad", ".",
+                  "rl_games: GPU-vectorized RL for Isaac Gym / IsaacLab: the runner that compiles the SAC actor and "
+                  "critics in place with mode=\"reduce-overhead\" by default (CUDA graphs replayed every environment "
+                  "step and update), the SAC agent with its per-step rollout, replay buffer and update loop, the "
+                  "network / model builders, the players that run trained policies step by step, running mean-std "
+                  "normalizers and torch helpers (the PPO / A2C trainers, PBT, environments and tests are left out)",
+                  include=("rl_games/torch_runner.py", "rl_games/algos_torch/sac_agent.py",
+                           "rl_games/algos_torch/sac_helper.py", "rl_games/algos_torch/network_builder.py",
+                           "rl_games/algos_torch/models.py", "rl_games/algos_torch/model_builder.py",
+                           "rl_games/algos_torch/players.py", "rl_games/algos_torch/torch_ext.py",
+                           "rl_games/algos_torch/running_mean_std.py", "rl_games/common/player.py",
+                           "rl_games/common/experience.py", "runner.py")),
+        GitCorpus("torchmdnet", "https://github.com/torchmd/torchmd-net",
+                  "833c07708e7d507fc33bdcd835ed083a321cc651", ".",
+                  "TorchMD-Net: neural network potentials for molecular dynamics: the calculators that evaluate "
+                  "energy and forces every MD step, one capturing the model into a torch.cuda.CUDAGraph after "
+                  "warmup and replaying it per step, one (ASE) compiled with mode=\"reduce-overhead\", the TensorNet "
+                  "/ equivariant transformer models, output modules, neighbour-list helpers, the Lightning module, "
+                  "the inference benchmark and the AceFF / OpenMM examples (datasets, priors, the custom CUDA / "
+                  "Triton extensions, other model variants and tests are left out)",
+                  include=("benchmarks/inference.py", "examples/aceff_examples/aceff.py",
+                           "examples/aceff_examples/ase_aceff.py", "examples/aceff_examples/ase_aceff_PBC.py",
+                           "examples/aceff_examples/batched_minimization_and_md.py",
+                           "examples/openmm-integration.py", "torchmdnet/__init__.py", "torchmdnet/calculators.py",
+                           "torchmdnet/models/__init__.py", "torchmdnet/models/model.py",
+                           "torchmdnet/models/output_modules.py", "torchmdnet/models/tensornet.py",
+                           "torchmdnet/models/torchmd_et.py", "torchmdnet/models/utils.py",
+                           "torchmdnet/models/wrappers.py", "torchmdnet/module.py", "torchmdnet/optimize.py",
+                           "torchmdnet/utils.py")),
+        GitCorpus("mace", "https://github.com/ACEsuit/mace",
+                  "667eee4e58d23a38ff5a75122109ec2025809649", ".",
+                  "MACE: equivariant message-passing interatomic potentials: the ASE calculator that optionally "
+                  "compiles each model with torch.compile(fullgraph=True) and evaluates energy / forces / stresses "
+                  "per MD or relaxation step with host copies of the results, the foundation-model loaders, the "
+                  "LAMMPS wrapper, the MACE model family, radial / symmetric-contraction blocks, utils and the "
+                  "cuequivariance wrapper ops (training, data, the CLI tools, LoRA, field blocks and tests are left "
+                  "out)",
+                  include=("mace/calculators/__init__.py", "mace/calculators/mace.py",
+                           "mace/calculators/foundations_models.py", "mace/calculators/lammps_mace.py",
+                           "mace/modules/models.py", "mace/modules/utils.py", "mace/modules/radial.py",
+                           "mace/modules/symmetric_contraction.py", "mace/modules/irreps_tools.py",
+                           "mace/modules/wrapper_ops.py", "mace/modules/embeddings.py", "mace/modules/__init__.py")),
+        GitCorpus("sam3", "https://github.com/facebookresearch/sam3",
+                  "99d02f28c8d34610ab35559b72642b01f10fdb1e", ".",
+                  "SAM 3: promptable concept segmentation and tracking in video: the video inference model that "
+                  "compiles the vision backbone, memory encoder and mask decoder with mode=\"max-autotune\" (CUDA "
+                  "graphs) and propagates detections and tracks frame by frame with per-frame host copies, the "
+                  "detect-and-track base (matching, suppression, re-identification), the request / streaming video "
+                  "predictor and the compile wrapper (the image model, the SAM 2-derived tracker, training, eval "
+                  "and the agent are left out)",
+                  include=("sam3/model/sam3_video_inference.py", "sam3/model/sam3_video_predictor.py",
+                           "sam3/model/sam3_video_base.py", "sam3/perflib/compile.py")),
+        GitCorpus("e2s", "https://github.com/NVIDIA/earth2studio",
+                  "0e67cdae55f76e7ad1213b73895730a5e607e6f0", ".",
+                  "Earth2Studio: AI weather and climate inference: the deterministic / diagnostic / ensemble "
+                  "workflows that step a prognostic model over forecast lead times and write each step out, the "
+                  "StormScope nowcasting model whose staged diffusion experts are compiled with mode=\"reduce- "
+                  "overhead\" and sampled per step, the SFNO, DLWP and FourCastNet prognostic wrappers with their "
+                  "time-stepping iterators, and batching helpers (data sources, IO backends, diagnostics, the other "
+                  "models and the serving layer are left out)",
+                  include=("earth2studio/run.py", "earth2studio/models/px/stormscope.py",
+                           "earth2studio/models/px/base.py", "earth2studio/models/batch.py",
+                           "earth2studio/models/px/utils.py", "earth2studio/models/px/sfno.py",
+                           "earth2studio/models/px/dlwp.py", "earth2studio/models/px/fcn.py")),
+        GitCorpus("dfnet", "https://github.com/Rikorose/DeepFilterNet",
+                  "d375b2d8309e0935d165700c91da9de862a99c31", ".",
+                  "DeepFilterNet: real-time speech enhancement over ERB and deep-filter features: the enhance CLI "
+                  "and library entry points (model loading, STFT features, per-file enhancement with host round "
+                  "trips), the DeepFilterNet2 / 3 models, the shared modules (grouped GRUs / linears, deep-filter "
+                  "ops with per-frame loops, ERB masks), multi-frame filters, config, checkpoint, IO and logging "
+                  "(training, losses, metrics and the scripts are left out)",
+                  include=("DeepFilterNet/df/__init__.py", "DeepFilterNet/df/checkpoint.py",
+                           "DeepFilterNet/df/config.py", "DeepFilterNet/df/deepfilternet2.py",
+                           "DeepFilterNet/df/deepfilternet3.py", "DeepFilterNet/df/enhance.py",
+                           "DeepFilterNet/df/io.py", "DeepFilterNet/df/logger.py", "DeepFilterNet/df/model.py",
+                           "DeepFilterNet/df/modules.py", "DeepFilterNet/df/multiframe.py",
+                           "DeepFilterNet/df/utils.py", "DeepFilterNet/df/version.py",
+                           "DeepFilterNet/df/visualization.py")),
+        GitCorpus("genrec", "https://github.com/meta-recsys/generative-recommenders",
+                  "db1bf8f2e8f6a92a738dafd52a245eafb25a222b", ".",
+                  "generative-recommenders: HSTU generative recommenders served through the MLPerf DLRMv3 inference "
+                  "harness: the runner and loadgen callbacks that batch queries and call the model per request, the "
+                  "sparse (TorchRec embedding) / dense model families with multiprocess GPU workers and queues, the "
+                  "streaming query sampler and data producers, inference modules, and the STU / HSTU modules, "
+                  "preprocessors and postprocessors (training, datasets, the Triton / CUDA ops, the vendored "
+                  "loadgen and tests are left out)",
+                  include=("generative_recommenders/dlrm_v3/inference/accuracy.py",
+                           "generative_recommenders/dlrm_v3/inference/data_producer.py",
+                           "generative_recommenders/dlrm_v3/inference/dense_predict_module.py",
+                           "generative_recommenders/dlrm_v3/inference/inference_modules.py",
+                           "generative_recommenders/dlrm_v3/inference/main.py",
+                           "generative_recommenders/dlrm_v3/inference/model_family.py",
+                           "generative_recommenders/dlrm_v3/inference/sparse_predict_module.py",
+                           "generative_recommenders/dlrm_v3/inference/ts_types.py",
+                           "generative_recommenders/modules/__init__.py",
+                           "generative_recommenders/modules/action_encoder.py",
+                           "generative_recommenders/modules/content_encoder.py",
+                           "generative_recommenders/modules/contextual_interleave_preprocessor.py",
+                           "generative_recommenders/modules/contextualize_mlps.py",
+                           "generative_recommenders/modules/dlrm_hstu.py",
+                           "generative_recommenders/modules/dynamic_stu.py",
+                           "generative_recommenders/modules/hstu_transducer.py",
+                           "generative_recommenders/modules/multitask_module.py",
+                           "generative_recommenders/modules/positional_encoder.py",
+                           "generative_recommenders/modules/postprocessors.py",
+                           "generative_recommenders/modules/preprocessors.py",
+                           "generative_recommenders/modules/stu.py")),
+        GitCorpus("tapnet", "https://github.com/google-deepmind/tapnet",
+                  "c2cbab81cc06092b5f05bfe2da7bfec54e2079c9", ".",
+                  "TAPNet (PyTorch): TAPIR point tracking: the model with feature pyramids, cost volumes, iterative "
+                  "refinement and causal (online) state, its nets and utilities, and the live webcam demo that "
+                  "tracks points frame by frame with host copies of tracks and visibility (the JAX models, TAPVid "
+                  "datasets and training are left out)",
+                  include=("tapnet/torch/", "tapnet/pytorch_live_demo.py")),
+        GitCorpus("latexocr", "https://github.com/lukas-blecher/LaTeX-OCR",
+                  "f0269de46ed87c6dde917a3b8b95d9e3ced7cd5f", ".",
+                  "LaTeX-OCR (pix2tex): image to LaTeX: the CLI / API predictor that resizes via a learned resizer "
+                  "loop and decodes autoregressively token by token with an x-transformers decoder, the ViT / "
+                  "hybrid encoders, the GUI, the evaluation loop and utilities (datasets, training, the Qt "
+                  "resources and the desktop setup are left out)",
+                  include=("pix2tex/__init__.py", "pix2tex/__main__.py", "pix2tex/api/__init__.py",
+                           "pix2tex/api/app.py", "pix2tex/api/run.py", "pix2tex/api/streamlit.py", "pix2tex/cli.py",
+                           "pix2tex/eval.py", "pix2tex/gui.py", "pix2tex/model/__init__.py",
+                           "pix2tex/model/checkpoints/__init__.py",
+                           "pix2tex/model/checkpoints/get_latest_checkpoint.py", "pix2tex/models/__init__.py",
+                           "pix2tex/models/hybrid.py", "pix2tex/models/transformer.py", "pix2tex/models/utils.py",
+                           "pix2tex/models/vit.py", "pix2tex/utils/__init__.py", "pix2tex/utils/utils.py")),
+        GitCorpus("renhance", "https://github.com/resemble-ai/resemble-enhance",
+                  "8e978149bfe8abab3eb77d965d579a111afdb0ff", ".",
+                  "Resemble Enhance: speech denoising and enhancement: the chunked inference with cross-fading and "
+                  "timing synchronizes, the denoiser UNet and its entry point, the enhancer with the latent "
+                  "conditional flow-matching model and its per-step ODE solvers (Euler / midpoint / RK4), IRMAE, "
+                  "the UnivNet vocoder, mel features, hparams and the Gradio app (training, data, discriminators "
+                  "and the vendored BigVGAN filters are left out)",
+                  include=("app.py", "resemble_enhance/__init__.py", "resemble_enhance/common.py",
+                           "resemble_enhance/denoiser/__init__.py", "resemble_enhance/denoiser/__main__.py",
+                           "resemble_enhance/denoiser/denoiser.py", "resemble_enhance/denoiser/hparams.py",
+                           "resemble_enhance/denoiser/inference.py", "resemble_enhance/denoiser/unet.py",
+                           "resemble_enhance/enhancer/__init__.py", "resemble_enhance/enhancer/download.py",
+                           "resemble_enhance/enhancer/enhancer.py", "resemble_enhance/enhancer/hparams.py",
+                           "resemble_enhance/enhancer/inference.py", "resemble_enhance/enhancer/lcfm/__init__.py",
+                           "resemble_enhance/enhancer/lcfm/cfm.py", "resemble_enhance/enhancer/lcfm/irmae.py",
+                           "resemble_enhance/enhancer/lcfm/lcfm.py", "resemble_enhance/enhancer/lcfm/wn.py",
+                           "resemble_enhance/enhancer/univnet/__init__.py",
+                           "resemble_enhance/enhancer/univnet/lvcnet.py",
+                           "resemble_enhance/enhancer/univnet/mrstft.py",
+                           "resemble_enhance/enhancer/univnet/univnet.py", "resemble_enhance/hparams.py",
+                           "resemble_enhance/inference.py", "resemble_enhance/melspec.py",
+                           "resemble_enhance/utils/__init__.py", "resemble_enhance/utils/control.py",
+                           "resemble_enhance/utils/engine.py", "resemble_enhance/utils/logging.py",
+                           "resemble_enhance/utils/utils.py")),
+    ), "the thirty-fourth untouched set, pinned in session 37 for the release after next (rl_games, "
+       "TorchMD-Net, MACE, SAM 3, Earth2Studio, DeepFilterNet, generative-recommenders, TAPNet, LaTeX-OCR, "
+       "Resemble Enhance)"),
 }
 
 

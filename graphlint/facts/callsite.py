@@ -20,7 +20,7 @@ from graphlint.facts.names import bound_names, dotted, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
+    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_TENSOR_MODULES, DTYPES, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind,
@@ -1653,6 +1653,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
     if qual and qual.startswith(HOST_ARRAY_LIBRARIES) and qual not in NUMPY_OBJECTS:
         return NDARRAY  # NumPy (and pandas) computes on the host and never returns a tensor, as the checker reads it
+    if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
+        return HOST  # `Image.open(path)`: a PIL image, host data (as the checker reads it)
     if qual and qual.startswith("torch."):
         if CPU_LEGACY_TENSOR_RE.match(qual):
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host
@@ -1674,6 +1676,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr
+        if _host_object_method(value.func, resolve):
+            return HOST  # `Image.open(path).convert("RGB")`: a PIL image's method, host data
         if (hook := _kwarg_hook(value, scope, again)) is not None:
             return hook
         if meth == "get" and value.args and (key := _str_key(value.args[0])) is not None \
@@ -1750,6 +1754,19 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return Call(made)  # `collate = get_collater(...)`, then `ids, lens = collate(texts)`: its `__call__`
     # a project function, settled later; a method of a receiver the index may not type, by its name if need be
     return Call(qual, receiver=isinstance(value.func, ast.Attribute) and _receiver(value.func.value, scope))
+
+
+def _host_object_method(func: ast.Attribute, resolve: Resolve) -> bool:
+    """`Image.open(path).convert("RGB").resize(size)`: a method of what a call into a host-object library returned
+    (`HOST_OBJECT_LIBRARIES`), directly or down a chain of such methods."""
+    node: ast.expr = func
+    while isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+        node = node.value.func
+        name = dotted(node)
+        qual = resolve(name) if name else None
+        if qual is not None and qual.startswith(HOST_OBJECT_LIBRARIES):
+            return True
+    return False
 
 
 def _instance_of(func: ast.expr, resolve: Resolve, scope: Scope) -> str | None:

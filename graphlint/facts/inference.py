@@ -34,7 +34,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_MODEL_FACTORIES, HOST_TENSOR_AND_NUMBER,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES, HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
     NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
     TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
@@ -1012,6 +1012,8 @@ class Inference:
             if val is not None:
                 return val
         if isinstance(func, cst.Attribute):
+            if self._host_object_method(func):
+                return HOST  # `Image.open(path).convert("RGB")`: a PIL image's method, host data
             if func.attr.value == "from_pretrained":
                 return self._loaded(node)
             if func.attr.value == "generate" and (ids := self._generated(node)) is not None:
@@ -1441,6 +1443,17 @@ class Inference:
         parts = self(arg)
         return parts.items if parts.items is not None else (element_of(parts),)
 
+    def _host_object_method(self, func: cst.Attribute) -> bool:
+        """`Image.open(path).convert("RGB").resize(size)`: a method of what a call into a host-object library returned
+        (`HOST_OBJECT_LIBRARIES`), directly or down a chain of such methods (as `callsite` reads it)."""
+        node: cst.BaseExpression = func
+        while node.__class__ is cst.Attribute and node.value.__class__ is cst.Call:
+            node = node.value.func
+            qual = self.resolve(node)
+            if qual is not None and qual.startswith(HOST_OBJECT_LIBRARIES):
+                return True
+        return False
+
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
             if qual.startswith((*HOST_ARRAY_LIBRARIES, "np.")):
@@ -1448,6 +1461,8 @@ class Inference:
                         and all(self.host_number(a.value, untyped=True) for a in node.args):
                     return HOST  # `np.exp(-4.0 * i / n)`: a NumPy scalar, a number (and arithmetic of it one too)
                 return Val(Kind.NDARRAY)
+            if qual.startswith(HOST_OBJECT_LIBRARIES):
+                return HOST  # `Image.open(path)`: a PIL image, host data (as the call-site facts read it)
             return None
         if qual == "torch.device" and node.args and self.device_expr(node) is Dev.CPU:
             return CPU_DEVICE

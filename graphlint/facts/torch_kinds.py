@@ -34,6 +34,10 @@ HOST_TORCH = frozenset({
 # Libraries that compute on the host and answer with arrays: NumPy, and pandas, whose frames and columns (`pd.read_csv(p)`,
 # `df["Prompt"]`, `.tolist()` of one) are host data as an array's are (a frame is read as one array)
 HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.")
+# Libraries whose every value lives in host memory and never is a tensor: Pillow's images (`Image.open(path)`,
+# `Image.fromarray(a)`, `.convert("RGB")` of one) and what is read from them. A parameter every caller passes one is
+# host data (`CallFacts.params`), so a `isinstance(image, torch.Tensor)` arm of it never runs for those callers.
+HOST_OBJECT_LIBRARIES = ("PIL.",)
 # functional transforms: they return a callable (`torch.compile(self._decode, mode=...)`, `torch.vmap(f)`), not a
 # tensor, though their names are in torch's namespace of tensor functions
 TRANSFORM_TORCH = frozenset({"torch.compile", "torch.vmap"})

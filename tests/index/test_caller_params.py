@@ -4,7 +4,7 @@ then `ids, lens = collate(texts)`: the `__call__` of what `make` builds)."""
 
 from __future__ import annotations
 
-from graphlint.facts.kinds import CPU_DEVICE, CPU_TENSOR, TENSOR
+from graphlint.facts.kinds import CPU_DEVICE, CPU_TENSOR, HOST, TENSOR
 from index_projects import project_index
 
 
@@ -214,3 +214,29 @@ def test_the_device_arm_and_a_rebound_name_do_not_narrow():
     assert _params({"m": DEVICE_ARMS.format(extra=extra)}, "decode").get("x") != CPU_TENSOR
     swapped = DEVICE_ARMS.replace('dev.device.type == "cpu"', 'dev.device.type != "cpu"').format(extra="")
     assert _params({"m": swapped}, "decode").get("x") != CPU_TENSOR
+
+
+IMAGES = """
+    from PIL import Image
+
+
+    def prepare(image):
+        return image
+
+
+    def run(paths, arr):
+        for p in paths:
+            prepare({passed})
+"""
+
+
+def test_a_pil_image_every_caller_passes_is_host_data():
+    """Pillow values live in host memory: `Image.open(p)`, a method chain of one (`.convert("RGB").resize(s)`) and
+    `Image.fromarray(a)` passed at every site make the parameter host data."""
+    for passed in ("Image.open(p)", 'Image.open(p).convert("RGB").resize((8, 8))', "Image.fromarray(arr)"):
+        assert _params({"m": IMAGES.format(passed=passed)}, "prepare").get("image") == HOST, passed
+
+
+def test_a_method_of_an_unknown_value_is_no_pil_evidence():
+    """`.convert("RGB")` of a value nothing types is no Pillow image (the chain must start at a Pillow call)."""
+    assert "image" not in _params({"m": IMAGES.format(passed='arr.convert("RGB")')}, "prepare")

@@ -289,3 +289,66 @@ def test_a_plain_object_handed_as_self_keeps_the_field_facts_of_its_name():
                 return Context(4).log_probs(Sampler(), x)
     """
     assert {f for f in findings(src) if f[1] == "GL102"} == set()
+
+
+PREPARE = """
+    import torch
+    from PIL import Image
+    from torchvision.transforms.functional import pil_to_tensor
+
+
+    def prepare(input_image):
+        if isinstance(input_image, Image.Image):
+            rgb = pil_to_tensor(input_image.convert("RGB")).unsqueeze(0)
+        elif isinstance(input_image, torch.Tensor):
+            rgb = input_image
+        else:
+            raise TypeError(type(input_image))
+        rgb_norm = rgb / 255.0 * 2.0 - 1.0
+        assert rgb_norm.min() >= -1.0 and rgb_norm.max() <= 1.0
+        return rgb_norm
+
+
+    def main(model, paths):
+        for p in paths:
+            img = {image}
+            model(prepare(img).to("cuda"))
+"""
+
+
+def test_decoy_an_image_helper_every_caller_passes_a_pil_image():
+    """Marigold's pre-processing: `pil_to_tensor` of a PIL image on one arm, a tensor passed through on the other.
+    Every caller passes a Pillow image (`Image.open(path)`, `.convert("RGB")` of one, `Image.fromarray(a)`): Pillow
+    values are host data, so the tensor arm never runs for them and the range check reads host memory (no GL110)."""
+    for image in ("Image.open(p)", 'Image.open(p).convert("RGB")', "Image.fromarray(p)"):
+        assert not {f for f in findings(PREPARE.format(image=image), scope="all") if f[1] == "GL110"}, image
+
+
+def test_hit_an_image_helper_a_caller_passes_a_device_tensor():
+    """The same helper where the caller passes a CUDA tensor: the pass-through arm holds it and the range check
+    waits for the device (GL110, twice); so it does where another caller still passes a PIL image (the sites
+    disagree: no claim from the callers, the parameter policy decides as before)."""
+    device = 'torch.rand(1, 3, 8, 8, device="cuda")'
+    assert {f for f in findings(PREPARE.format(image=device), scope="all") if f[1] == "GL110"} == {(14, "GL110")}
+    mixed = PREPARE.format(image="Image.open(p)").replace(
+        "    for p in paths:", f"    prepare({device})\n    for p in paths:")
+    assert {f for f in findings(mixed, scope="all") if f[1] == "GL110"} == {(14, "GL110")}
+
+
+def test_decoy_a_pil_image_tested_for_a_tensor_in_place():
+    """A PIL image made in the function itself (`Image.open(p).convert("RGB")`) is not narrowed into a tensor by an
+    `isinstance(img, torch.Tensor)` test: that arm never runs, its reduction reads nothing on the device."""
+    src = """
+        import torch
+        from PIL import Image
+
+
+        def run(model, paths):
+            for p in paths:
+                img = Image.open(p).convert("RGB")
+                if isinstance(img, torch.Tensor):
+                    if (img > 1).any():
+                        raise ValueError(p)
+                model(img)
+    """
+    assert not {f for f in findings(src, scope="all") if f[1] == "GL111"}

@@ -19,6 +19,7 @@ from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, pipeline_model
 from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
+from graphlint.index.protocols import StructuralTypes, is_protocol
 from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
 from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
@@ -149,7 +150,7 @@ Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 NO_EDGES: tuple[tuple[FunctionInfo, str], ...] = ()  # (one object for every call that reaches nothing)
 
 
-class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleDefiners):
+class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleDefiners, StructuralTypes):
     def __init__(self, summaries: list[ModuleSummary], module_bases: tuple[str, ...] = ()) -> None:
         # Two files can claim one module name: scripts in folders that are no packages (`runtime/1/model.py` next
         # to the package `model/`, `mixtral-moe/generate.py` next to `generate.py`). An import of the name finds
@@ -188,6 +189,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
         self._protocol_cache: dict[str, bool] = {}
         self._sole_cache: dict[str, tuple[FunctionInfo, ...]] = {}
+        self._protocol_impls: dict[str, tuple[ClassInfo, ...]] = {}  # protocol class key -> `protocol_implementers`
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
         self._tables_cache: dict[str, list[str]] | None = None  # function key -> `registry_tables`
@@ -316,6 +318,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._constant_kinds.clear()
         self._protocol_cache.clear()
         self._sole_cache.clear()
+        self._protocol_impls.clear()
         self._top_models_cache = None
         self._decorated_cache = None
         self._tables_cache = None
@@ -537,9 +540,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return out
 
     def _implementations(self, cls: ClassInfo, name: str, fn: FunctionInfo | None) -> list[FunctionInfo]:
-        """What `name` resolves to on each project subclass of `cls`, where that is not `fn` nor abstract."""
+        """What `name` resolves to on each project subclass of `cls`, where that is not `fn` nor abstract; for a
+        `typing.Protocol`, also on each class that implements it structurally (`protocol_implementers`)."""
         out, seen = [], {fn.key} if fn else set()
-        for sub in self._descendants(cls):
+        structural = self.protocol_implementers(cls) if is_protocol(cls) else ()
+        for sub in (*self._descendants(cls), *structural):
             impl = self.method(sub, name)
             if impl is not None and not impl.abstract and impl.key not in seen:
                 seen.add(impl.key)
@@ -1299,10 +1304,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             fns = self.methods_via(cls, first)  # a template method runs the subclass's override
             if fns:
                 return fns + self._rebound_methods(cls, first)
+        if not first.endswith("]") and any(first in c.element_attrs for c in self.mro(cls)):
+            return []  # `self.runners.clear()` with `runners: dict[int, Runner]`: the container's own method
         # (`self.model.layers[](x)`: an element of the attribute's own list, as `self.layers[](x)` is there)
         nested = len(parts) > 2 or len(parts) == 2 and parts[1].endswith("[]")
         owners = self.attr_classes(cls, first) if nested and not first.endswith("]") \
             and depth < MAX_DISPATCH_DEPTH else []
+        if nested and first.endswith("[]") and "[" not in first[:-2] and depth < MAX_DISPATCH_DEPTH \
+                and self.attr(cls, first[:-2]) is None:
+            # `self._graphs[n].view.prepare(..)` with `_graphs: dict[int, CapturedGraph]`: a field of an element, whose
+            # class the container's annotation (or what the class appends to it) names, as one hop does below
+            owners = self.attr_classes(cls, first[:-2])
         if owners:  # `self.controller.wrapper.expand(...)`: the method of the attribute of the attribute's class
             return [(fn, _join(how, h)) for owner, how in owners
                     for fn, h in self._resolve_self(owner, ".".join(parts[1:]), depth + 1)]

@@ -316,6 +316,9 @@ class ClassInfo:
     init_fields: tuple[str, ...] = ()
     none_fields: tuple[str, ...] = ()
     device_attrs: set[str] = field(default_factory=set)  # fields holding a `torch.device` (`self.device = device`)
+    # fields annotated as a container of a class (`dict[int, Runner]`, `list[Block]`): `factories` names the class of
+    # their elements (`self.runners[n]`), and a call on the field itself (`self.runners.clear()`) is the container's
+    element_attrs: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -877,10 +880,12 @@ class _Indexer(ast.NodeVisitor):
             names = [n for m in members if (n := class_annotation(m)) and n.rpartition(".")[2][:1].isupper()]
             if names:
                 info.factories.setdefault(attr, [self.resolve(n) or n for n in names])
-        elif (name := class_annotation(annotation) or element_class_annotation(annotation)) \
-                and name.rpartition(".")[2][:1].isupper():
-            # `cache: BufferCache`; `layers: list[Block]` (an element, `self.layers[i]`, is a Block)
+        elif (name := class_annotation(annotation)) and name.rpartition(".")[2][:1].isupper():
+            info.factories.setdefault(attr, [self.resolve(name) or name])  # `cache: BufferCache`
+        elif (name := element_class_annotation(annotation)) and name.rpartition(".")[2][:1].isupper():
+            # `layers: list[Block]`: an element, `self.layers[i]`, is a Block
             info.factories.setdefault(attr, [self.resolve(name) or name])
+            info.element_attrs.add(attr)
 
     def _device_fields(self, node: ast.ClassDef, info: ClassInfo) -> None:
         """Keep the `with self.<field>:` blocks of the class's functions whose field holds a `torch.device` (set from
@@ -1370,7 +1375,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
         """`self.model: TpPartBaseModel = self.model` (an engine typing what a loader returned): the attribute
-        holds an instance of the annotated project class, as a class-level annotation says (recorded once)."""
+        holds an instance of the annotated project class, as a class-level annotation says (recorded once); a
+        container annotation (`list[Block]`, `dict[int, Runner]`) names the class of its elements."""
         if not isinstance(stmt, ast.AnnAssign):
             return False
         held = self._attr_kind(stmt.value) if stmt.value is not None else None
@@ -1379,7 +1385,14 @@ class _Indexer(ast.NodeVisitor):
             # direct call through the field, whose returns the checker reads; the annotation's class is a factory's
             # product, dispatched to, whose device tensors the checker does not take)
             return False
+        # (`self._graphs: dict[int, CapturedGraph] = {}`: an element, `self._graphs[n]`, is one, as for a class-body
+        # annotation, `_declared_field`)
         name = class_annotation(stmt.annotation)
+        if name is None and (element := element_class_annotation(stmt.annotation)) \
+                and not (self.resolve(element) or "").startswith(("torch.", "typing.", "collections.")):
+            name = element  # (not `list[torch.Tensor]`: a tensor list is a kind, no class to dispatch to)
+            if name.rpartition(".")[2][:1].isupper():
+                cls.element_attrs.add(attr)
         if not name or not name.rpartition(".")[2][:1].isupper():
             return False
         ref = self.resolve(name) or name

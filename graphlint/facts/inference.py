@@ -1651,6 +1651,10 @@ class Inference:
             return args[0]  # `tqdm(host_params)` yields what it wraps
         if qual in ("any", "all"):
             return HOST
+        if qual in ("next", "iter") and args and args[0].elem is not None and args[0].ref != "dict":
+            # `next(gen)` of an iterator whose items are known (a project class's `__next__`): one item; `iter(v)`
+            # yields what `v` does
+            return args[0].elem if qual == "next" else Val(Kind.UNKNOWN, elem=args[0].elem)
         return None
 
     def _tensor_method(self, recv: Val, name: str, node: cst.Call, unbound: bool = False) -> Val:

@@ -1264,6 +1264,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global,
                     lookup_member)
     inf.lookup_keyed = lookup_keyed
+    inf.lookup_class = functools.partial(object_val, index)
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

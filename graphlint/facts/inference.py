@@ -477,6 +477,8 @@ class Inference:
             new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
         elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
             new = LIST if current == LIST else Val(Kind.HOST_SEQ, ref="list")
+        elif item.kind is Kind.NDARRAY and current in (EMPTY_LIST, ARRAYS):
+            new = ARRAYS  # `out.append(self.encode(x))` of a call that returns an array: a list of arrays
         elif item == UNKNOWN and current.kind is not Kind.TENSOR_SEQ and (current.ref == "list" or current == LIST):
             new = LIST  # a Python list of values nothing types (ints from a dict, as often as not)
         elif item.items is not None and meth != "extend" and current != LIST and current.kind not in SEQS:

@@ -43,6 +43,10 @@ class Rule(Protocol):
     def fix_applicability(self) -> str | None: ...
 
 
+# Bases a class gets no tensor method from: Python's own
+PLAIN_BASES = frozenset({"object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing.NamedTuple",
+                         "collections.namedtuple", "enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag"})
+
 @dataclass
 class Unit:
     """What to analyse: a function (or `<module>`) and why it is hot."""
@@ -183,6 +187,17 @@ class Context:
         cls = self.index.class_by_dotted(owner.ref) if owner.kind is Kind.OBJECT and owner.ref else None
         return cls is not None and not self.index.is_nn_module(cls) \
             and any(expr.attr.value in c.init_fields for c in self.index.mro(cls))
+
+    def plain_object(self, val: Val, method: str) -> bool:
+        """`val` is an instance of a project class that gets `method` from nowhere: its bases are project classes or
+        Python's own (`object`, `abc.ABC`, typing's, `enum`'s), and none of them defines `method`. So it is no tensor,
+        and a tensor method's name called on it is no tensor method (`tok.tolist()` of a `@dataclass` token)."""
+        cls = self.index.class_by_dotted(val.ref) if val.kind is Kind.OBJECT and val.ref and self.index else None
+        if cls is None:
+            return False
+        mro = self.index.mro(cls)
+        return all(method not in c.methods and all(
+            base in PLAIN_BASES or self.index.class_by_dotted(base) is not None for base in c.bases) for c in mro)
 
     def field_callable(self, expr: cst.BaseExpression) -> str | None:
         """The qualified name of the one callable the unit's class (or a base) stores in the field `expr` names

@@ -887,11 +887,47 @@ def _class_name(annotation: str) -> str | None:
     return class_annotation(annotation)
 
 
-def object_val(index: ProjectIndex | None, qual: str | None) -> Val | None:
+def object_val(index: ProjectIndex | None, qual: str | None, iterable: bool = True) -> Val | None:
     """An instance of the project class `qual` when it is not an nn.Module: an object whose declared
-    fields the index knows (annotated parameters, `Meta(...)` calls, functions annotated `-> Meta`)."""
+    fields the index knows (annotated parameters, `Meta(...)` calls, functions annotated `-> Meta`). Where the class
+    is an iterator, what its `__next__` returns is what iterating it yields (`iterated`; `iterable=False`: not asked,
+    for that element itself)."""
     owner = index.class_by_dotted(qual) if index is not None and qual else None
-    return Val(Kind.OBJECT, qual) if owner is not None and not index.is_nn_module(owner) else None
+    if owner is None or index.is_nn_module(owner):
+        return None
+    return Val(Kind.OBJECT, qual, elem=iterated(index, owner) if iterable else None)
+
+
+def returned_object(index: ProjectIndex, fn: FunctionInfo, iterable: bool = True) -> Val | None:
+    """An instance of the project class `fn` returns, or None: the class its annotation names (`-> Meta`, named in
+    `fn`'s module; in a method, a class nested in its own class first, as the class body evaluates the annotation:
+    `-> Token` of `Generator.Token`), or the one a plain factory builds (`c = Collater(symbols); return c`)."""
+    made = fn.returns
+    if isinstance(made, ik.Obj):
+        owner = index.classes.get(fn.class_key) if fn.class_key else None
+        nested = object_val(index, f"{fn.module}.{owner.qualname}.{made.name}", iterable) if owner else None
+        return nested or object_val(index, f"{fn.module}.{made.name}", iterable)
+    if isinstance(made, ik.Call) and not made.receiver and made.item is None:
+        return object_val(index, made.callee, iterable)
+    return None
+
+
+def iterated(index: ProjectIndex, owner: ClassInfo) -> Val | None:
+    """What iterating an instance of the project class `owner` yields (`for tok in Generator(...)`, `next(gen)`), where
+    the class (or a base) defines `__next__`: an instance of the project class it returns, or the host data its return
+    kind shows (a device claim would rest on its annotation alone, as for a typed receiver's method: `call_returns`).
+    None otherwise (a generator `__iter__`, a `__next__` that says nothing)."""
+    nxt = index.method(owner, "__next__")
+    if nxt is None:
+        return None
+    obj = returned_object(index, nxt, iterable=False)
+    if obj is not None:
+        return obj
+    val = kind_val(index.call_facts.direct(nxt.returns))
+    if val.kind in HOST_DATA:
+        return val
+    host = tuple(item if item.kind in HOST_DATA else UNKNOWN for item in val.items or ())
+    return Val(Kind.UNKNOWN, items=host) if any(item != UNKNOWN for item in host) else None
 
 
 def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
@@ -1133,10 +1169,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             # a fixed tuple with host items (`return output, output.shape[-1], tups`): those items, the rest unknown
             return Val(Kind.UNKNOWN, items=tuple(host))
         if len(targets) == 1 and isinstance(targets[0].returns, ik.Obj):  # `-> Meta`, named in the callee's module
-            return object_val(index, f"{targets[0].module}.{targets[0].returns.name}")
-        made = targets[0].returns if len(targets) == 1 else None
-        if isinstance(made, ik.Call) and not made.receiver and made.item is None \
-                and (obj := object_val(index, made.callee)) is not None:
+            return returned_object(index, targets[0])
+        if len(targets) == 1 and (obj := returned_object(index, targets[0])) is not None:
             return obj  # a plain factory (`c = Collater(symbols); return c`): an instance of the class it builds
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
@@ -1230,6 +1264,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global,
                     lookup_member)
     inf.lookup_keyed = lookup_keyed
+    inf.lookup_class = functools.partial(object_val, index)
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

@@ -15,8 +15,9 @@ TENSOR_ANN_RE = re.compile(
 )
 BOOL_ANN_RE = re.compile(r"^(Optional\[)?(torch\.)?(BoolTensor|Bool\[.*)\]?(\s*\|\s*None)?$")
 SEQ_ANN_RE = re.compile(r"^(typing\.)?(Optional\[)?(tuple|Tuple|list|List|Sequence|Iterable)\[\s*(torch\.)?Tensor")
+# (a PIL image is host memory: `PIL.Image.Image`, `Image.Image`)
 HOST_ANN_RE = re.compile(r"^(Optional\[)?(int|float|bool|str|bytes|complex|torch\.Size|torch\.dtype|"
-                         r"torch\.device|Size|dtype|device|None)\]?(\s*\|\s*None)?$")
+                         r"torch\.device|Size|dtype|device|None|(PIL\.)?Image\.Image)\]?(\s*\|\s*None)?$")
 # `np.ndarray`, `numpy.typing.NDArray[np.int64]`: a host array (a list indexes one without any copy)
 NDARRAY_ANN_RE = re.compile(
     r"^(Optional\[)?\s*((np|numpy)\.)?((typing|npt)\.)?(ndarray|NDArray)(\[.*\])?\s*\]?(\s*\|\s*None)?$")

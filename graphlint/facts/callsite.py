@@ -33,7 +33,7 @@ from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY,
     HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
-    Field, Fwd, HostIf,
+    Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -1327,8 +1327,10 @@ def _element(value: ast.expr, read: Callable[[ast.expr], IKind]) -> IKind | None
             return _element(items.elt, read)
         return HOST if read(items) in (HOST_SEQ, HOST_LIST) else None
     kind = read(value)
-    # a call's result may be a tensor; one the kinds show is a host tensor (`torch.tensor(row)`) is what it adds
-    return kind if kind in (HOST, CPU_TENSOR, NDARRAY) or not isinstance(value, ast.Call) else None
+    # a call's result may be a tensor; one the kinds show is a host tensor (`torch.tensor(row)`) is what it adds, and
+    # a project call's deferred return is what it settles to (`_filled_list`)
+    return kind if kind in (HOST, CPU_TENSOR, NDARRAY) or isinstance(kind, Call) and kind.item is None \
+        or not isinstance(value, ast.Call) else None
 
 
 def _appended_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
@@ -1351,8 +1353,9 @@ def _empty_list(value: ast.expr | ast.AugAssign | None) -> bool:
 def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Callable[[ast.expr], IKind]
                  ) -> IKind | None:
     """A name bound only to `[]` and filled by `append` / `extend`: a list of host values (HOST_LIST) when all it is
-    given is host data, a LIST when nothing is known to be anything else (`idx.append(self.idx_mapping[r])`); None
-    otherwise (tensors, a call's result, `insert`)."""
+    given is host data, a LIST when nothing is known to be anything else (`idx.append(self.idx_mapping[r])`), the
+    list of what one project call returns when that is all it is given (`Elems`); None otherwise (tensors, another
+    call's result, `insert`)."""
     if not appended or None in appended or not bound or not all(_empty_list(b) for b in bound):
         return None
     kinds = {_element(v, read) for v in appended}
@@ -1362,6 +1365,8 @@ def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Call
         return CPU_SEQ  # `ids.append(torch.tensor(row).unsqueeze(0))`: a list of host tensors
     if kinds == {NDARRAY}:
         return ARRAY_SEQ  # `audio_list.append(out.cpu().numpy())`: a list of NumPy arrays
+    if len(kinds) == 1 and isinstance(call := next(iter(kinds)), Call):
+        return Elems(call)  # `out.append(self.f(x))`: a list of what `f` returns, once the index settles it
     # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor
     return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, HostIf) for k in kinds) else None
 

@@ -404,6 +404,8 @@ class Inference:
         # `obj.<field>[K]` / `obj.<field>.get(K)` of a dict field under a constant key (CallFacts.keyed): the field's
         # attribute node and the key, or None where the project's stores say nothing
         self.lookup_keyed: Callable[[cst.Attribute, cst.BaseExpression], Val | None] | None = None
+        # an instance of the plain project class of this dotted name (`isinstance(v, Meta)`), or None
+        self.lookup_class: Callable[[str], Val | None] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -475,6 +477,8 @@ class Inference:
             new = Val(Kind.TENSOR_SEQ, ref="list", elem=held)
         elif item.kind in HOSTS and current.kind is not Kind.TENSOR_SEQ:
             new = LIST if current == LIST else Val(Kind.HOST_SEQ, ref="list")
+        elif item.kind is Kind.NDARRAY and current in (EMPTY_LIST, ARRAYS):
+            new = ARRAYS  # `out.append(self.encode(x))` of a call that returns an array: a list of arrays
         elif item == UNKNOWN and current.kind is not Kind.TENSOR_SEQ and (current.ref == "list" or current == LIST):
             new = LIST  # a Python list of values nothing types (ints from a dict, as often as not)
         elif item.items is not None and meth != "extend" and current != LIST and current.kind not in SEQS:
@@ -1666,6 +1670,10 @@ class Inference:
             return args[0]  # `tqdm(host_params)` yields what it wraps
         if qual in ("any", "all"):
             return HOST
+        if qual in ("next", "iter") and args and args[0].elem is not None and args[0].ref != "dict":
+            # `next(gen)` of an iterator whose items are known (a project class's `__next__`): one item; `iter(v)`
+            # yields what `v` does
+            return args[0].elem if qual == "next" else Val(Kind.UNKNOWN, elem=args[0].elem)
         return None
 
     def _tensor_method(self, recv: Val, name: str, node: cst.Call, unbound: bool = False) -> Val:
@@ -2057,12 +2065,27 @@ def _isinstance(inf: Inference, subject: cst.BaseExpression, types: cst.BaseExpr
     if names <= TENSOR_TYPES:
         return _tensor_test(inf, subject)
     if not current.is_tensor:
-        return {}, {}
+        typed = _instance_of(inf, names) if current == UNKNOWN else None
+        return ({key: typed}, {}) if typed is not None else ({}, {})
     if names <= SEQ_TYPES:  # of what is unknown: model outputs hold tensors, `grid: Tensor | list` ints
         return {key: NOT_TENSOR}, {}
     if names <= HOST_TYPES:
         return {key: HOST}, {}
     return {}, {}
+
+
+def _instance_of(inf: Inference, names: set[str | None]) -> Val | None:
+    """What `isinstance(v, T)` proves a value nothing typed is where it holds (the true arm; after `assert
+    isinstance(v, T)` or `if not isinstance(v, T): raise`): what an annotation `T` says where that is host data (a
+    Python scalar, a NumPy array, a PIL image: `annotation_val`), or an instance of the one plain project class `T`
+    names (`lookup_class`). None for anything else (a union of kinds, a list: its items are still unknown)."""
+    if None in names:
+        return None
+    vals = {annotation_val(name) for name in names if name is not None}
+    if len(vals) == 1 and (val := next(iter(vals))).kind in (*HOSTS, Kind.NDARRAY):
+        return val  # `(int, float)`: a Python number either way
+    name = next(iter(names)) if len(names) == 1 else None
+    return inf.lookup_class(name) if name is not None and inf.lookup_class is not None else None
 
 
 def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:

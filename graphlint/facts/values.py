@@ -216,6 +216,8 @@ def join(a: Val, b: Val) -> Val:
         return tuple_list(join(a.elem, b.elem)) if is_tuple_list(a) and is_tuple_list(b) else UNKNOWN  # type: ignore[arg-type]
     if LIST in (a, b) and all(v == EMPTY_LIST or is_list(v) for v in (a, b)):
         return LIST  # a list on both paths, with untyped elements on one
+    if ARRAYS in (a, b) and all(v in (EMPTY_LIST, ARRAYS) for v in (a, b)):
+        return ARRAYS  # a list of arrays filled on one path (a loop's body) and empty on the other
     if a.kind is b.kind is Kind.TENSOR_SEQ and a.items is None and b.items is None:
         # a list of tensors filled on both paths (`heads.append(arange(n))` / `heads.append(tensor([i]))`): its
         # elements are what both paths' elements agree on

@@ -13,8 +13,8 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER,
-    UNKNOWN, Arith, Base, Call, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam, Passes,
-    Prior, SelfField, deferred, mentions,
+    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam,
+    Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
@@ -667,6 +667,8 @@ class CallFacts:
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
             return CPU_TENSOR if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
+        if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
+            return elements_list(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
             parts = kind.inner.parts if isinstance(kind.inner, Join) else (kind.inner,)
             return TENSOR if any(self.settle(part, caller, depth, calls) in (TENSOR, BOOL_TENSOR) for part in parts) \
@@ -737,6 +739,8 @@ class CallFacts:
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
         if isinstance(kind, Keys):  # `return {"ids": to_idx(text)}`: each value read as a return is
             return keyed([(key, self.direct(k, depth)) for key, k in kind.pairs])
+        if isinstance(kind, Elems):
+            return elements_list(self.direct(kind.inner, depth))
         if direct_call(kind) and not kind.callee.startswith(("self.", "cls.", "super().")):
             target = self.index.function_by_dotted(kind.callee)
             if target is None:

@@ -39,7 +39,7 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
         return None  # torch.nonzero(...) is matched by qualified name, not as a method
     val = ctx.val(recv)
     kind = val.kind
-    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR:
+    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR or ctx.plain_object(val, m[1]):
         return None
     if kind is Kind.UNKNOWN and val.ref in ("list", HOST_DATA.ref):
         # a Python list (`[n for ...]` every caller passes) has no tensor methods: a path it never takes; host data (a

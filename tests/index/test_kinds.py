@@ -11,8 +11,8 @@ from graphlint.facts import kinds
 from graphlint.facts.annotations import annotation_kind
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
-    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Field, Fwd, HostIf, Inst, Items, Join, Keys, Obj, OnParam, Prior,
-    SelfField,
+    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Elems, Field, Fwd, HostIf, Inst, Items, Join, Keys, Obj, OnParam,
+    Prior, SelfField,
 )
 
 EVERY_FORM = [
@@ -20,7 +20,7 @@ EVERY_FORM = [
     Call("m.f", 0), Call("m.C.get", "ids", receiver=True), Call("m.f", -1), Join((Call("m.f"), SelfField("x"))),
     SelfField("buf"), Field("lens"), HostIf(SelfField("buf")), Prior(TENSOR, Call("m.g")), Fwd("sizes"), Obj("Meta"),
     OnParam("device"), Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))), Arith(Call("m.f", 3)),
-    Arith(Join((Call("m.f"), SelfField("cap")))), Inst("m.Decoder"),
+    Arith(Join((Call("m.f"), SelfField("cap")))), Inst("m.Decoder"), Elems(Call("self.encode")),
 ]
 
 

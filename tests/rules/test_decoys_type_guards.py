@@ -1,0 +1,74 @@
+"""A type guard that raises (`if not isinstance(x, C): raise ...`, `assert isinstance(x, C)`) proves what `x` is for
+the rest of the block: host data where `C` is a Python scalar type, a NumPy array or a PIL image (its reads wait for
+nothing: decoys), an instance of a plain project class `C` (no tensor methods), a tensor of unknown device for
+`torch.Tensor` (its `.tolist()` stays a hit, as before). A guard that does not end its block narrows only its arm."""
+
+from __future__ import annotations
+
+from snippets import findings
+
+
+def test_a_raising_guard_types_the_rest_of_the_block() -> None:
+    src = """
+        import numpy as np
+        import torch
+        from PIL import Image
+
+
+        class Meta:
+            def __init__(self, n: int):
+                self.n = n
+
+
+        class M(torch.nn.Module):
+            def forward(self, a, b, c, d, f):
+                if not isinstance(a, np.ndarray):
+                    raise TypeError("a")
+                if not isinstance(b, torch.Tensor):
+                    raise TypeError("b")
+                assert isinstance(c, Image.Image)
+                if not isinstance(d, Meta):
+                    raise ValueError("d")
+                if not isinstance(f, (int, float)):
+                    return None
+                return (a.tolist(),
+                        b.tolist(),
+                        c.tolist(),
+                        d.tolist(),
+                        f.item())
+    """
+    assert findings(src) == {(23, "GL102")}
+
+
+def test_a_guard_that_falls_through_narrows_only_its_arm() -> None:
+    """`if isinstance(a, np.ndarray): ...` with no exit: after the `if`, `a` is what it was (unknown, claimed in a
+    hot root); inside the arm, an array (decoy)."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, a, x: torch.Tensor):
+                if isinstance(a, np.ndarray):
+                    n = a.tolist()
+                return a.tolist(), x
+    """
+    assert findings(src) == {(9, "GL102")}
+
+
+def test_a_guard_of_a_known_tensor_keeps_its_reading() -> None:
+    """A value the data flow shows to be a device tensor is not retyped by a guard of a host type it cannot pass
+    (the existing reading: its arm is the one a tensor does not take)."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                y = x.sum()
+                if not isinstance(y, torch.Tensor):
+                    raise TypeError
+                return y.item()
+    """
+    assert findings(src) == {(9, "GL101")}

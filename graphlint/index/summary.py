@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
+from graphlint.facts.annotations import (
+    annotation_kind, annotation_text, follows_an_argument, is_cpu_name, tuple_item_kinds,
+)
 from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
@@ -861,7 +863,7 @@ class _Indexer(ast.NodeVisitor):
     def _declared_kind(self, info: ClassInfo, attr: str, annotation: ast.expr) -> bool:
         """The kind a field's declared annotation says it holds, where no store said more (`setdefault`); False
         where the annotation names no kind."""
-        kind = _annotation_kind(ast.unparse(annotation))
+        kind = _annotation_kind(annotation_text(annotation))
         if kind == "tensor" and is_cpu_name(attr):
             kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
         if kind:
@@ -1084,10 +1086,10 @@ class _Indexer(ast.NodeVisitor):
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> IKind:
         if node.returns is not None:
-            text = ast.unparse(node.returns)
+            text = annotation_text(node.returns)
             kind = _annotation_kind(text)
             args = node.args
-            if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
+            if kind == "tensor" and follows_an_argument(text, [annotation_text(a.annotation) for a in (
                     *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
                 return UNKNOWN  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
             if kind == "tensor" and returns_only_tuples(scope):  # `-> Tensor` returning `out, n`: the body says
@@ -2601,7 +2603,7 @@ def _is_abstract(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _has_tensor_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Some parameter is annotated as a tensor (or a tensor sequence): tensors flow through the function."""
     args = func.args
-    return any(a.annotation is not None and annotation_kind(ast.unparse(a.annotation)) in
+    return any(a.annotation is not None and annotation_kind(annotation_text(a.annotation)) in
                ("tensor", "bool_tensor", "tensor_seq")
                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
@@ -2645,7 +2647,7 @@ def _init_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
     nones: list[str] = []
     for stmt in node.body:
         if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)) \
-                or "ClassVar" in ast.unparse(stmt.annotation):
+                or "ClassVar" in annotation_text(stmt.annotation):
             continue
         value = stmt.value
         if isinstance(value, ast.Call) and (dotted(value.func) or "").rpartition(".")[2] == "field":

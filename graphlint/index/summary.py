@@ -1280,8 +1280,10 @@ class _Indexer(ast.NodeVisitor):
 
     def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> IKind:
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
-        alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
-        memo: Memo = {}
+        alone (docs/inference.md, graphlint._callsite_facts.expr_kind). Read with `_args_memo`: the body's calls
+        read the same names (`return hidden_states` after `hidden_states = self.norm(hidden_states)`), and they go on
+        with this memo where `resolve` answers as it did here (no typed parameter binds a name)."""
+        memo = self._args_memo(scope)
         kinds = {expr_kind(value, self.resolve, scope, memo=memo) for value in scope.returns}
         return join_later(kinds) if kinds else UNKNOWN
 
@@ -2044,12 +2046,13 @@ class _Indexer(ast.NodeVisitor):
             keywords = tuple((k, own if k in named else v) for k, v in keywords)
         return positional, keywords
 
-    def _args_memo(self) -> Memo:
-        """The kinds the calls of the current scope read for their arguments (`expr_kind`'s memo), shared while
-        `resolve` answers the same: a new memo where the scope, an import or any of `local_binds` changed since the
-        last call (the walk rebinds locals as it goes; `h = h + r` ten times over is read once, not per call)."""
-        scope = self.scopes[-1]
-        binds = tuple(tuple(b.items()) for b in self.local_binds)
+    def _args_memo(self, scope: Scope | None = None) -> Memo:
+        """The kinds the calls of the current scope (or `scope`) read for their arguments (`expr_kind`'s memo),
+        shared while `resolve` answers the same: a new memo where the scope, an import or any of `local_binds` changed
+        since the last call (the walk rebinds locals as it goes; `h = h + r` ten times over is read once, not per
+        call). An empty dict of `local_binds` resolves nothing: the key leaves it out."""
+        scope = self.scopes[-1] if scope is None else scope
+        binds = tuple(tuple(b.items()) for b in self.local_binds if b)
         if scope is not self.memo_scope or binds != self.memo_binds:
             self.memo_scope, self.memo_binds, self.memo = scope, binds, {}
         return self.memo

@@ -304,10 +304,10 @@ class Context:
     def edit(self, node: cst.CSTNode, replacement: str) -> PendingEdit:
         return PendingEdit(node, replacement)
 
-    def _edit(self, e: PendingEdit | Edit) -> Edit | None:
+    def _edit(self, e: PendingEdit | Edit, positions: Mapping[cst.CSTNode, CodeRange]) -> Edit | None:
         if isinstance(e, Edit):
             return e
-        pos = self.positions.get(e.node)
+        pos = positions.get(e.node)
         if pos is None:
             return None
         off = self.unit.line_offset
@@ -316,14 +316,15 @@ class Context:
     def findings(self) -> list[Finding]:
         out = []
         off = self.unit.line_offset
+        positions = self._found_positions() if self.pending else {}
         for p in self.pending:
-            pos = self.positions.get(p.node)
+            pos = positions.get(p.node)
             if pos is None:
                 continue
-            stmt_pos = self.positions.get(p.statement) if p.statement is not None else None
-            fix = tuple(e for e in (self._edit(x) for x in p.fix) if e is not None)
+            stmt_pos = positions.get(p.statement) if p.statement is not None else None
+            fix = tuple(e for e in (self._edit(x, positions) for x in p.fix) if e is not None)
             extra = {"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {}
-            focus = self._trigger(p.node)
+            focus = self._trigger(p.node, positions)
             if focus:
                 extra["focus"] = focus
             out.append(Finding(
@@ -335,12 +336,28 @@ class Context:
             ))
         return out
 
-    def _trigger(self, node: cst.CSTNode) -> tuple[int, int, int, int] | None:
+    def _found_positions(self) -> Mapping[cst.CSTNode, CodeRange]:
+        """The ranges `findings` reads: the unit's positions where the walk computed them, else those of the nodes the
+        pending findings name (`tree_positions` generates the code only up to the last of them)."""
+        if self._positions is not None or self.tree is None:
+            return self.positions
+        wanted: set[cst.CSTNode] = set()
+        for p in self.pending:
+            wanted.add(p.node)
+            if p.statement is not None:
+                wanted.add(p.statement)
+            wanted.update(e.node for e in p.fix if isinstance(e, PendingEdit))
+            if isinstance(p.node, cst.Call) and isinstance(p.node.func, cst.Attribute):  # (`_trigger`)
+                wanted.update((p.node.func.dot, p.node.func.value))
+        return tree_positions(self.tree, wanted)
+
+    def _trigger(self, node: cst.CSTNode, positions: Mapping[cst.CSTNode, CodeRange]
+                 ) -> tuple[int, int, int, int] | None:
         """Where a method call chain broken across lines triggers: `.item()` of `(x.sum()\n .item())`.
         The full view underlines it instead of the receiver's lines; the finding's span stays the call."""
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return None
-        dot, call, receiver = (self.positions.get(n) for n in (node.func.dot, node, node.func.value))
+        dot, call, receiver = (positions.get(n) for n in (node.func.dot, node, node.func.value))
         if dot is None or call is None or receiver is None or receiver.end.line == dot.start.line:
             return None
         off = self.unit.line_offset

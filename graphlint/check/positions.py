@@ -31,6 +31,8 @@ class _Syntactic:
         self.start = CodePosition(self.state.line, self.state.column)
 
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        if kind is not None:
+            return  # the pass stops (`_Enough`): the nodes left open get no range
         state = self.state
         computed = state.provider._computed
         start = computed[self.start_node].start if self.start_node is not None else self.start
@@ -71,10 +73,47 @@ class _State(PositionProvidingCodegenState):
         return _Syntactic(self, node, start_node, end_node)
 
 
+class _Enough(Exception):
+    """Every node asked for has its range: the rest of the code need not be generated."""
+
+
+class _UpTo(_State):
+    """`_State` that stops the code generation once each of `wanted` has left it (its range is then final: a node's
+    range is set by the time its own `after_codegen` runs, from the code before it and its own)."""
+
+    wanted: set[int]  # id() of the nodes still to leave (a node's own hash is a Python call)
+
+    def after_codegen(self, node: cst.CSTNode) -> None:
+        line, column = self._stack.pop()  # type: ignore[misc]
+        computed = self.provider._computed
+        if node not in computed:
+            computed[node] = CodeRange(CodePosition(line, column), CodePosition(self.line, self.column))
+        wanted = self.wanted
+        if id(node) in wanted:
+            wanted.discard(id(node))
+            if not wanted:
+                raise _Enough
+
+
 def unit_positions(tree: cst.Module) -> dict[cst.CSTNode, CodeRange]:
     """What `PositionProvider` gives for every node of `tree` (run as `MetadataWrapper.resolve` would, without
     copying the tree or visiting it for other providers)."""
+    return positions_until(tree, set())[0]
+
+
+def positions_until(tree: cst.Module, wanted: set[cst.CSTNode]) -> tuple[dict[cst.CSTNode, CodeRange], bool]:
+    """`unit_positions` with the code generated only up to the last of `wanted` (every node when empty) to end, and
+    whether the ranges are those of every node. The findings of a unit ask for a few nodes, often early ones: their
+    ranges, and those of every node ending before them, are the ones of the whole pass; a wanted node the tree lacks
+    leaves the pass whole."""
     provider = PositionProvider()
     provider._computed = {}
-    tree._codegen(_State(default_indent=tree.default_indent, default_newline=tree.default_newline, provider=provider))
-    return provider._computed
+    state = (_UpTo if wanted else _State)(default_indent=tree.default_indent, default_newline=tree.default_newline,
+                                          provider=provider)
+    if wanted:
+        state.wanted = {id(node) for node in wanted}  # type: ignore[attr-defined]
+    try:
+        tree._codegen(state)
+    except _Enough:
+        return provider._computed, False
+    return provider._computed, True

@@ -23,7 +23,7 @@ from contextlib import contextmanager
 import libcst as cst
 from libcst.metadata import CodeRange
 
-from graphlint.check.positions import unit_positions
+from graphlint.check.positions import positions_until, unit_positions
 
 # characters of source whose trees a process keeps at most (a tree takes about 30 bytes per character of its text)
 BUDGET = 1_000_000
@@ -50,11 +50,12 @@ def parse_unvalidated(source: str) -> cst.Module:
 class _Shared:
     """A tree kept for the units still to parse its text, and its positions once a unit asked for them."""
 
-    __slots__ = ("tree", "positions")
+    __slots__ = ("tree", "positions", "complete")
 
     def __init__(self, tree: cst.Module) -> None:
         self.tree = tree
         self.positions: dict[cst.CSTNode, CodeRange] | None = None
+        self.complete = False  # `positions` holds every node (else those up to the last node a unit asked for)
 
 
 class SharedTrees:
@@ -86,12 +87,13 @@ class SharedTrees:
             self._keep(source, tree)
         return tree
 
-    def positions(self, tree: cst.Module) -> dict[cst.CSTNode, CodeRange]:
+    def positions(self, tree: cst.Module, wanted: set[cst.CSTNode] | None = None) -> dict[cst.CSTNode, CodeRange]:
         entry = self.by_tree.get(id(tree))
         if entry is None:
-            return unit_positions(tree)
-        if entry.positions is None:
-            entry.positions = unit_positions(tree)
+            return positions_until(tree, wanted or set())[0]
+        if entry.positions is None or not entry.complete and (not wanted or any(
+                node not in entry.positions for node in wanted)):
+            entry.positions, entry.complete = positions_until(tree, wanted or set())
         return entry.positions
 
     def _keep(self, source: str, tree: cst.Module) -> None:
@@ -130,6 +132,7 @@ def parse_unit(source: str) -> cst.Module:
     return _active.parse(source) if _active is not None else parse_unvalidated(source)
 
 
-def tree_positions(tree: cst.Module) -> dict[cst.CSTNode, CodeRange]:
-    """Node -> CodeRange of a unit's tree (`unit_positions`), computed once for a shared tree. Read only."""
-    return _active.positions(tree) if _active is not None else unit_positions(tree)
+def tree_positions(tree: cst.Module, wanted: set[cst.CSTNode] | None = None) -> dict[cst.CSTNode, CodeRange]:
+    """Node -> CodeRange of a unit's tree (`unit_positions`), computed once for a shared tree. Read only. With
+    `wanted`, only those nodes (and the ones before them) are sure to be there."""
+    return _active.positions(tree, wanted) if _active is not None else positions_until(tree, wanted or set())[0]

@@ -25,6 +25,17 @@ HOST_SEQ_ANN_RE = re.compile(
     r"^(Optional\[)?(tuple|Tuple|list|List|Sequence|dict|Dict|set|Set)\[\s*(int|float|str|bool)")
 
 
+def annotation_text(node: ast.expr) -> str:
+    """`ast.unparse(node)`, once per node: the index reads a parameter's annotation in several passes (its host prior
+    in `scope_of`, `FunctionInfo.tensor_params`, whether a `-> int | Tensor` return follows it), and unparsing is a
+    visitor run. Kept on the node (an `ast` node takes attributes), which lives only while its file is indexed and
+    is never changed after the parse (the index's one rewrite runs before)."""
+    text = node.__dict__.get("_graphlint_text")
+    if text is None:
+        text = node._graphlint_text = ast.unparse(node)  # type: ignore[attr-defined]
+    return text
+
+
 def is_cpu_name(name: str) -> bool:
     """Names that say the value lives on the host, "cpu" as one of their words (`seq_lens_cpu`, `cpu_offsets`,
     `seq_lens_cpu_upper_bound`): a tensor-annotated one is a host tensor (parameters, class fields); an

@@ -14,7 +14,7 @@ import builtins
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
-from graphlint.facts.annotations import annotation_kind, is_cpu_name
+from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name
 from graphlint.facts.factories import instance_argument
 from graphlint.facts.names import bound_names, dotted, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
@@ -701,7 +701,7 @@ def _host_annotation(ann: ast.expr | None, name: str) -> IKind:
     elif isinstance(ann, ast.Constant) and isinstance(ann.value, str):
         text = ann.value
     elif isinstance(ann, (ast.Subscript, ast.BinOp, ast.Attribute)):
-        text = ast.unparse(ann)
+        text = annotation_text(ann)
     else:
         return UNKNOWN
     kind = Base(annotation_kind(text))

@@ -18,9 +18,13 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, Callable, ClassVar, Iterator, Union
 
+from graphlint.facts.values import FAST_HASH
+
 
 class Base(Enum):
     """A kind with nothing deferred."""
+
+    __hash__ = FAST_HASH  # (a kind is hashed in every join and memo: graphlint.facts.values)
 
     UNKNOWN = "unknown"
     TENSOR = "tensor"

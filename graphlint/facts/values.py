@@ -9,8 +9,16 @@ from enum import Enum
 from typing import NamedTuple
 
 
+# Every kind test (`val.kind in TENSORS`, a set of kinds, a dict keyed by one) hashes an enum member, and `Enum`'s
+# own `__hash__` is a Python call (`hash(self._name_)`). Members compare by identity, so the object's own hash agrees
+# with `==` and costs no call; the order of a set of members was never fixed (a name's hash changes per process).
+FAST_HASH = object.__hash__
+
+
 class Where(Enum):
     """Where a tensor lives, as a rule asks it (`Context.device`)."""
+
+    __hash__ = FAST_HASH
 
     DEVICE = "device"
     HOST = "host"  # a CPU tensor (by data flow, or by a `*_cpu` name)
@@ -20,6 +28,8 @@ class Where(Enum):
 class Dev(Enum):
     """What a device argument names (`device=`, `.to(...)`, `torch.device(...)`), or where `.to(...)` sends its
     receiver (`host_origin.to_target`)."""
+
+    __hash__ = FAST_HASH
 
     CPU = "cpu"
     DEVICE = "device"  # an accelerator: a CUDA name or ordinal, a device tensor or its device
@@ -31,6 +41,8 @@ class Dev(Enum):
 class Dims(Enum):
     """How many dimensions a CPU tensor has, as far as its origin shows (`facts.host_origin.Origin`)."""
 
+    __hash__ = FAST_HASH
+
     SCALAR = "scalar"  # 0-d
     SHAPED = "shaped"  # one or more
     UNKNOWN = "unknown"
@@ -38,6 +50,8 @@ class Dims(Enum):
 
 class Source(Enum):
     """How a CPU tensor was made (`facts.host_origin.Origin`)."""
+
+    __hash__ = FAST_HASH
 
     FACTORY = "factory"
     MAYBE = "maybe"  # `torch.tensor(v)` of a value not known to be host data: a tensor `v` keeps its device
@@ -47,6 +61,8 @@ class Source(Enum):
 
 
 class Kind(Enum):
+    __hash__ = FAST_HASH
+
     UNKNOWN = "unknown"
     HOST = "host"  # Python scalar, string, shape, dtype, device, config value
     HOST_SEQ = "host_seq"  # list/tuple/range of host values

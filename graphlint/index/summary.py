@@ -13,7 +13,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
-from graphlint.facts.annotations import annotation_kind, follows_an_argument, is_cpu_name, tuple_item_kinds
+from graphlint.facts.annotations import (
+    annotation_kind, annotation_text, follows_an_argument, is_cpu_name, tuple_item_kinds,
+)
 from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
@@ -864,7 +866,7 @@ class _Indexer(ast.NodeVisitor):
     def _declared_kind(self, info: ClassInfo, attr: str, annotation: ast.expr) -> bool:
         """The kind a field's declared annotation says it holds, where no store said more (`setdefault`); False
         where the annotation names no kind."""
-        kind = _annotation_kind(ast.unparse(annotation))
+        kind = _annotation_kind(annotation_text(annotation))
         if kind == "tensor" and is_cpu_name(attr):
             kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
         if kind:
@@ -1089,10 +1091,10 @@ class _Indexer(ast.NodeVisitor):
 
     def _returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> IKind:
         if node.returns is not None:
-            text = ast.unparse(node.returns)
+            text = annotation_text(node.returns)
             kind = _annotation_kind(text)
             args = node.args
-            if kind == "tensor" and follows_an_argument(text, [ast.unparse(a.annotation) for a in (
+            if kind == "tensor" and follows_an_argument(text, [annotation_text(a.annotation) for a in (
                     *args.posonlyargs, *args.args, *args.kwonlyargs) if a.annotation is not None]):
                 return UNKNOWN  # `(n: int | Tensor) -> int | Tensor`: what the caller passes
             if kind == "tensor" and returns_only_tuples(scope):  # `-> Tensor` returning `out, n`: the body says
@@ -1283,8 +1285,10 @@ class _Indexer(ast.NodeVisitor):
 
     def _infer_returns(self, node: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> IKind:
         """An unannotated function's return kind, when every value-returning `return` agrees by syntax
-        alone (docs/inference.md, graphlint._callsite_facts.expr_kind)."""
-        memo: Memo = {}
+        alone (docs/inference.md, graphlint._callsite_facts.expr_kind). Read with `_args_memo`: the body's calls
+        read the same names (`return hidden_states` after `hidden_states = self.norm(hidden_states)`), and they go on
+        with this memo where `resolve` answers as it did here (no typed parameter binds a name)."""
+        memo = self._args_memo(scope)
         kinds = {expr_kind(value, self.resolve, scope, memo=memo) for value in scope.returns}
         return join_later(kinds) if kinds else UNKNOWN
 
@@ -2055,12 +2059,13 @@ class _Indexer(ast.NodeVisitor):
             keywords = tuple((k, own if k in named else v) for k, v in keywords)
         return positional, keywords
 
-    def _args_memo(self) -> Memo:
-        """The kinds the calls of the current scope read for their arguments (`expr_kind`'s memo), shared while
-        `resolve` answers the same: a new memo where the scope, an import or any of `local_binds` changed since the
-        last call (the walk rebinds locals as it goes; `h = h + r` ten times over is read once, not per call)."""
-        scope = self.scopes[-1]
-        binds = tuple(tuple(b.items()) for b in self.local_binds)
+    def _args_memo(self, scope: Scope | None = None) -> Memo:
+        """The kinds the calls of the current scope (or `scope`) read for their arguments (`expr_kind`'s memo),
+        shared while `resolve` answers the same: a new memo where the scope, an import or any of `local_binds` changed
+        since the last call (the walk rebinds locals as it goes; `h = h + r` ten times over is read once, not per
+        call). An empty dict of `local_binds` resolves nothing: the key leaves it out."""
+        scope = self.scopes[-1] if scope is None else scope
+        binds = tuple(tuple(b.items()) for b in self.local_binds if b)
         if scope is not self.memo_scope or binds != self.memo_binds:
             self.memo_scope, self.memo_binds, self.memo = scope, binds, {}
         return self.memo
@@ -2614,7 +2619,7 @@ def _is_abstract(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
 def _has_tensor_param(func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
     """Some parameter is annotated as a tensor (or a tensor sequence): tensors flow through the function."""
     args = func.args
-    return any(a.annotation is not None and annotation_kind(ast.unparse(a.annotation)) in
+    return any(a.annotation is not None and annotation_kind(annotation_text(a.annotation)) in
                ("tensor", "bool_tensor", "tensor_seq")
                for a in [*args.posonlyargs, *args.args, *args.kwonlyargs])
 
@@ -2658,7 +2663,7 @@ def _init_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:
     nones: list[str] = []
     for stmt in node.body:
         if not (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)) \
-                or "ClassVar" in ast.unparse(stmt.annotation):
+                or "ClassVar" in annotation_text(stmt.annotation):
             continue
         value = stmt.value
         if isinstance(value, ast.Call) and (dotted(value.func) or "").rpartition(".")[2] == "field":

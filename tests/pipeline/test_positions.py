@@ -9,7 +9,7 @@ import libcst as cst
 import pytest
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from graphlint.check.positions import unit_positions
+from graphlint.check.positions import positions_until, unit_positions
 
 TRICKY = '''\
 import torch  # comment
@@ -48,3 +48,19 @@ def test_graphlint_sources_match_libcst() -> None:
     root = Path(__file__).resolve().parents[2] / "graphlint" / "check"
     for path in sorted(root.glob("*.py")):
         _same(path.read_text())
+
+
+def test_positions_until_gives_the_wanted_ranges_of_the_whole_pass() -> None:
+    """The findings' pass stops after the last wanted node: its ranges, and every range it holds, are the whole
+    pass's; a node the tree lacks leaves the pass whole."""
+    tree = cst.parse_module(TRICKY)
+    full = unit_positions(tree)
+    nodes = list(full)
+    for wanted in ({nodes[3]}, {nodes[40], nodes[7]}, {nodes[len(nodes) // 2]}, {nodes[-1]}):
+        got, complete = positions_until(tree, wanted)
+        assert all(got[node] == full[node] for node in wanted)
+        assert all(full[node] == rng for node, rng in got.items())
+        assert not complete or got == full
+    assert not positions_until(tree, {nodes[3]})[1]
+    got, complete = positions_until(tree, {cst.Name("elsewhere")})
+    assert complete and got == full

@@ -33,8 +33,9 @@ from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
-    DLPACK_EXPORTS, DLPACK_IMPORTS, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
-    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES, HOST_TENSOR_AND_NUMBER,
+    DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
+    HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
+    HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
     NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
     TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
@@ -1080,6 +1081,8 @@ class Inference:
                 dtype = self.resolve(node.args[0].value) or ""
                 if dtype in NON_FLOAT_DTYPES:  # only a tensor converts to an integer dtype (where it is)
                     return Val(Kind.BOOL_TENSOR if dtype == "torch.bool" else Kind.TENSOR, weak=True)
+            if recv.kind is Kind.UNKNOWN and func.attr.value == "type" and (cast := self._type_cast(node)) is not None:
+                return cast
             if func.attr.value == "get_state" and not node.args and recv.kind in (Kind.UNKNOWN, Kind.HOST) \
                     and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
                 return CPU  # `generator.get_state()`: a host ByteTensor, for CUDA generators too
@@ -1675,6 +1678,17 @@ class Inference:
             # yields what `v` does
             return args[0].elem if qual == "next" else Val(Kind.UNKNOWN, elem=args[0].elem)
         return None
+
+    def _type_cast(self, node: cst.Call) -> Val | None:
+        """`v.type(torch.float32)` of a value nothing types: `Tensor.type(dtype)` is the cast `.float()` is (a
+        `TORCH_ONLY_METHODS` name), a tensor where `v` is; no NumPy array, number or device has a `type(...)` method.
+        A tensor *type* (`torch.cuda.FloatTensor`, a string naming one) is no dtype: not this cast."""
+        if len(node.args) != 1 or node.args[0].keyword is not None and node.args[0].keyword.value != "dtype":
+            return None
+        dtype = self.resolve(node.args[0].value) or ""
+        if dtype not in DTYPES:
+            return None
+        return Val(Kind.BOOL_TENSOR if dtype in BOOL_DTYPES else Kind.TENSOR, weak=True)
 
     def _tensor_method(self, recv: Val, name: str, node: cst.Call, unbound: bool = False) -> Val:
         nargs = len(node.args) - (1 if unbound else 0)

@@ -101,3 +101,41 @@ def test_a_list_annotation_its_callers_contradict_is_no_host_index():
                 for i in range(k):
                     self.grow(self.roots_gpu[i], i)
     """, scope="all")
+
+
+def test_a_cast_by_dtype_of_an_untyped_value_is_a_tensor_where_it_was():
+    """Wan's and LightX2V's `sinusoidal_embedding_1d`: `position = position.type(torch.float64)` then
+    `torch.arange(half).to(position)`. `Tensor.type(dtype)` is the cast `.float()` is: `position` is a tensor (no
+    NumPy array, number or device has a `type(...)` method), so `.to(position)` copies the host `arange` to where the
+    timestep lives, every call (hit, as with `.float()`). Decoys: a tensor *type* (`torch.cuda.FloatTensor`, a string)
+    is no dtype: this cast says nothing of it; `.type()` without an argument is a string; a `.to(...)` whose target
+    nothing types stays silent."""
+    check("""
+        import torch
+
+
+        def emb(dim, position):
+            position = position.type(torch.float64)
+            return torch.arange(dim // 2).to(position)  # <- GL131
+
+
+        def emb_kw(dim, position):
+            position = position.type(dtype=torch.float32)
+            return torch.arange(dim // 2).to(position)  # <- GL131
+
+
+        def emb_float(dim, position):
+            position = position.float()
+            return torch.arange(dim // 2).to(position)  # <- GL131
+
+
+        def emb_tensor_type(dim, position, name):
+            kind = position.type("torch.FloatTensor")
+            other = position.type(name)
+            return torch.arange(dim // 2).to(kind), torch.arange(dim // 2).to(other)
+
+
+        def emb_name(dim, position):
+            name = position.type()
+            return torch.arange(dim // 2).to(position), name
+    """, scope="all")

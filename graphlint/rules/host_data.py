@@ -341,7 +341,8 @@ class HostIndex(Rule):
     `x[[1, 2, 3]]`, `x[idx_cpu]`, `x[np_idx]` and `x[torch.arange(n)]` (no device) send the index from pageable
     host memory: measured on an H200 the host waits and capture fails. A list is known by its data flow, not its
     name: a display, a comprehension of host values, `[i] * n`, `ids + [eos]`, `t.tolist()`, a list filled by
-    `append`, a field every method fills with a list of host values. Only a tensor or an array takes a list as an
+    `append`, a field every method fills with a list of host values, `list(s)` / `sorted(s)` of a container
+    annotated with host items (`suppress: Iterable[int]`, a dataclass field `button: Set[int]`). Only a tensor or an array takes a list as an
     index, so a value nothing types (the item of a loop over a cache) that a list indexes is reported too, unless
     the code shows an array (`np.ndarray`); so is a CPU index tensor into such a value (`self.rotary(n)[pos_ids]` of a
     `torch.arange` the unit builds), unless the index is moved to the host right there (`table[ids.cpu()]`: the table

@@ -21,8 +21,11 @@ HOST_ANN_RE = re.compile(r"^(Optional\[)?(int|float|bool|str|bytes|complex|torch
 # `np.ndarray`, `numpy.typing.NDArray[np.int64]`: a host array (a list indexes one without any copy)
 NDARRAY_ANN_RE = re.compile(
     r"^(Optional\[)?\s*((np|numpy)\.)?((typing|npt)\.)?(ndarray|NDArray)(\[.*\])?\s*\]?(\s*\|\s*None)?$")
+# (`Iterable[int]`, `AbstractSet[int]`, `frozenset[int]`: whatever the container, iterating it or `list(..)` of it gives
+# host values)
 HOST_SEQ_ANN_RE = re.compile(
-    r"^(Optional\[)?(tuple|Tuple|list|List|Sequence|dict|Dict|set|Set)\[\s*(int|float|str|bool)")
+    r"^(Optional\[)?(tuple|Tuple|list|List|Sequence|dict|Dict|set|Set|frozenset|FrozenSet|AbstractSet|Iterable|"
+    r"Collection)\[\s*(int|float|str|bool)")
 
 
 def annotation_text(node: ast.expr) -> str:

@@ -36,8 +36,14 @@ def device_arg_class(ctx, expr: cst.BaseExpression) -> Dev:
 
 
 def to_target(ctx, node: cst.Call) -> Dev:
-    """Where `t.to(...)` sends its receiver: `Dev.CPU`, `DEVICE` or `UNKNOWN` (dtype-only casts: `NONE`)."""
+    """Where `t.to(...)` (or `t.type(...)`) sends its receiver: `Dev.CPU`, `DEVICE` or `UNKNOWN` (dtype-only casts:
+    `NONE`); a tensor type names its device (`t.type(torch.cuda.HalfTensor)`: `Inference.tensor_type`)."""
     found = Dev.NONE
+    if node.func.__class__ is cst.Attribute and node.func.attr.value == "type":
+        typed = next((t for a in node.args if not a.star and (a.keyword is None or a.keyword.value == "dtype")
+                      and (t := ctx.inference.tensor_type(a.value)) is not None), None)
+        if typed is not None:
+            return typed
     for arg in node.args:
         if arg.keyword is not None:
             if arg.keyword.value == "device":

@@ -1749,6 +1749,21 @@ class Inference:
             self._shapes = frozenset(name for name, value in bound.items() if _shape_like(value))
         return size.value in self._shapes
 
+    def tensor_type(self, expr: cst.BaseExpression) -> Dev | None:
+        """Where a `t.type(T)` argument puts `t` when it names a tensor type: `Dev.CPU` for a CPU one (`torch.LongTensor`,
+        `"torch.LongTensor"`), `Dev.DEVICE` for a CUDA one (`torch.cuda.HalfTensor`, its string, a local the unit binds
+        once to CUDA types, `x.type()` of a device tensor: the name of its type); None for anything else (a dtype).
+        `Tensor.type` turns a type into a device and a dtype and calls `.to` (a copy across devices, as `.cuda()` /
+        `.cpu()`: torch's python_variable_methods.cpp `THPVariable_type`)."""
+        if expr.__class__ is cst.Call and not expr.args and (m := method_call(expr)) is not None and m[1] == "type":
+            held = self(m[0])  # `t.type(x.type())`: x's type, device included
+            return None if held.weak else Dev.CPU if held.kind is Kind.CPU_TENSOR else Dev.DEVICE if held.is_tensor \
+                else None
+        name = self._type_name(expr)
+        if typed_legacy(name):
+            return Dev.CPU
+        return Dev.DEVICE if self.cuda_type(expr) else None
+
     def cuda_type(self, expr: cst.BaseExpression) -> bool:
         """`torch.cuda.FloatTensor`, or a local the unit binds once to CUDA tensor types (`tensor_type =
         torch.cuda.HalfTensor if half else torch.cuda.FloatTensor`): `x.type(it)` moves `x` onto the device."""
@@ -1762,8 +1777,15 @@ class Inference:
     def _names_cuda_type(self, expr: cst.BaseExpression) -> bool:
         if expr.__class__ is cst.IfExp:
             return self._names_cuda_type(expr.body) and self._names_cuda_type(expr.orelse)
-        return LEGACY_TENSOR_RE.match(self.resolve(expr) or "") is not None \
-            and (self.resolve(expr) or "").startswith("torch.cuda.")
+        name = self._type_name(expr)
+        return LEGACY_TENSOR_RE.match(name) is not None and name.startswith("torch.cuda.")
+
+    def _type_name(self, expr: cst.BaseExpression) -> str:
+        """The dotted name a tensor type argument spells: `torch.cuda.HalfTensor` through the imports, or the string
+        `"torch.cuda.HalfTensor"` (`Tensor.type` imports a dotted string)."""
+        if expr.__class__ is cst.SimpleString:
+            return _const_string(expr) or ""
+        return self.resolve(expr) or "" if expr.__class__ in (cst.Name, cst.Attribute) else ""
 
     def _method_rank(self, recv: Val, name: str, node: cst.Call, nargs: int) -> int | None:
         """The rank of `recv.name(...)` when the call shows it: shape-keeping methods keep it, `view(a, b)` has
@@ -1795,12 +1817,17 @@ class Inference:
         return None
 
     def _to_kind(self, recv: Val, node: cst.Call) -> Val:
-        """`t.to(...)` / `t.type(...)`: the device moves only with a device argument; a dtype-only cast keeps it."""
+        """`t.to(...)` / `t.type(...)`: the device moves only with a device argument (or a tensor type that names one);
+        a dtype-only cast keeps it."""
         device, dtype = None, None
+        cast = node.func.__class__ is cst.Attribute and node.func.attr.value == "type"
         for arg in node.args:
             kw = arg.keyword.value if arg.keyword is not None else None
             if kw not in (None, "device", "dtype") or arg.star or self.holds_none(arg.value):
                 continue  # (`.to(device=None)` moves nothing)
+            if cast and (moved := self.tensor_type(arg.value)) is not None:
+                device, dtype = moved, "other"  # `t.type(torch.cuda.HalfTensor)`: a device and a dtype
+                continue
             cls = Dev.DTYPE if kw == "dtype" else self.device_arg(arg.value)
             if kw is None and cls is Dev.DEVICE and self(arg.value).is_tensor:
                 dtype = "other"  # `t.to(other)`: other's dtype too
@@ -2462,7 +2489,7 @@ def _uploads(inf: Inference, call: cst.Call) -> bool:
         return False
     first = call.args[0]
     if name == "type":
-        return inf.cuda_type(first.value)
+        return inf.tensor_type(first.value) is Dev.DEVICE
     arg = first.value if first.keyword is None or first.keyword.value == "device" else None
     return arg is not None and inf.device_arg(arg) is Dev.DEVICE
 

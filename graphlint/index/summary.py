@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePath
 
 from graphlint.facts.annotations import (
-    annotation_kind, annotation_text, follows_an_argument, is_cpu_name, tuple_item_kinds,
+    annotation_kind, annotation_text, container_name, follows_an_argument, is_cpu_name, tuple_item_kinds,
 )
 from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
@@ -866,7 +866,12 @@ class _Indexer(ast.NodeVisitor):
     def _declared_kind(self, info: ClassInfo, attr: str, annotation: ast.expr) -> bool:
         """The kind a field's declared annotation says it holds, where no store said more (`setdefault`); False
         where the annotation names no kind."""
-        kind = _annotation_kind(annotation_text(annotation))
+        text = annotation_text(annotation)
+        kind = _annotation_kind(text)
+        if kind is None and container_name(text) is not None:
+            # `button: Set[int]`: a container of host scalars only (`list(obj.button)` is a host list); not one of a
+            # project class or of tensors (`dict[int, QueryInfo]`, `Dict[int, Tensor]`), which the prefix alone says
+            kind = "host_seq"
         if kind == "tensor" and is_cpu_name(attr):
             kind = "cpu_tensor"  # `seq_lens_cpu: torch.Tensor` is a host-side copy
         if kind:

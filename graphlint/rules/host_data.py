@@ -189,6 +189,8 @@ class HostDataToDevice(Rule):
 class CpuTensorToDevice(Rule):
     """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`, `dst[i] = cpu`).
 
+    A cast to a CUDA tensor type is the same copy (`.type(torch.cuda.FloatTensor)`, `.type("torch.cuda.HalfTensor")`,
+    `.type(x.type())` of a device `x`): `Tensor.type` reads a device and a dtype out of the type and calls `.to`.
     `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
     `copy_` the CPU source into a view of the clone. So does a checkpoint read onto the device,
     `torch.load(path, map_location=device)` or `safetensors.torch.load_file(path, device="cuda")`: each
@@ -315,14 +317,14 @@ def _h2d_copy(rule: Rule, node: cst.Call) -> tuple[cst.BaseExpression, str] | No
     if m is None:
         return None
     recv, name = m
-    if name in ("to", "cuda"):
+    if name in ("to", "cuda", "type"):
         held = ctx.val(recv)
         if not (ctx.host.moves_bytes(recv) or held.kind is Kind.MODULE and held.host):
             # a CPU tensor, or a module whose weights are on the host (`Whisper(dims).to(device)`); not one of no
             # element (`torch.zeros(1, 0, d).to(device)`): nothing is copied, nothing waits
             return None
-        if name == "to" and to_target(ctx, node) is not Dev.DEVICE:
-            return None
+        if name != "cuda" and to_target(ctx, node) is not Dev.DEVICE:
+            return None  # (`.type(torch.cuda.HalfTensor)` moves, `.type(torch.half)` casts)
         return recv, f".{name}(...)"
     if name in COPYING_SCATTERS and node.args:
         src = node.args[0].value
@@ -341,7 +343,8 @@ class HostIndex(Rule):
     `x[[1, 2, 3]]`, `x[idx_cpu]`, `x[np_idx]` and `x[torch.arange(n)]` (no device) send the index from pageable
     host memory: measured on an H200 the host waits and capture fails. A list is known by its data flow, not its
     name: a display, a comprehension of host values, `[i] * n`, `ids + [eos]`, `t.tolist()`, a list filled by
-    `append`, a field every method fills with a list of host values. Only a tensor or an array takes a list as an
+    `append`, a field every method fills with a list of host values, `list(s)` / `sorted(s)` of a container
+    annotated with host items (`suppress: Iterable[int]`, a dataclass field `button: Set[int]`). Only a tensor or an array takes a list as an
     index, so a value nothing types (the item of a loop over a cache) that a list indexes is reported too, unless
     the code shows an array (`np.ndarray`); so is a CPU index tensor into such a value (`self.rotary(n)[pos_ids]` of a
     `torch.arange` the unit builds), unless the index is moved to the host right there (`table[ids.cpu()]`: the table

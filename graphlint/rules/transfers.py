@@ -9,7 +9,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.host_origin import tensor_elements
-from graphlint.facts.inference import converts_to_number, typed_legacy
+from graphlint.facts.inference import converts_to_number
 from graphlint.facts.tokenizers import DECODERS
 from graphlint.facts.torch_kinds import D2H
 from graphlint.facts.values import Dev, Kind, Val, Where
@@ -128,7 +128,7 @@ class CpuTransfer(Rule):
     """`.cpu()` / `.to("cpu")` / `host_buf.copy_(device_t)` is a blocking device-to-host copy.
 
     Every spelling counts: `.cpu()`, `.to("cpu")`, `.to(device="cpu")`, `.to(torch.device("cpu"))`, a cast to a
-    CPU tensor type (`.type(torch.LongTensor)`), and a `copy_` of a device tensor into a host tensor (a buffer built
+    CPU tensor type (`.type(torch.LongTensor)`, `.type("torch.FloatTensor")`, `.type(h.type())` of a host `h`), and a `copy_` of a device tensor into a host tensor (a buffer built
     without `device=`, a `.cpu()` copy, a `*_cpu` field). Measured on an H200: `cpu_buf.copy_(cuda_t)` and `pinned_buf.copy_(cuda_t)` both make debug
     mode raise, wait for a queued 200 ms kernel, and fail capture; `pinned_buf.copy_(cuda_t, non_blocking=True)`
     does not wait (it races instead, like `.to("cpu", non_blocking=True)`), and neither is reported here,
@@ -217,8 +217,8 @@ class CpuTransfer(Rule):
             # `t.to(device)` after `device = "cpu"`, `t.to(lens_cpu.device)`, `t.type(torch.LongTensor)` (a CPU tensor
             # type): a device tensor moved to the host
             if recv is not None and self.ctx.is_device_tensor(recv) and not self.ctx.val(recv).weak \
-                    and self.ctx.inference.device_arg(arg.value) is Dev.CPU \
-                    and (name == "to" or typed_legacy(self.ctx.qualname(arg.value) or "")):
+                    and (name == "to" and self.ctx.inference.device_arg(arg.value) is Dev.CPU
+                         or name == "type" and self.ctx.inference.tensor_type(arg.value) is Dev.CPU):
                 self.report(node, self.message.format(call=f".{name}({code_of(arg.value)})"))
                 return
 

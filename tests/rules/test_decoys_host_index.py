@@ -11,7 +11,7 @@ from pathlib import Path
 
 from graphlint.pipeline.config import Config
 from graphlint.pipeline.engine import Linter
-from snippets import check
+from snippets import check, findings
 
 
 def test_a_module_level_list_constant_is_a_host_list_index():
@@ -255,3 +255,61 @@ def test_a_dataclass_field_annotated_as_a_scalar_is_a_python_scalar():
             t[0, 1, 2] = other.bos
             return t
     """, scope="all")
+
+
+def test_a_list_built_from_a_container_is_a_host_list_index():
+    """`list(s)` / `sorted(s)` of a container the code types as holding host values is a Python list of them: an
+    `Iterable[int]` parameter (faster-qwen3-tts' `logits[..., list(suppress_tokens)] = -inf`), a dataclass field
+    declared `Set[int]` (world_engine's `ctx[..., list(ctrl.button)] = 1.0`), and a name bound to one; torch turns
+    the list into a CPU index tensor and uploads it (GL133). Decoys: `list` of a value nothing types (its items may
+    be tensors: `test_a_list_of_a_set_of_host_values_is_a_host_list`), of a tensor sequence (a list of device tensors
+    indexes several dimensions), `tuple(s)` (multi-dimensional indexing), and the list into a CPU tensor."""
+    check("""
+        from dataclasses import dataclass, field
+        from typing import Iterable, Optional, Set
+        import torch
+
+
+        @dataclass
+        class Ctrl:
+            button: Set[int] = field(default_factory=set)
+
+
+        def step(logits: torch.Tensor, suppress: Optional[Iterable[int]], extra, parts: list[torch.Tensor]):
+            logits = logits.clone()
+            if suppress:
+                logits[..., list(suppress)] = float("-inf")  # <- GL133
+            c = Ctrl()
+            logits[..., list(c.button)] = 1.0  # <- GL133
+            ids = sorted(suppress)
+            y = logits[:, ids]  # <- GL133
+            z = logits[list(parts)] + logits[list(extra)]
+            w = logits[tuple(suppress)]
+            host = torch.zeros(4, 8)
+            host[:, list(suppress)] = 0.0
+            return y, z, w
+    """, scope="all")
+
+
+
+def test_a_field_of_host_scalars_only_is_a_host_container():
+    """A field whose annotation holds host scalars only (`ids: List[int]`) is a host container; one whose items are
+    tensors or a project class (`cache: Dict[int, torch.Tensor]`, which a `dict[int` prefix alone would read as host)
+    is not: `.item()` of its element still reads the device (GL101), and a list of its tensors is no host index."""
+    assert findings("""
+        from dataclasses import dataclass, field
+        from typing import Dict, List
+        import torch
+
+
+        @dataclass
+        class State:
+            ids: List[int] = field(default_factory=list)
+            cache: Dict[int, torch.Tensor] = field(default_factory=dict)
+
+
+        def step(x: torch.Tensor, s: State):
+            a = x[:, list(s.ids)]
+            n = s.cache[0].item()
+            return a, n
+    """, scope="all") == {(13, "GL133"), (14, "GL101")}

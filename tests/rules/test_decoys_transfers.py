@@ -1454,3 +1454,27 @@ def test_non_blocking_given_as_a_cuda_test_is_non_blocking_on_cuda():
                 self.meta.copy_(host, non_blocking=self.device.type == "cpu")
     """
     assert findings(src, scope="all") == {(8, "GL206"), (9, "GL131")}
+
+
+def test_a_cast_to_a_tensor_type_moves_as_to_does():
+    """`Tensor.type(T)` reads a device and a dtype out of a tensor type and calls `.to` with both, so a CUDA type of a
+    host tensor is an upload (GL131) and a CPU type of a device tensor a download (GL103), whether the type is the
+    class (`torch.cuda.FloatTensor`), its dotted string (`"torch.cuda.HalfTensor"`, which `type` imports), a local
+    bound to CUDA types (YOLOX's `tensor_type = torch.cuda.HalfTensor if half else torch.cuda.FloatTensor`) or the
+    name of another tensor's type (`x.type()`). Decoys: a dtype (`torch.float16`), a CUDA type of a device tensor and
+    a CPU type of a host one (no move), and the type of a host tensor applied to a host tensor."""
+    assert findings("""
+        import torch
+
+        def step(g: torch.Tensor, n: int, half: bool):
+            m = torch.ones(n)
+            a = m.type(torch.cuda.FloatTensor)
+            b = m.type("torch.cuda.HalfTensor")
+            tt = torch.cuda.HalfTensor if half else torch.cuda.FloatTensor
+            c = m.type(tt) + m.type(g.type())
+            d = g.type("torch.FloatTensor")
+            e = g.type(m.type())
+            f = g.type(torch.float16) + g.type("torch.cuda.FloatTensor") + m.type(torch.LongTensor)
+            h = m.type(torch.float16) + m.type(m.type()) + m.type("torch.FloatTensor")
+            return a, b, c, d, e, f, h
+    """, scope="all") == {(5, "GL131"), (6, "GL131"), (8, "GL131"), (9, "GL103"), (10, "GL103")}

@@ -2156,43 +2156,42 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
-        made = self._made(head) or self._kept_made(head) or self._moved_made(head) or self._loaded_model(head)
+        made = self._made(head) or self._held_made(head)
         rest = dotted(func)[len(head.id):] if dotted(func) else None
         if made is None or rest is None:
             return None
         return made + rest
 
-    def _kept_made(self, head: ast.Name) -> str | None:
-        """What a local holds that nn.Module methods returning the module rebind (`_keeps_module`): MuseTalk's `vae,
-        unet, pe = load_all_model(..)` then `pe = pe.half()` / `pe = pe.to(device)` still holds item 2 of what
-        `load_all_model` returns (`_made` of its one other binding); None where another binding may hold anything."""
+    def _held_binding(self, head: ast.Name) -> tuple[ast.expr, bool] | None:
+        """The one value a local is bound to besides the nn.Module methods that rebind it to the module it holds
+        (`_keeps_module`: `pe = pe.half()`, `model = model.to(device)`), and whether such a rebinding follows; None
+        where the scope binds it to more than one value (or to no expression: an augmented assignment)."""
         bound = self.scopes[-1].binds.get(head.id, [])
         held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
-        if len(held) != 1 or len(held) == len(bound) or not isinstance(held[0], ast.expr):
+        if len(held) != 1 or not isinstance(held[0], ast.expr):
             return None
-        return self._made(held[0])
+        return held[0], len(held) != len(bound)
 
-    def _moved_made(self, head: ast.Name) -> str | None:
-        """What a local bound once to nn.Module methods returning the module on a project call holds: `model =
-        Model.from_pretrained(path).cuda().eval()`, `net = load_net(cfg).to(device)` hold what the innermost call
-        returns (`_made` of it), as `built_by` reads a field or a global bound so."""
-        bound = self.scopes[-1].binds.get(head.id, [])
-        if len(bound) != 1 or not isinstance(call := bound[0], ast.Call):
+    def _held_made(self, head: ast.Name) -> str | None:
+        """What a local bound once (`_held_binding`) holds, where the kinds do not read the local itself (`_made`):
+        - rebound by nn.Module methods returning the module: what its one binding holds (MuseTalk's `vae, unet, pe =
+          load_all_model(..)` then `pe = pe.half()` still holds item 2 of what `load_all_model` returns);
+        - bound to such methods on a project call: what the innermost call returns (`model =
+          Model.from_pretrained(path).cuda().eval()`, `net = load_net(cfg).to(device)`), as `built_by` reads a field
+          or a global bound so;
+        - else, bound (through such methods) to a library's model loader (`summary.is_model_loader`: `model =
+          torch.hub.load(repo, entry).to(device)`, `AutoModel.from_pretrained(p).eval()`): `loader()`, the
+          descriptor of the model it holds (`ProjectIndex._model_call` reads it), which `_made` leaves to no one.
+        None for anything else."""
+        held = self._held_binding(head)
+        if held is None:
             return None
-        inner = _module_kept(call)
-        return self._made(inner) if inner is not call else None
-
-    def _loaded_model(self, head: ast.Name) -> str | None:
-        """`loader()` for a local whose one binding (besides the nn.Module methods that rebind it to the module,
-        `_keeps_module`) calls a library's model loader (`summary.is_model_loader`), through such methods
-        (`model = torch.hub.load(repo, entry).to(device)`, `AutoModel.from_pretrained(p).eval()`): the descriptor of
-        the model it holds (`ProjectIndex._model_call` reads it), which `_made` leaves to no one (a library's
-        call, or one moved to a device). None for anything else."""
-        bound = self.scopes[-1].binds.get(head.id, [])
-        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
-        if len(held) != 1 or not isinstance(held[0], ast.Call):
-            return None
-        name = self.resolve(dotted(_module_kept(held[0]).func))
+        value, rebound = held
+        inner = _module_kept(value)
+        made = self._made(value) if rebound else self._made(inner) if inner is not value else None
+        if made is not None or not isinstance(inner, ast.Call):
+            return made
+        name = self.resolve(dotted(inner.func))
         return f"{name}()" if name and is_model_loader(name) else None
 
     def _made(self, value: ast.expr) -> str | None:

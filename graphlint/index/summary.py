@@ -27,7 +27,9 @@ from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
-from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
+from graphlint.index.assigned import (
+    MODULE_SELF_METHODS, built_by, chained_call, foreign_target, module_held, type_annotation_class, wraps_module,
+)
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
@@ -1300,7 +1302,7 @@ class _Indexer(ast.NodeVisitor):
                             # annotated so in the class body, its elements are instances of that class
                             cls.factories.setdefault(target.attr, []).append(elements[sub.value.id])
                             continue
-                        value = _built(sub.value, built)
+                        value = _built(sub.value, built, self.resolve)
                         kind = self._attr_kind(value)
                         prev = cls.attrs.get(target.attr)
                         if kind and kind.modules and not kind.seq and prev and prev.modules and not prev.seq \
@@ -1331,13 +1333,13 @@ class _Indexer(ast.NodeVisitor):
                 if (entry := _self_entry(target)) and isinstance(sub.value, ast.Call) and entry not in cls.attrs:
                     # `self.timers[name] = _Timer(name)` (a cache a method fills lazily): its entries are instances
                     # of that class, as a list literal's items are (`self.timers[name].start()`)
-                    self._dispatch_attr(cls, entry, _built(sub.value, built), local_calls)
+                    self._dispatch_attr(cls, entry, _built(sub.value, built, self.resolve), local_calls)
                     continue
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):
                     continue
                 lazy = (cls.key, target.attr)
-                value = _built(sub.value, built)
+                value = _built(sub.value, built, self.resolve)
                 if target.attr in cls.attrs and lazy in self.lazy_attrs and cls.attrs[target.attr] == TENSOR_HELD:
                     if self._attr_kind(value) != TENSOR_HELD and not _is_none(value):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
@@ -1495,7 +1497,7 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
             if self.local_binds:
                 self._bind_local(targets[0].id, node.value)
-                if isinstance(node.value, ast.Call) and not _keeps_module(targets[0].id, node.value):
+                if isinstance(node.value, ast.Call) and not _keeps_module(targets[0].id, node.value, self.resolve):
                     self.call_locals[-1][targets[0].id] = node.value
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
@@ -1715,10 +1717,8 @@ class _Indexer(ast.NodeVisitor):
                 and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id))):
             return
         call = self._call_local(value.id) if isinstance(value, ast.Name) else value
-        while call is not None and isinstance(call.func, ast.Attribute) and call.func.attr in MODULE_SELF_METHODS \
-                and isinstance(call.func.value, ast.Call):  # `Model(cfg).eval().to(device)`
-            call = call.func.value
-        made = self.resolve(dotted(call.func)) if call is not None else None
+        call = module_held(call, self.resolve) if call is not None else None  # `Model(cfg).eval().to(device)`
+        made = self.resolve(dotted(call.func)) if isinstance(call, ast.Call) else None
         if not made or made.startswith(("self.", "cls.", "torch.")):
             return
         self.s.class_sets.append((owner, target.attr, made if made.rpartition(".")[2][:1].isupper() else f"{made}()"))
@@ -1755,15 +1755,19 @@ class _Indexer(ast.NodeVisitor):
             return
         if ref := self._alias(value):
             self.local_binds[-1][name] = ref
-        elif isinstance(value, ast.Call) and value.args and self.resolve(dotted(value.func)) in COMPILE_CALLS:
+        elif isinstance(value, ast.Call) and value.args and (
+                self.resolve(dotted(value.func)) in COMPILE_CALLS or wraps_module(value, self.resolve)):
             # `step = torch.compile(self._step, mode=...)`: calling the compiled callable runs the function it
-            # wraps (also a local bound to it before: `step = self._step; step = torch.compile(step)`)
+            # wraps (also a local bound to it before: `step = self._step; step = torch.compile(step)`); a wrapper
+            # of a module stands for the module (`m = torch.jit.script(Model(cfg).eval())` binds as `m = Model(cfg)`)
             if ref := self._alias(value.args[0]) or self._local_alias(value.args[0]):
                 self.local_binds[-1][name] = ref
+            elif isinstance(value.args[0], ast.Call) and wraps_module(value, self.resolve):
+                self._bind_local(name, value.args[0])
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
-            value = _built(value, {})  # `model = Transformer(args).to(device)`: the Transformer
+            value = _built(value, {}, self.resolve)  # `model = Transformer(args).to(device)`: the Transformer
             if isinstance(value.func, ast.Call) and (table := self._keyed_table(value.func)):
                 self.local_binds[-1][name] = f"{table}[]()"  # `runner = REG.get(key)(cfg)`: an entry, called
                 return
@@ -1806,7 +1810,7 @@ class _Indexer(ast.NodeVisitor):
             self._bind_local(name, value)
         finally:
             self.local_binds.pop()
-        kept = isinstance(value, ast.Call) and _keeps_module(name, value)
+        kept = isinstance(value, ast.Call) and _keeps_module(name, value, self.resolve)
         if prev is not None and name not in self.script_binds and kept:
             self.script_binds[name] = prev
         if not kept:
@@ -2167,7 +2171,7 @@ class _Indexer(ast.NodeVisitor):
         (`_keeps_module`: `pe = pe.half()`, `model = model.to(device)`), and whether such a rebinding follows; None
         where the scope binds it to more than one value (or to no expression: an augmented assignment)."""
         bound = self.scopes[-1].binds.get(head.id, [])
-        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
+        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b, self.resolve))]
         if len(held) != 1 or not isinstance(held[0], ast.expr):
             return None
         return held[0], len(held) != len(bound)
@@ -2187,7 +2191,7 @@ class _Indexer(ast.NodeVisitor):
         if held is None:
             return None
         value, rebound = held
-        inner = _module_kept(value)
+        inner = module_held(value, self.resolve)
         made = self._made(value) if rebound else self._made(inner) if inner is not value else None
         if made is not None or not isinstance(inner, ast.Call):
             return made
@@ -2808,27 +2812,26 @@ def takes_from_queue(node: ast.Call) -> bool:
         and all(kw.arg in ("block", "timeout") for kw in node.keywords)
 
 
-def _keeps_module(name: str, value: ast.Call) -> bool:
-    """`model = model.to(rank)`: an nn.Module method that returns the module rebinds the local to the object it
-    held (the call it was bound to stays what it holds)."""
-    return isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
-        and isinstance(value.func.value, ast.Name) and value.func.value.id == name
+def _keeps_module(name: str, value: ast.Call, resolve: Callable[[str | None], str | None]) -> bool:
+    """`model = model.to(rank)`, `model = torch.jit.script(model)`: an nn.Module method that returns the module, or
+    a wrapper of it (`assigned.wraps_module`), rebinds the local to the object it held (the call it was bound to
+    stays what it holds)."""
+    if isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS:
+        return isinstance(value.func.value, ast.Name) and value.func.value.id == name
+    return isinstance(value.func, (ast.Attribute, ast.Name)) and wraps_module(value, resolve) \
+        and isinstance(value.args[0], ast.Name) and value.args[0].id == name
 
 
-def _module_kept(value: ast.expr) -> ast.expr:
-    """The call under nn.Module methods that return the module (`Model(cfg).eval().to(device)`: `Model(cfg)`)."""
-    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-            and value.func.attr in MODULE_SELF_METHODS and isinstance(value.func.value, ast.Call):
-        value = value.func.value
-    return value
-
-
-def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:
+def _built(value: ast.expr, local_calls: dict[str, ast.Call], resolve: Callable[[str | None], str | None]) -> ast.expr:
     """The construction an attribute's value is: through a local bound once to it (`gpt = GPT(...); self.gpt =
-    gpt`) and through nn.Module methods that return the module (`Model(cfg).eval().to(device)`); else `value`."""
+    gpt`), through nn.Module methods that return the module (`Model(cfg).eval().to(device)`) and wrappers of it
+    (`torch.jit.script(gpt)`, `assigned.module_held`); else `value` (the local's call for a local)."""
     if isinstance(value, ast.Name) and value.id in local_calls:
         value = local_calls[value.id]
-    inner = _module_kept(value)
+    inner = module_held(value, resolve)
+    if isinstance(inner, ast.Name) and inner is not value and inner.id in local_calls:
+        value = local_calls[inner.id]  # `self.gpt = torch.compile(gpt)`: as `self.gpt = gpt`
+        inner = module_held(value, resolve)
     # only a class's construction or its loader (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown;
     # `Model.from_pretrained(path).to(d)` the model)
     name = dotted(inner.func) if isinstance(inner, ast.Call) else None

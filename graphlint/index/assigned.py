@@ -12,6 +12,7 @@ import ast
 from graphlint.facts.factories import instance_argument
 from graphlint.facts.inference import MODULE_KEEPING_METHODS
 from graphlint.facts.names import dotted
+from graphlint.facts.torch_kinds import MODULE_WRAPPER_NAMES, MODULE_WRAPPERS
 
 # nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
 MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
@@ -29,14 +30,36 @@ def type_annotation_class(node: ast.expr) -> ast.expr | None:
     return None
 
 
+def module_held(value: ast.expr, resolve) -> ast.expr:
+    """The value whose module `value` holds: through nn.Module methods that return the module, on a call
+    (`Model(cfg).eval().to(device)`: `Model(cfg)`), and torch's wrappers of a module (`MODULE_WRAPPERS`:
+    `torch.jit.script(Model(cfg))`, `torch.compile(model)`: `Model(cfg)`, `model`); `value` itself otherwise."""
+    while isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in MODULE_SELF_METHODS and isinstance(func.value, ast.Call):
+            value = func.value
+        elif wraps_module(value, resolve):
+            value = value.args[0]
+        else:
+            break
+    return value
+
+
+def wraps_module(value: ast.Call, resolve) -> bool:
+    """`torch.jit.script(m)`, `torch.compile(m, mode=...)` (`MODULE_WRAPPERS`): a call whose result stands for the
+    module it is given first."""
+    func = value.func
+    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
+    return last in MODULE_WRAPPER_NAMES and bool(value.args) and not isinstance(value.args[0], ast.Starred) \
+        and resolve(dotted(func)) in MODULE_WRAPPERS
+
+
 def built_by(value: ast.expr, resolve) -> str | None:
     """The callee descriptor of an assigned call (`Controller(...)`, `init_group(...)`), which the index
     denotes as what calling it returns; None for anything else (a constant, None, a name). A chain of nn.Module
-    methods that return the module itself (`T5EncoderModel.from_pretrained(p).eval().to(device)`) holds what its
-    innermost call built."""
-    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-            and value.func.attr in MODULE_SELF_METHODS and isinstance(value.func.value, ast.Call):
-        value = value.func.value
+    methods that return the module itself (`T5EncoderModel.from_pretrained(p).eval().to(device)`), or a wrapper of
+    the module (`torch.compile(Model(cfg))`), holds what its innermost call built (`module_held`)."""
+    value = module_held(value, resolve)
     if isinstance(value, ast.Call):
         ref = resolve(dotted(value.func))
         if (cls := instance_argument(ref, value)) is not None:  # `tyro.cli(TTS, ..)`: a `TTS` instance

@@ -29,7 +29,9 @@ from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
-from graphlint.index.assigned import MODULE_SELF_METHODS, built_by, chained_call, foreign_target, type_annotation_class
+from graphlint.index.assigned import (
+    MODULE_SELF_METHODS, built_by, chained_call, foreign_target, module_held, type_annotation_class, wraps_module,
+)
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
@@ -1314,7 +1316,7 @@ class _Indexer(ast.NodeVisitor):
                             # annotated so in the class body, its elements are instances of that class
                             cls.factories.setdefault(target.attr, []).append(elements[sub.value.id])
                             continue
-                        value = _built(sub.value, built)
+                        value = _built(sub.value, built, self.resolve)
                         kind = self._attr_kind(value)
                         prev = cls.attrs.get(target.attr)
                         if kind and kind.modules and not kind.seq and prev and prev.modules and not prev.seq \
@@ -1345,13 +1347,13 @@ class _Indexer(ast.NodeVisitor):
                 if (entry := _self_entry(target)) and isinstance(sub.value, ast.Call) and entry not in cls.attrs:
                     # `self.timers[name] = _Timer(name)` (a cache a method fills lazily): its entries are instances
                     # of that class, as a list literal's items are (`self.timers[name].start()`)
-                    self._dispatch_attr(cls, entry, _built(sub.value, built), local_calls)
+                    self._dispatch_attr(cls, entry, _built(sub.value, built, self.resolve), local_calls)
                     continue
                 if not (isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name)
                         and target.value.id == "self"):
                     continue
                 lazy = (cls.key, target.attr)
-                value = _built(sub.value, built)
+                value = _built(sub.value, built, self.resolve)
                 if target.attr in cls.attrs and lazy in self.lazy_attrs and cls.attrs[target.attr] == TENSOR_HELD:
                     if self._attr_kind(value) != TENSOR_HELD and not _is_none(value):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
@@ -1517,7 +1519,7 @@ class _Indexer(ast.NodeVisitor):
         if len(targets) == 1 and isinstance(targets[0], ast.Name) and node.value is not None:
             if self.local_binds:
                 self._bind_local(targets[0].id, node.value)
-                if isinstance(node.value, ast.Call) and not _keeps_module(targets[0].id, node.value):
+                if isinstance(node.value, ast.Call) and not _keeps_module(targets[0].id, node.value, self.resolve):
                     self.call_locals[-1][targets[0].id] = node.value
             elif not self.class_stack:
                 self._module_value(targets[0].id, node.value)
@@ -1737,10 +1739,8 @@ class _Indexer(ast.NodeVisitor):
                 and target.value.id[:1].isupper() and (owner := self.resolve(target.value.id))):
             return
         call = self._call_local(value.id) if isinstance(value, ast.Name) else value
-        while call is not None and isinstance(call.func, ast.Attribute) and call.func.attr in MODULE_SELF_METHODS \
-                and isinstance(call.func.value, ast.Call):  # `Model(cfg).eval().to(device)`
-            call = call.func.value
-        made = self.resolve(dotted(call.func)) if call is not None else None
+        call = module_held(call, self.resolve) if call is not None else None  # `Model(cfg).eval().to(device)`
+        made = self.resolve(dotted(call.func)) if isinstance(call, ast.Call) else None
         if not made or made.startswith(("self.", "cls.", "torch.")):
             return
         self.s.class_sets.append((owner, target.attr, made if made.rpartition(".")[2][:1].isupper() else f"{made}()"))
@@ -1777,15 +1777,19 @@ class _Indexer(ast.NodeVisitor):
             return
         if ref := self._alias(value):
             self.local_binds[-1][name] = ref
-        elif isinstance(value, ast.Call) and value.args and self.resolve(dotted(value.func)) in COMPILE_CALLS:
+        elif isinstance(value, ast.Call) and value.args and (
+                self.resolve(dotted(value.func)) in COMPILE_CALLS or wraps_module(value, self.resolve)):
             # `step = torch.compile(self._step, mode=...)`: calling the compiled callable runs the function it
-            # wraps (also a local bound to it before: `step = self._step; step = torch.compile(step)`)
+            # wraps (also a local bound to it before: `step = self._step; step = torch.compile(step)`); a wrapper
+            # of a module stands for the module (`m = torch.jit.script(Model(cfg).eval())` binds as `m = Model(cfg)`)
             if ref := self._alias(value.args[0]) or self._local_alias(value.args[0]):
                 self.local_binds[-1][name] = ref
+            elif isinstance(value.args[0], ast.Call) and wraps_module(value, self.resolve):
+                self._bind_local(name, value.args[0])
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
         elif isinstance(value, ast.Call):
-            value = _built(value, {})  # `model = Transformer(args).to(device)`: the Transformer
+            value = _built(value, {}, self.resolve)  # `model = Transformer(args).to(device)`: the Transformer
             if isinstance(value.func, ast.Call) and (table := self._keyed_table(value.func)):
                 self.local_binds[-1][name] = f"{table}[]()"  # `runner = REG.get(key)(cfg)`: an entry, called
                 return
@@ -1828,7 +1832,7 @@ class _Indexer(ast.NodeVisitor):
             self._bind_local(name, value)
         finally:
             self.local_binds.pop()
-        kept = isinstance(value, ast.Call) and _keeps_module(name, value)
+        kept = isinstance(value, ast.Call) and _keeps_module(name, value, self.resolve)
         if prev is not None and name not in self.script_binds and kept:
             self.script_binds[name] = prev
         if not kept:
@@ -2179,43 +2183,42 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
                 or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
-        made = self._made(head) or self._kept_made(head) or self._moved_made(head) or self._loaded_model(head)
+        made = self._made(head) or self._held_made(head)
         rest = dotted(func)[len(head.id):] if dotted(func) else None
         if made is None or rest is None:
             return None
         return made + rest
 
-    def _kept_made(self, head: ast.Name) -> str | None:
-        """What a local holds that nn.Module methods returning the module rebind (`_keeps_module`): MuseTalk's `vae,
-        unet, pe = load_all_model(..)` then `pe = pe.half()` / `pe = pe.to(device)` still holds item 2 of what
-        `load_all_model` returns (`_made` of its one other binding); None where another binding may hold anything."""
+    def _held_binding(self, head: ast.Name) -> tuple[ast.expr, bool] | None:
+        """The one value a local is bound to besides the nn.Module methods that rebind it to the module it holds
+        (`_keeps_module`: `pe = pe.half()`, `model = model.to(device)`), and whether such a rebinding follows; None
+        where the scope binds it to more than one value (or to no expression: an augmented assignment)."""
         bound = self.scopes[-1].binds.get(head.id, [])
-        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
-        if len(held) != 1 or len(held) == len(bound) or not isinstance(held[0], ast.expr):
+        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b, self.resolve))]
+        if len(held) != 1 or not isinstance(held[0], ast.expr):
             return None
-        return self._made(held[0])
+        return held[0], len(held) != len(bound)
 
-    def _moved_made(self, head: ast.Name) -> str | None:
-        """What a local bound once to nn.Module methods returning the module on a project call holds: `model =
-        Model.from_pretrained(path).cuda().eval()`, `net = load_net(cfg).to(device)` hold what the innermost call
-        returns (`_made` of it), as `built_by` reads a field or a global bound so."""
-        bound = self.scopes[-1].binds.get(head.id, [])
-        if len(bound) != 1 or not isinstance(call := bound[0], ast.Call):
+    def _held_made(self, head: ast.Name) -> str | None:
+        """What a local bound once (`_held_binding`) holds, where the kinds do not read the local itself (`_made`):
+        - rebound by nn.Module methods returning the module: what its one binding holds (MuseTalk's `vae, unet, pe =
+          load_all_model(..)` then `pe = pe.half()` still holds item 2 of what `load_all_model` returns);
+        - bound to such methods on a project call: what the innermost call returns (`model =
+          Model.from_pretrained(path).cuda().eval()`, `net = load_net(cfg).to(device)`), as `built_by` reads a field
+          or a global bound so;
+        - else, bound (through such methods) to a library's model loader (`summary.is_model_loader`: `model =
+          torch.hub.load(repo, entry).to(device)`, `AutoModel.from_pretrained(p).eval()`): `loader()`, the
+          descriptor of the model it holds (`ProjectIndex._model_call` reads it), which `_made` leaves to no one.
+        None for anything else."""
+        held = self._held_binding(head)
+        if held is None:
             return None
-        inner = _module_kept(call)
-        return self._made(inner) if inner is not call else None
-
-    def _loaded_model(self, head: ast.Name) -> str | None:
-        """`loader()` for a local whose one binding (besides the nn.Module methods that rebind it to the module,
-        `_keeps_module`) calls a library's model loader (`summary.is_model_loader`), through such methods
-        (`model = torch.hub.load(repo, entry).to(device)`, `AutoModel.from_pretrained(p).eval()`): the descriptor of
-        the model it holds (`ProjectIndex._model_call` reads it), which `_made` leaves to no one (a library's
-        call, or one moved to a device). None for anything else."""
-        bound = self.scopes[-1].binds.get(head.id, [])
-        held = [b for b in bound if not (isinstance(b, ast.Call) and _keeps_module(head.id, b))]
-        if len(held) != 1 or not isinstance(held[0], ast.Call):
-            return None
-        name = self.resolve(dotted(_module_kept(held[0]).func))
+        value, rebound = held
+        inner = module_held(value, self.resolve)
+        made = self._made(value) if rebound else self._made(inner) if inner is not value else None
+        if made is not None or not isinstance(inner, ast.Call):
+            return made
+        name = self.resolve(dotted(inner.func))
         return f"{name}()" if name and is_model_loader(name) else None
 
     def _made(self, value: ast.expr) -> str | None:
@@ -2832,27 +2835,26 @@ def takes_from_queue(node: ast.Call) -> bool:
         and all(kw.arg in ("block", "timeout") for kw in node.keywords)
 
 
-def _keeps_module(name: str, value: ast.Call) -> bool:
-    """`model = model.to(rank)`: an nn.Module method that returns the module rebinds the local to the object it
-    held (the call it was bound to stays what it holds)."""
-    return isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS \
-        and isinstance(value.func.value, ast.Name) and value.func.value.id == name
+def _keeps_module(name: str, value: ast.Call, resolve: Callable[[str | None], str | None]) -> bool:
+    """`model = model.to(rank)`, `model = torch.jit.script(model)`: an nn.Module method that returns the module, or
+    a wrapper of it (`assigned.wraps_module`), rebinds the local to the object it held (the call it was bound to
+    stays what it holds)."""
+    if isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS:
+        return isinstance(value.func.value, ast.Name) and value.func.value.id == name
+    return isinstance(value.func, (ast.Attribute, ast.Name)) and wraps_module(value, resolve) \
+        and isinstance(value.args[0], ast.Name) and value.args[0].id == name
 
 
-def _module_kept(value: ast.expr) -> ast.expr:
-    """The call under nn.Module methods that return the module (`Model(cfg).eval().to(device)`: `Model(cfg)`)."""
-    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
-            and value.func.attr in MODULE_SELF_METHODS and isinstance(value.func.value, ast.Call):
-        value = value.func.value
-    return value
-
-
-def _built(value: ast.expr, local_calls: dict[str, ast.Call]) -> ast.expr:
+def _built(value: ast.expr, local_calls: dict[str, ast.Call], resolve: Callable[[str | None], str | None]) -> ast.expr:
     """The construction an attribute's value is: through a local bound once to it (`gpt = GPT(...); self.gpt =
-    gpt`) and through nn.Module methods that return the module (`Model(cfg).eval().to(device)`); else `value`."""
+    gpt`), through nn.Module methods that return the module (`Model(cfg).eval().to(device)`) and wrappers of it
+    (`torch.jit.script(gpt)`, `assigned.module_held`); else `value` (the local's call for a local)."""
     if isinstance(value, ast.Name) and value.id in local_calls:
         value = local_calls[value.id]
-    inner = _module_kept(value)
+    inner = module_held(value, resolve)
+    if isinstance(inner, ast.Name) and inner is not value and inner.id in local_calls:
+        value = local_calls[inner.id]  # `self.gpt = torch.compile(gpt)`: as `self.gpt = gpt`
+        inner = module_held(value, resolve)
     # only a class's construction or its loader (PEP 8: `torch.zeros(n).to(d)` is a tensor, `make().to(d)` unknown;
     # `Model.from_pretrained(path).to(d)` the model)
     name = dotted(inner.func) if isinstance(inner, ast.Call) else None

@@ -133,10 +133,11 @@ SEQ_METHODS = frozenset({"topk", "unbind"})
 # timm's `create_model(name)`. The index reads a local bound to one as a model (`index.summary.is_model_loader`).
 MODEL_FACTORIES = frozenset({"torch.hub.load", "torch.jit.load", "timm.create_model", "timm.models.create_model"})
 # torch functions whose result stands for the module they are given (their first argument): TorchScript's compiled
-# (`torch.jit.script(m)`), frozen (`torch.jit.freeze(m)`) and traced (`torch.jit.trace(m, x)`) modules, dynamo's
-# `OptimizedModule` (`torch.compile(m)`). A call of the result runs the module's forward, and its attributes are the
-# module's: what the index reads a value of `m`'s class (`index.assigned.module_held`).
-MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.jit.trace", "torch.compile"})
+# (`torch.jit.script(m)`) and frozen (`torch.jit.freeze(m)`) modules, dynamo's `OptimizedModule` (`torch.compile(m)`).
+# A call of the result runs the module's forward, and its attributes are the module's: what the index reads a value of
+# `m`'s class (`index.assigned.module_held`). Not `torch.jit.trace(m, x)`: a traced module replays the ops its forward
+# ran at trace time, whose host reads (`.item()`, `if t.any():`) ran then and are constants in the replay.
+MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.compile"})
 # (their last names: a call named otherwise is no wrapper, without resolving its name)
 MODULE_WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in MODULE_WRAPPERS)
 # Those that build the model in host memory unless a keyword places it (`device=`), as `from_pretrained` does: a

@@ -1,8 +1,9 @@
 """torch's wrappers of a module (`facts.torch_kinds.MODULE_WRAPPERS`): `torch.jit.script(m)`, `torch.jit.freeze(m)`,
-`torch.jit.trace(m, x)` and `torch.compile(m)` return an object that stands for `m` (a call of it runs `m`'s forward,
-its attributes are `m`'s), so a value bound to one is a value of `m`'s class, wherever the index reads what a value
-holds (`index.assigned.module_held`): a local, a field, a global, a local rebound to its own wrapper. Each positive
-case has its decoy: a project function named like a wrapper is no wrapper."""
+and `torch.compile(m)` return an object that stands for `m` (a call of it runs `m`'s forward, its attributes are
+`m`'s), so a value bound to one is a value of `m`'s class, wherever the index reads what a value holds
+(`index.assigned.module_held`): a local, a field, a global, a local rebound to its own wrapper. Each positive case has
+its decoy: a project function named like a wrapper is no wrapper, and a traced module (`torch.jit.trace`) replays
+constants, not the forward's host reads."""
 
 from __future__ import annotations
 
@@ -38,7 +39,7 @@ def reaches(files: dict[str, str], qualname: str, target: str) -> bool:
 
 def test_a_local_bound_to_a_wrapped_module_calls_its_forward_and_methods():
     for wrapped in ("torch.jit.script(Net())", "torch.jit.script(Net().eval())", "torch.jit.freeze(torch.jit.script(Net()))",
-                    "torch.jit.trace(Net().eval(), x)", "torch.compile(Net(), mode='max-autotune')",
+                    "torch.compile(Net(), mode='max-autotune')",
                     "torch.jit.script(Net()).to('cuda')"):
         src = NET + f"""
     def run(x):
@@ -125,6 +126,17 @@ def test_a_project_function_named_like_a_wrapper_is_no_wrapper():
     """
     found = edges_of({"pkg.m": src}, "run")
     assert not any("Net.forward" in t or "Net.pre_infer" in t for t in found.values()), found
+
+
+def test_a_traced_module_is_no_value_of_its_class():
+    """Decoy: `torch.jit.trace(m, x)` replays the ops the forward ran once at trace time; its `.item()` and branches
+    on tensors ran then, so calls through the trace do not run the forward's host reads."""
+    src = NET + """
+    def run(x):
+        m = torch.jit.trace(Net().eval(), x)
+        return m(m.pre_infer(x))
+    """
+    assert not reaches({"pkg.m": src}, "run", "Net.forward")
 
 
 def test_a_wrapped_bound_method_calls_the_method():

@@ -945,10 +945,11 @@ def test_a_module_level_host_tensor_under_a_moved_default_device_is_left_alone()
 
 def test_a_cast_to_a_cpu_tensor_type_lives_on_the_host():
     """`t.type(torch.LongTensor)` casts to a legacy CPU tensor type: the result is a host tensor whatever `t` was
-    (a device tensor is copied down), so a helper that returns it hands its caller host tensors, item by item through
-    a tuple (FireRedASR's `preprocess_texts`), and their `.cuda()` copies them up (hits). Decoys: a cast to a dtype
-    (`.type(torch.int64)`: where `t` was), to a CUDA tensor type (`torch.cuda.LongTensor`: on the device), and
-    `.type()` without an argument (a type name)."""
+    (a device tensor is copied down, GL103 on the cast itself), so a helper that returns it hands its caller host
+    tensors, item by item through a tuple (FireRedASR's `preprocess_texts`), and their `.cuda()` copies them up (hits).
+    A cast of a host tensor to a CUDA tensor type (`torch.cuda.LongTensor`) is the upload itself (GL131 on the cast),
+    and its result is on the device, so a later `.to(x.device)` copies nothing. Decoys: a cast to a dtype
+    (`.type(torch.int64)`: where `t` was), and `.type()` without an argument (a type name)."""
     check("""
         import torch
 
@@ -969,7 +970,7 @@ def test_a_cast_to_a_cpu_tensor_type_lives_on_the_host():
 
 
         def up(rows: list[int]):
-            return torch.tensor(rows).type(torch.cuda.LongTensor)
+            return torch.tensor(rows).type(torch.cuda.LongTensor)  # <- GL131
 
 
         @torch.no_grad()
@@ -979,7 +980,7 @@ def test_a_cast_to_a_cpu_tensor_type_lives_on_the_host():
             mask = mask.cuda()  # <- GL131
             a = down(x).to(x.device)  # <- GL131
             b = cast(x).to(x.device) + up(rows[0]).to(x.device)
-            c = torch.tensor(rows).type(torch.cuda.LongTensor).to(x.device)
+            c = torch.tensor(rows).type(torch.cuda.LongTensor).to(x.device)  # <- GL131
             return a + b + c + ids + mask
     """, scope="all")
 

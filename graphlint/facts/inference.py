@@ -1076,12 +1076,8 @@ class Inference:
                 # `batch.lens.cpu()`: whatever `batch.lens` was (a tensor typed as host data by a container
                 # annotation, `Dict[int, List[Tuple[Tensor, Tensor]]]`, too), the result is on the host
                 return CPU
-            if recv.kind is Kind.UNKNOWN and func.attr.value == "to" and len(node.args) == 1 \
-                    and (node.args[0].keyword is None or node.args[0].keyword.value == "dtype"):
-                dtype = self.resolve(node.args[0].value) or ""
-                if dtype in NON_FLOAT_DTYPES:  # only a tensor converts to an integer dtype (where it is)
-                    return Val(Kind.BOOL_TENSOR if dtype == "torch.bool" else Kind.TENSOR, weak=True)
-            if recv.kind is Kind.UNKNOWN and func.attr.value == "type" and (cast := self._type_cast(node)) is not None:
+            if recv.kind is Kind.UNKNOWN and func.attr.value in ("to", "type") \
+                    and (cast := self._dtype_cast(func.attr.value, node)) is not None:
                 return cast
             if func.attr.value == "get_state" and not node.args and recv.kind in (Kind.UNKNOWN, Kind.HOST) \
                     and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
@@ -1679,14 +1675,16 @@ class Inference:
             return args[0].elem if qual == "next" else Val(Kind.UNKNOWN, elem=args[0].elem)
         return None
 
-    def _type_cast(self, node: cst.Call) -> Val | None:
-        """`v.type(torch.float32)` of a value nothing types: `Tensor.type(dtype)` is the cast `.float()` is (a
-        `TORCH_ONLY_METHODS` name), a tensor where `v` is; no NumPy array, number or device has a `type(...)` method.
-        A tensor *type* (`torch.cuda.FloatTensor`, a string naming one) is no dtype: not this cast."""
+    def _dtype_cast(self, name: str, node: cst.Call) -> Val | None:
+        """`v.to(torch.long)` / `v.type(torch.float32)` of a value nothing types, by a dtype alone: a tensor where `v`
+        is (the cast `.long()` / `.float()` is). `.to` only to a non-float dtype (a module's `.to(torch.float16)`
+        returns the module; only a tensor converts to an integer dtype); `.type` to any dtype (no NumPy array, number
+        or device has a `type(...)` method). A tensor *type* (`torch.cuda.FloatTensor`, a string naming one) is no
+        dtype: not this cast."""
         if len(node.args) != 1 or node.args[0].keyword is not None and node.args[0].keyword.value != "dtype":
             return None
         dtype = self.resolve(node.args[0].value) or ""
-        if dtype not in DTYPES:
+        if dtype not in (NON_FLOAT_DTYPES if name == "to" else DTYPES):
             return None
         return Val(Kind.BOOL_TENSOR if dtype in BOOL_DTYPES else Kind.TENSOR, weak=True)
 

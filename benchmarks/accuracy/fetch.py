@@ -1958,6 +1958,155 @@ GIT_SETS: dict[str, GitSet] = {
     ), "the thirty-fourth untouched set, pinned in session 37 for the release after next (rl_games, "
        "TorchMD-Net, MACE, SAM 3, Earth2Studio, DeepFilterNet, generative-recommenders, TAPNet, LaTeX-OCR, "
        "Resemble Enhance)"),
+    "barbican": GitSet(HERE / ".barbican", (
+        GitCorpus("lightglue", "https://github.com/cvg/LightGlue",
+                  "1fd587b6f5a7a0befd31188f1e5d2f05740006d7", ".",
+                  "LightGlue: local feature matching: the matcher whose transformer layers are compiled with "
+                  "mode=\"reduce-overhead\" and fullgraph=True over static keypoint-count buckets (CUDA graphs, with "
+                  "cudagraph_mark_step_begin), adaptive depth / width pruning with early-exit checks per layer, the "
+                  "SuperPoint / DISK / ALIKED / SIFT / DoGHardNet extractors, utilities and the matching benchmark "
+                  "loop (nothing left out but tests)",
+                  include=("lightglue/", "benchmark.py")),
+        GitCorpus("diamond", "https://github.com/eloialonso/diamond",
+                  "5bcd1599755b4f2fae8e5e079e02f0728e174965", ".",
+                  "DIAMOND: a diffusion world model for Atari / CS:GO: the world-model environment whose next-frame "
+                  "denoiser and reward / termination model are compiled with mode=\"reduce-overhead\" and stepped "
+                  "every imagined step, the diffusion sampler, the actor-critic, the env-loop / collector "
+                  "coroutines, the interactive play loop rendering frame by frame, environments and the trainer "
+                  "that wires it up (the dataset, batch sampler and scripts are left out)",
+                  include=("src/__init__.py", "src/agent.py", "src/coroutines/__init__.py",
+                           "src/coroutines/collector.py", "src/coroutines/env_loop.py", "src/data/__init__.py",
+                           "src/data/batch.py", "src/data/episode.py", "src/envs/__init__.py",
+                           "src/envs/atari_preprocessing.py", "src/envs/env.py", "src/envs/world_model_env.py",
+                           "src/game/__init__.py", "src/game/dataset_env.py", "src/game/game.py",
+                           "src/game/keymap.py", "src/game/play_env.py", "src/main.py", "src/models/__init__.py",
+                           "src/models/actor_critic.py", "src/models/blocks.py", "src/models/diffusion/__init__.py",
+                           "src/models/diffusion/denoiser.py", "src/models/diffusion/diffusion_sampler.py",
+                           "src/models/diffusion/inner_model.py", "src/models/rew_end_model.py", "src/play.py",
+                           "src/trainer.py", "src/utils.py")),
+        GitCorpus("vortex", "https://github.com/Zymrael/vortex",
+                  "cb229ae50581aa072972c33a81e23eb43a1330ab", ".",
+                  "Vortex: the inference engine for StripedHyena 2 / Evo 2 DNA language models: the model whose "
+                  "projection / MLP norms are compiled with mode=\"reduce-overhead\" and fullgraph=True, the Hyena / "
+                  "attention blocks with their recurrent and FFT prefill engine, the token-by-token generation loop "
+                  "with per-step sampling and cache updates, the byte tokenizer and the generate script (the flash- "
+                  "attention copy, rotary / sampling / cache helpers copied from flash-attn, and the Triton / CUDA "
+                  "ops are left out)",
+                  include=("generate.py", "vortex/__init__.py", "vortex/logging.py", "vortex/model/__init__.py",
+                           "vortex/model/engine.py", "vortex/model/generation.py", "vortex/model/layers.py",
+                           "vortex/model/model.py", "vortex/model/tokenizer.py")),
+        GitCorpus("puffer", "https://github.com/PufferAI/PufferLib",
+                  "91460f7b14edd1b43d6b19150cef5c51b80cbb7f", ".",
+                  "PufferLib: vectorized RL: the clean PPO loop whose policy is compiled with "
+                  "torch.compile(mode=config.compile_mode), \"reduce-overhead\" by default, and called every "
+                  "vectorized environment step during evaluate with host copies of actions, values and rewards, the "
+                  "experience buffer, the demo / eval / rollout driver, the recurrent policy wrappers and models, "
+                  "the serial / multiprocessing vector backends and emulation layer (the environments, RLlib / SB3 "
+                  "demos and tests are left out)",
+                  include=("clean_pufferl.py", "demo.py", "pufferlib/__init__.py", "pufferlib/pytorch.py",
+                           "pufferlib/models.py", "pufferlib/vector.py", "pufferlib/emulation.py",
+                           "pufferlib/frameworks/cleanrl.py", "pufferlib/postprocess.py", "pufferlib/wrappers.py",
+                           "pufferlib/utils.py")),
+        GitCorpus("infemb", "https://github.com/michaelfeil/infinity",
+                  "fcb951cb679d0de185bf254600d9b7d2cd3a263a", ".",
+                  "Infinity: a high-throughput embedding / reranking / classification server: the async engine and "
+                  "batch handler that queue requests, batch them by length and run the model per batch on a worker "
+                  "thread with host post-processing, the caching layer, the sentence-transformer, cross-encoder, "
+                  "classifier, CLIP vision and CLAP audio torch backends, the FastAPI server and primitives (the "
+                  "CLI, telemetry, schemas, quantization, ONNX / CTranslate2 / Neuron backends are left out)",
+                  include=("libs/infinity_emb/infinity_emb/__init__.py", "libs/infinity_emb/infinity_emb/args.py",
+                           "libs/infinity_emb/infinity_emb/engine.py",
+                           "libs/infinity_emb/infinity_emb/inference/__init__.py",
+                           "libs/infinity_emb/infinity_emb/inference/batch_handler.py",
+                           "libs/infinity_emb/infinity_emb/inference/caching_layer.py",
+                           "libs/infinity_emb/infinity_emb/inference/loading_strategy.py",
+                           "libs/infinity_emb/infinity_emb/inference/queue.py",
+                           "libs/infinity_emb/infinity_emb/inference/select_model.py",
+                           "libs/infinity_emb/infinity_emb/inference/threading_asyncio.py",
+                           "libs/infinity_emb/infinity_emb/infinity_server.py",
+                           "libs/infinity_emb/infinity_emb/log_handler.py",
+                           "libs/infinity_emb/infinity_emb/primitives.py",
+                           "libs/infinity_emb/infinity_emb/sync_engine.py",
+                           "libs/infinity_emb/infinity_emb/transformer/__init__.py",
+                           "libs/infinity_emb/infinity_emb/transformer/abstract.py",
+                           "libs/infinity_emb/infinity_emb/transformer/acceleration.py",
+                           "libs/infinity_emb/infinity_emb/transformer/audio/__init__.py",
+                           "libs/infinity_emb/infinity_emb/transformer/audio/torch.py",
+                           "libs/infinity_emb/infinity_emb/transformer/audio/utils.py",
+                           "libs/infinity_emb/infinity_emb/transformer/classifier/__init__.py",
+                           "libs/infinity_emb/infinity_emb/transformer/classifier/torch.py",
+                           "libs/infinity_emb/infinity_emb/transformer/crossencoder/__init__.py",
+                           "libs/infinity_emb/infinity_emb/transformer/crossencoder/torch.py",
+                           "libs/infinity_emb/infinity_emb/transformer/embedder/__init__.py",
+                           "libs/infinity_emb/infinity_emb/transformer/embedder/sentence_transformer.py",
+                           "libs/infinity_emb/infinity_emb/transformer/utils.py",
+                           "libs/infinity_emb/infinity_emb/transformer/vision/__init__.py",
+                           "libs/infinity_emb/infinity_emb/transformer/vision/torch_vision.py",
+                           "libs/infinity_emb/infinity_emb/transformer/vision/utils.py")),
+        GitCorpus("boltz", "https://github.com/jwohlwend/boltz",
+                  "832486dafed7b80e1246a3fed895e9bb03976558", ".",
+                  "Boltz-2: biomolecular structure and affinity prediction: the predict entry point, the Boltz-2 "
+                  "model with its recycling trunk (pairformer, MSA module), the diffusion module that samples "
+                  "coordinates step by step with steering potentials, encoders, conditioning, transformers and "
+                  "utils (data processing, Boltz-1, confidence / affinity heads, losses, training and the kernels "
+                  "are left out)",
+                  include=("src/boltz/main.py", "src/boltz/model/models/boltz2.py",
+                           "src/boltz/model/modules/diffusionv2.py", "src/boltz/model/modules/trunkv2.py",
+                           "src/boltz/model/modules/diffusion_conditioning.py",
+                           "src/boltz/model/modules/encodersv2.py", "src/boltz/model/modules/transformersv2.py",
+                           "src/boltz/model/modules/utils.py", "src/boltz/model/potentials/")),
+        GitCorpus("opennmt", "https://github.com/OpenNMT/OpenNMT-py",
+                  "97111d97551c24857076a4102eabdb468b35cff4", ".",
+                  "OpenNMT-py: neural machine translation: the translator that batches source sentences and runs "
+                  "beam / greedy search token by token (per-step topk, finished-hypothesis bookkeeping, alignment, "
+                  "host-side n-best lists), the decode strategies and penalties, the inference engine, the "
+                  "transformer / RNN decoders and ensembles, multi-headed attention with its KV cache, the copy "
+                  "generator, the model and the translate / server entry points (training, inputters, transforms, "
+                  "the translation server internals and options are left out)",
+                  include=("onmt/bin/server.py", "onmt/bin/translate.py", "onmt/decoders/decoder.py",
+                           "onmt/decoders/ensemble.py", "onmt/decoders/transformer.py", "onmt/inference_engine.py",
+                           "onmt/models/model.py", "onmt/modules/copy_generator.py",
+                           "onmt/modules/multi_headed_attn.py", "onmt/modules/position_ffn.py",
+                           "onmt/translate/__init__.py", "onmt/translate/beam_search.py",
+                           "onmt/translate/decode_strategy.py", "onmt/translate/greedy_search.py",
+                           "onmt/translate/penalties.py", "onmt/translate/translation.py",
+                           "onmt/translate/translator.py")),
+        GitCorpus("robomimic", "https://github.com/ARISE-Initiative/robomimic",
+                  "d309eaecc18acf4152a830a895a6984b8ac71b05", ".",
+                  "robomimic: learning from demonstrations for robot manipulation: the trained-agent rollout script "
+                  "that steps a policy in simulation per control step, the algorithm base with its rollout policy "
+                  "wrapper, BC (RNN / transformer / GMM) and diffusion policy algorithms with action queues and "
+                  "EMA, policy and observation networks, tensor utilities and env wrappers (training, datasets, "
+                  "configs, other algorithms and scripts are left out)",
+                  include=("robomimic/scripts/run_trained_agent.py", "robomimic/algo/algo.py",
+                           "robomimic/algo/bc.py", "robomimic/algo/diffusion_policy.py",
+                           "robomimic/models/policy_nets.py", "robomimic/models/obs_nets.py",
+                           "robomimic/utils/tensor_utils.py", "robomimic/envs/wrappers.py")),
+        GitCorpus("mmaudio", "https://github.com/hkchengrex/MMAudio",
+                  "974010a026c731054592d8f777218bd9d85a6c24", ".",
+                  "MMAudio: video-to-audio synthesis with flow matching: the demo / gradio / batch entry points "
+                  "(some compiling the conditioning and flow predictor), the multimodal transformer, the flow- "
+                  "matching Euler sampler stepping per timestep, feature extraction (CLIP, Synchformer, VAE decode, "
+                  "vocoder), sequence config, mel conversion and AV utilities (training, data, the VAE / BigVGAN / "
+                  "Synchformer copies and low-level layers are left out)",
+                  include=("batch_eval.py", "demo.py", "gradio_demo.py", "mmaudio/data/av_utils.py",
+                           "mmaudio/eval_utils.py", "mmaudio/ext/mel_converter.py",
+                           "mmaudio/ext/rotary_embeddings.py", "mmaudio/ext/synchformer/synchformer.py",
+                           "mmaudio/model/__init__.py", "mmaudio/model/flow_matching.py",
+                           "mmaudio/model/networks.py", "mmaudio/model/sequence_config.py",
+                           "mmaudio/model/transformer_layers.py", "mmaudio/model/utils/__init__.py",
+                           "mmaudio/model/utils/features_utils.py", "mmaudio/model/utils/sample_utils.py")),
+        GitCorpus("realesrgan", "https://github.com/xinntao/Real-ESRGAN",
+                  "a4abfb2979a7bbff3f69f58f58ae324608821e27", ".",
+                  "Real-ESRGAN: image and video super-resolution: the tiled upsampler with pre / post-processing, "
+                  "the image and video inference scripts (per-frame reader / writer loops, multi-process GPU "
+                  "workers, face enhancement), the compact SRVGG network and the Cog predictor (training, datasets, "
+                  "discriminators and scripts are left out)",
+                  include=("inference_realesrgan.py", "inference_realesrgan_video.py", "realesrgan/utils.py",
+                           "realesrgan/archs/srvgg_arch.py", "realesrgan/__init__.py",
+                           "realesrgan/archs/__init__.py", "cog_predict.py")),
+    ), "the thirty-fifth untouched set, pinned in session 38 for the release after next (LightGlue, "
+       "DIAMOND, Vortex, PufferLib, Infinity, Boltz-2, OpenNMT-py, robomimic, MMAudio, Real-ESRGAN)"),
 }
 
 

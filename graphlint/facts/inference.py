@@ -33,12 +33,13 @@ from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
-    DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
+    DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
     HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
     NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
-    TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, WINDOW_TORCH,
+    TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, VECTOR_ENV_MAKERS, VECTOR_ENV_RESULTS, VECTOR_ENVS, VECTORIZE_MODES,
+    WINDOW_TORCH,
     composed_transform, input_device_module, keeps_input_device,
 )
 
@@ -1005,8 +1006,10 @@ class Inference:
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
         if qual in SIMILARITY_SCORES:
             return self._library_kept(node, False, converts=True)
-        if input_device_module(qual) or qual in HOST_TENSOR_MODULES or qual in IMAGE_PROCESSORS:
+        if input_device_module(qual) or qual in HOST_TENSOR_MODULES or qual in IMAGE_PROCESSORS or qual in VECTOR_ENVS:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
+        if qual in VECTOR_ENV_MAKERS and self._vectorized_here(node):
+            return VECTOR_ENV  # `gym.make_vec(name, n, vectorization_mode="sync")`: a `SyncVectorEnv`
         if qual in TRANSFORM_COMPOSE and (composed := composed_transform(self._transforms(node))):
             return Val(Kind.OBJECT, ref=composed)  # `Compose([ToTensor(), Normalize(m, s)])`: a host conversion
         if qual is not None:
@@ -1032,6 +1035,8 @@ class Inference:
             if recv.ref in IMAGE_PROCESSORS and func.attr.value in IMAGE_PROCESSOR_METHODS \
                     and recv.kind in (Kind.OBJECT, Kind.MODULE):
                 return self._image_processed(func.attr.value, node)
+            if recv.kind is Kind.OBJECT and recv.ref in VECTOR_ENVS and func.attr.value in VECTOR_ENV_RESULTS:
+                return _env_batch(VECTOR_ENV_RESULTS[func.attr.value])  # `envs.step(actions)`: NumPy arrays
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
             if recv.host:
@@ -1199,6 +1204,17 @@ class Inference:
             return []
         return [self.resolve(e.value.func) if isinstance(e.value, cst.Call) and not isinstance(e, cst.StarredElement)
                 else None for e in first.elements]
+
+    def _vectorized_here(self, node: cst.Call) -> bool:
+        """`make_vec(.., vectorization_mode="sync")` (or "async", or `VectorizeMode.SYNC` / `.ASYNC`): gymnasium's own
+        vector environment around copies of the environment, not the environment's own vector entry point."""
+        mode = self._has_kw(node, "vectorization_mode")
+        if mode is None:
+            return False
+        if isinstance(mode.value, cst.SimpleString):
+            return mode.value.evaluated_value in VECTORIZE_MODES
+        return isinstance(mode.value, cst.Attribute) and mode.value.attr.value.lower() in VECTORIZE_MODES \
+            and (self.resolve(mode.value) or "").startswith("gymnasium.")
 
     def _image_processed(self, meth: str, node: cst.Call) -> Val:
         """`processor.preprocess(image)` / `.postprocess(image, output_type=..)` of a diffusers image processor
@@ -1557,10 +1573,11 @@ class Inference:
             if args and all(v.kind in (Kind.HOST, Kind.CPU_TENSOR) for v in args) and self.device_of(node) is None \
                     and (self.default_device is Dev.CPU or any(v.kind is Kind.CPU_TENSOR for v in args)) \
                     or self._host_first(node):
-                return Val(Kind.CPU_TENSOR, rank=2) if _pairs_table(qual, node) else CPU
+                return Val(Kind.CPU_TENSOR, rank=2) if _pairs_table(qual, node) \
+                    else Val(Kind.CPU_TENSOR, rank=_fixed_result_rank(head, node, args[:1], 1))
             if head in BOOL_KEEPING_OPS and args and args[0].kind is Kind.BOOL_TENSOR:
                 return BOOL  # `torch.roll(mask, 1, -1)` moves a mask's elements: still a mask
-            return TENSOR
+            return Val(Kind.TENSOR, rank=_fixed_result_rank(head, node, args[:1], 1))
         return None
 
     def _host_first(self, node: cst.Call) -> bool:
@@ -1802,6 +1819,8 @@ class Inference:
             return None
         if name == "flatten" and nargs == 0:
             return 1
+        if name in FIXED_RANK_RESULTS:
+            return _fixed_result_rank(name, node, [recv], 0)
         if recv.rank is None:
             return None
         if name == "unsqueeze":
@@ -2505,6 +2524,33 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
     for el, item in zip(target.elements, items):
         bind_targets(inf, el.value, item)
     return True
+
+
+# a gymnasium vector environment (`VECTOR_ENVS`), as `make_vec` builds one
+VECTOR_ENV = Val(Kind.OBJECT, ref="gymnasium.vector.SyncVectorEnv")
+_ARRAY = Val(Kind.NDARRAY)
+
+
+def _env_batch(n: int) -> Val:
+    """What a vector environment's `step` / `reset` answers: `n` items, NumPy arrays and last the `infos` dict of
+    arrays; unpacked into another number of names (gym's four-tuple `step`), an array each."""
+    return Val(Kind.UNKNOWN, items=(*[_ARRAY] * (n - 1), Val(Kind.UNKNOWN, ref="dict", elem=_ARRAY)), elem=_ARRAY)
+
+
+def _fixed_result_rank(name: str, node: cst.Call, inputs: list[Val], skip: int) -> int | None:
+    """The rank of a torch function's or tensor method's result that its input does not decide
+    (`FIXED_RANK_RESULTS`), of an input the code shows to be a tensor (`inputs`: the function's first argument or the
+    method's receiver; `skip`: the positionals before the options, 1 for a function, 0 for a method). Of a value
+    only guessed a tensor (by its name, or nothing at all) the result's device is a guess too, and its elements stay
+    of unknown rank. Not `unique` with a `dim=` (or positionals past `sorted`, which may set `dim` or return a
+    tuple): that one keeps the input's other dimensions."""
+    rank = FIXED_RANK_RESULTS.get(name)
+    if rank is None or not inputs or not inputs[0].is_tensor or inputs[0].weak:
+        return None
+    if name == "unique" and (sum(1 for a in node.args if a.keyword is None) > skip + 1 or any(
+            a.star or a.keyword is not None and a.keyword.value == "dim" for a in node.args)):
+        return None
+    return rank
 
 
 def _pairs_table(qual: str, node: cst.Call) -> bool:

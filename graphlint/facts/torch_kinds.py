@@ -80,6 +80,11 @@ WINDOW_TORCH = frozenset({"torch.hann_window", "torch.hamming_window", "torch.bl
 FIXED_RANK_TORCH = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2,
                     "torch.frombuffer": 1,  # a flat view of the buffer
                     **dict.fromkeys(WINDOW_TORCH, 1)}
+# torch functions and tensor methods of these names whose result has a fixed number of dimensions whatever their
+# input's: the distinct values (`torch.unique(x)`, flattened unless given `dim=`), the selected elements
+# (`masked_select`), the counts per value (`bincount`), the flattened elements (`ravel`): one; `nonzero(x)` (not
+# `as_tuple=True`) one row of indices per nonzero element: two. Iterating a 1-d one yields 0-d tensors.
+FIXED_RANK_RESULTS = {"unique": 1, "masked_select": 1, "bincount": 1, "ravel": 1, "nonzero": 2}
 # Tensor methods whose result has the receiver's number of dimensions whatever their arguments (dtype and device
 # casts, copies, elementwise maths, scans, views that reorder dimensions): a field rebound through one keeps its rank
 # (`self.ids = self.ids.index_select(0, order)`). Not `view_as`/`expand_as`/`reshape_as` (the other's rank), `type`
@@ -233,6 +238,21 @@ IMAGE_PROCESSORS = frozenset({
     for name in ("VaeImageProcessor", "VaeImageProcessorLDM3D", "PixArtImageProcessor", "IPAdapterMaskProcessor")
 })
 IMAGE_PROCESSOR_METHODS = frozenset({"preprocess", "postprocess"})
+# gymnasium's (and gym's) vector environments (plain objects): `step(actions)` answers NumPy arrays (observations,
+# rewards, terminations, truncations; gym's older four-tuple has one `dones`) and an `infos` dict of arrays, `reset()`
+# the observations and infos. They stack their sub-environments' results into arrays the observation space allocates
+# (`create_empty_array`), NumPy whatever a sub-environment answers. `gym.vector.make` builds one of them. Not a
+# wrapper of one (gymnasium's `NumpyToTorch` answers tensors), nor `make_vec` unless its `vectorization_mode` is
+# sync or async (an environment's own vector entry point may answer tensors on the device).
+VECTOR_ENVS = frozenset({
+    f"{lib}.vector.{mod}{cls}" for lib in ("gymnasium", "gym")
+    for mod, cls in (("", "SyncVectorEnv"), ("", "AsyncVectorEnv"), ("sync_vector_env.", "SyncVectorEnv"),
+                     ("async_vector_env.", "AsyncVectorEnv"), ("", "make"))
+})
+VECTOR_ENV_MAKERS = frozenset({"gymnasium.make_vec", "gymnasium.envs.registration.make_vec"})
+VECTORIZE_MODES = frozenset({"sync", "async"})
+# the arrays the methods answer, in order (the last item of each is `infos`, a dict of arrays)
+VECTOR_ENV_RESULTS = {"step": 5, "reset": 2}
 # `postprocess(..., output_type=...)` values that hand the tensor back where it is (others: host images or arrays)
 TENSOR_OUTPUT_TYPES = frozenset({"pt", "latent"})
 

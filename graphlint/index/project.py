@@ -2808,7 +2808,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 why = "script: runs the model at top level"
             else:
                 continue
-            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if unit.decode_loops else "forward")
+            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if unit.decode_loops else "forward",
+                                    steps=() if unit.decode_loops else _rollout_loops(unit))
         return out
 
     def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
@@ -3619,6 +3620,16 @@ def _chain_keys(hop: Hop | None, hops: dict[int, str]) -> Iterator[str]:
         if key is not None:
             yield key
         hop = hop.parent
+
+
+def _rollout_loops(unit: FunctionInfo) -> tuple[tuple[int, int], ...]:
+    """The loops of `unit` whose carried state goes through an environment's `step` and another call, the policy that
+    picks the action (`action = policy(obs)`, `next_obs, reward, done, info = env.step(action)`, `obs = next_obs`: a
+    cycle `index.decode` finds with no pick by name): a rollout, whose body runs once per environment step as a
+    decode loop's runs once per token. A loop over files or prompts carries nothing through its calls."""
+    return tuple(sorted({(a, b) for a, b, calls in unit.token_cycles
+                         if any(c.rpartition(".")[2] == "step" for c in calls)
+                         and any(c.rpartition(".")[2] != "step" for c in calls)}))
 
 
 def _within(line: int, spans) -> bool:

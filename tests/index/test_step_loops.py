@@ -1157,3 +1157,54 @@ def test_a_gradless_loop_stopping_on_a_step_around_a_decode_loop_is_the_request_
     # optimiser's step is training.
     for cold in ("Engine.run_prompts", "Engine.train", "Engine.update"):
         assert cold not in found, cold
+
+
+# LeanRL's compiled SAC: a `__main__` block whose loop feeds the policy's action into the environment and the
+# observation back into the policy (a cycle with no pick by name).
+ROLLOUT = """
+import torch
+from envs import make_envs
+from nets import Actor
+
+if __name__ == "__main__":
+    device = torch.device("cuda")
+    actor = Actor().to(device)
+    envs = make_envs()
+    obs = torch.tensor(envs.reset()).to(device)
+    for step in range(1000):
+        actions = actor(obs)
+        next_obs, rewards, dones, infos = envs.step(actions.cpu().numpy())
+        next_obs = torch.tensor(next_obs).to(device)
+        obs = next_obs
+"""
+
+# The same program over a list of files: each iteration starts afresh, nothing is carried through its calls.
+FILES = """
+import torch
+from envs import load
+from nets import Actor
+
+if __name__ == "__main__":
+    device = torch.device("cuda")
+    actor = Actor().to(device)
+    first = torch.tensor(load("a")).to(device)
+    for path in ["a", "b"]:
+        obs = torch.tensor(load(path)).to(device)
+        actions = actor(obs)
+        print(actions.cpu().numpy())
+"""
+
+
+def _contexts(src: str) -> dict[int, str | None]:
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+    found = Linter(Config()).lint_text(textwrap.dedent(src).lstrip("\n"), "run.py").findings
+    return {f.line: f.context for f in found if f.code in ("GL131", "GL103")}
+
+
+def test_a_main_rollout_loop_runs_its_body_every_step():
+    """An environment loop at top level (`actions = actor(obs)`, `envs.step(actions)`, `obs = next_obs`) is a
+    rollout: its body is the `step` tier, as a decode loop's is; the set-up before it stays `forward`. Decoy: a loop
+    over files, whose iterations share nothing, stays `forward` as a request loop does."""
+    assert _contexts(ROLLOUT) == {9: "forward", 12: "step", 13: "step"}
+    assert _contexts(FILES) == {8: "forward", 10: "forward", 12: "forward"}

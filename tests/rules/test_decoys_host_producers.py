@@ -1038,3 +1038,55 @@ def test_moving_the_module_leaves_a_plain_host_field_on_the_host():
             m.to(device)
             return m.cuda()
     """, scope="all")
+
+
+def test_a_gymnasium_vector_env_answers_numpy_arrays():
+    """LeanRL's rollouts: `envs = gym.vector.SyncVectorEnv([...])`, then `next_obs, rewards, terminations,
+    truncations, infos = envs.step(actions)`: NumPy arrays and a dict of them, so `torch.as_tensor(next_obs,
+    device=device)` is a pageable copy every step, as is one of `infos["final_observation"][idx]` (hits; also
+    through gym's four-tuple and `make_vec(.., vectorization_mode="sync")`). Decoys: a project environment whose
+    `step` answers device tensors (FastTD3's wrappers), an environment of unknown type (`make_env()`), and `make_vec`
+    without a vectorization mode (an environment's own vector entry point may answer tensors)."""
+    check("""
+        import gym as old_gym
+        import gymnasium as gym
+        import torch
+        from project_envs import make_env
+
+
+        class TorchEnv:
+            def step(self, actions: torch.Tensor):
+                return actions * 2, actions.sum(-1), actions.sum(-1) > 0, {}
+
+
+        def policy(obs: torch.Tensor) -> torch.Tensor:
+            return obs * 2
+
+
+        if __name__ == "__main__":
+            device = torch.device("cuda")
+            envs = gym.vector.SyncVectorEnv([lambda: gym.make("CartPole-v1")])
+            old = old_gym.vector.AsyncVectorEnv([lambda: old_gym.make("CartPole-v1")])
+            made = gym.make_vec("CartPole-v1", 4, vectorization_mode="sync")
+            custom = gym.make_vec("CartPole-v1", 4)
+            wrapped = TorchEnv()
+            unknown = make_env()
+            obs, _ = envs.reset(seed=0)
+            obs = torch.as_tensor(obs, device=device)  # <- GL130
+            for step in range(100):
+                actions = policy(obs)
+                next_obs, rewards, terminations, truncations, infos = envs.step(actions.cpu().numpy())
+                next_obs = torch.as_tensor(next_obs, device=device, dtype=torch.float)  # <- GL130
+                final = torch.as_tensor(infos["final_observation"][0], device=device)  # <- GL130
+                o2, r2, d2, i2 = old.step(actions.cpu().numpy())
+                r2 = torch.as_tensor(r2, device=device)  # <- GL130
+                o3, *_ = made.step(actions.cpu().numpy())
+                o3 = torch.as_tensor(o3, device=device)  # <- GL130
+                o4, *_ = custom.step(actions)
+                o4 = torch.as_tensor(o4, device=device)
+                o5, r5, d5, i5 = wrapped.step(actions)
+                o5 = torch.as_tensor(o5, device=device)
+                o6, r6, d6, t6, i6 = unknown.step(actions)
+                o6 = torch.as_tensor(o6, device=device)
+                obs = next_obs
+    """)

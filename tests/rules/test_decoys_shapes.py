@@ -53,6 +53,7 @@ def test_decoy_device_safe_ops_from_catalog():
 
 
 def test_hit_expert_loop_mixtral_style():
+    # `nonzero()` has two dimensions, so a row's `expert_idx[0]` is 0-d: `mask[expert_idx]` reads it (GL127)
     src, expected = ("""
         import torch
         class Experts(torch.nn.Module):
@@ -65,7 +66,7 @@ def test_hit_expert_loop_mixtral_style():
                         continue
                     pos, tok = torch.where(mask[expert_idx])
                 return hidden_states
-    """, {(5, "GL120"), (6, "GL402"), (8, "GL110"), (10, "GL121")})
+    """, {(5, "GL120"), (6, "GL402"), (8, "GL110"), (10, "GL121"), (10, "GL127")})
     assert findings(src) == expected
 
 

@@ -191,3 +191,44 @@ def test_rows_of_a_host_combinations_table_index_with_0d_elements():
             return c
     """
     assert findings(src, scope="all") == {(10, "GL133"), (11, "GL402")}
+
+
+def test_elements_of_a_flat_torch_result_are_0d_indices():
+    """FastTD3's per-task normalizer: `for task_id in torch.unique(task_ids):` then `self.count[task_id]`. Without
+    `dim=`, `unique` flattens: its elements are 0-d device tensors, and indexing with one is an implicit `.item()`
+    (GL127), as `masked_select`, `bincount`, `ravel` and the columns of `nonzero()` give. Decoys: the rows of a
+    2-d tensor (`nonzero()` itself, `unique(x, dim=0)`), `.tolist()` items, a host tensor's elements, and `unique` of
+    a value nothing shows to be a tensor (its elements' rank is unknown)."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        class Norm(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.register_buffer("count", torch.zeros(n, dtype=torch.long))
+
+            def forward(self, x: torch.Tensor, task_ids: torch.Tensor, m: torch.Tensor, ids):
+                for task_id in torch.unique(task_ids):
+                    a = self.count[task_id]
+                for t in x.masked_select(m).ravel():
+                    b = self.count[t]
+                for t in torch.bincount(task_ids):
+                    c = self.count[t]
+                for t in task_ids.nonzero()[:, 0]:
+                    d = self.count[t]
+                for row in task_ids.nonzero():
+                    e = self.count[row]
+                for row in torch.unique(x, dim=0):
+                    f = self.count[row]
+                for t in torch.unique(task_ids).tolist():
+                    g = self.count[t]
+                for t in torch.unique(task_ids.cpu()):
+                    h = self.count[t]
+                for t in torch.unique(ids):
+                    i = self.count[t]
+                return a, b, c, d, e, f, g, h, i
+    """
+    got = {line for line, code in findings(src) if code == "GL127"}
+    assert got == {12, 14, 16, 18}

@@ -1661,7 +1661,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         propagate("step", steps + [(fn, label, None, False) for fn, label in self.step_protocol_roots()]
                   + [(fn, label, None, False) for fn, label in self.library_api_roots(starts)], stop=model)
         propagate("step", self._rpc_step_handlers(result))
-        propagate("step", self._script_decode_roots(result), stop=model)
+        propagate("step", self._script_decode_roots(result, model), stop=model)
         # The parts' entries that only the idle training forward reached (`entries - idle`) run where inference calls
         # them (`VoiceCraft.inference` calls `self.cat_y(..)` before its decode loop); the step tier stops at model
         # entries (model code keeps its own tier), so they are reached from their callers in the forward pass's tier.
@@ -2721,7 +2721,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         project calls it: no caller chain reaches it. A loop alone is no evidence: exllamav2's `convert_exl2.py`
         loops over conversion stages, one of which measures under `inference_mode`."""
         imported = self._imported_modules()
-        return self._top_level_seeds(reached, "script: runs the model at top level", lambda s, unit: [
+        return self._top_level_seeds(reached, model, "script: runs the model at top level", lambda s, unit: [
             span for span in unit.gradless
             if self._enters_model(unit, [span], set(entries), through_modules=True)
             or self._steps_in(unit, span, reached)] + (
@@ -2765,24 +2765,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                    and info.tier == "step" and info.hop.parent is None
                    for t, how in self.call_edges(unit, unit.module, callee))
 
-    def _script_decode_roots(self, reached: dict[str, HotInfo]) -> list[Seed]:
+    def _script_decode_roots(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
         """What a program's top-level decode loop calls (`token = sample_logits(out)` then `out, state =
         model.forward(token, state)`, a loop that feeds the token it picks back in: `index.decode`) runs every step,
         as the callees of a function's decode loop do: `step`-tier roots. Only a program's entry (`_is_program`); what
         the loop calls outside its body is left out."""
         imported = self._imported_modules()
-        return self._top_level_seeds(reached, "step: decode loop at top level", lambda s, unit: list(
+        return self._top_level_seeds(reached, model, "step: decode loop at top level", lambda s, unit: list(
             unit.decode_loops) if unit.decode_loops and _is_program(s, imported) else [])
 
-    def _top_level_seeds(self, reached: dict[str, HotInfo], why: str,
+    def _top_level_seeds(self, reached: dict[str, HotInfo], model: frozenset[str], why: str,
                          spans_of: Callable[[ModuleSummary, FunctionInfo], list[tuple[int, int]]]) -> list[Seed]:
         """The functions each module's top level calls in the line spans `spans_of` picks, as roots (those not yet
-        reached). A top level that trains (`.backward()`, `zero_grad()` anywhere) is left out, and so are
-        constructions (`Cls(...)`: set-up) and calls resolved by a method's name alone (`_resolved_in`)."""
+        reached). A top level that only trains (`.backward()`, `zero_grad()` anywhere, and no loop that acts:
+        `_acts`) is left out, and so are constructions (`Cls(...)`: set-up) and calls resolved by a method's name
+        alone (`_resolved_in`)."""
         out: list[Seed] = []
         for s in self.modules.values():
             unit = s.script
-            if unit is None or trains(unit) or not (spans := spans_of(s, unit)):
+            if unit is None or self._only_trains(unit, model) or not (spans := spans_of(s, unit)):
                 continue
             hop = Hop(f"{s.module}:{SCRIPT} ({why})")
             out += [(target, _hop(target, how), hop, False)
@@ -2794,13 +2795,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         key): a module with an `if __name__ == "__main__":` block, or one nothing in the project imports whose top
         level runs the model (`_enters_model`), a step driver (`_steps_in`) or a decode loop. A library's import-time
         code (`DEVICE = ...`, `_TABLE = torch.tensor(...)`) runs once per process, and a training script's syncs are
-        no inference step: both stay out. The tier is the driver's: `step` with a decode loop at top level, else
-        `forward`, as the script's roots (`_script_roots`)."""
+        no inference step: both stay out, unless its loop acts (`_acts`: the policy runs every step of a rollout,
+        between its updates). The tier is the driver's: `step` with a decode loop or an acting loop at top level,
+        else `forward`, as the script's roots (`_script_roots`)."""
         imported = self._imported_modules()
         out: dict[str, HotInfo] = {}
         for s in self.modules.values():
             unit = s.script
-            if unit is None or not unit.calls or trains(unit):
+            if unit is None or not unit.calls or self._only_trains(unit, entries):
                 continue
             if s.main_guard:
                 why = "script: has a `__main__` block"
@@ -2808,8 +2810,35 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 why = "script: runs the model at top level"
             else:
                 continue
-            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if unit.decode_loops else "forward")
+            step = unit.decode_loops or trains(unit)  # (one that trains is kept only where its loop acts)
+            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if step else "forward")
         return out
+
+    def _only_trains(self, unit: FunctionInfo, model: frozenset[str]) -> bool:
+        """`unit` (a module's top level) trains (`trains`: `.backward()`, `zero_grad()`) and no loop of it acts."""
+        return trains(unit) and not self._acts(unit, model)
+
+    def _acts(self, unit: FunctionInfo, model: frozenset[str]) -> bool:
+        """A loop of `unit` acts in an environment every iteration: one of its loop-carried cycles (`index.decode`: a
+        decode loop's calls, or a token cycle's) runs the model (`_runs_model`: `action = agent.act(obs)`) and another
+        call that does not (`obs = envs.step(action)`), so the model's output comes back as its next input through
+        the world. A reinforcement-learning script runs its policy so once per environment step, between updates: a
+        step loop whatever else the loop trains. A supervised loop (a batch from the loader, the loss's backward)
+        carries no such cycle, and a recurrent model's `h = model(x, h)` carries one through the model alone."""
+        receivers = self._model_receivers(unit) | self._typed_models(unit)
+        cycles = [c for _a, _b, c in unit.token_cycles] + ([tuple(unit.decode_calls)] if unit.decode_loops else [])
+        for calls in cycles:
+            runs = [self._runs_model(unit, unit, c, receivers, set(model), True) or self._module_call(unit, c)
+                    for c in calls]
+            if any(runs) and not all(runs):
+                return True
+        return False
+
+    def _module_call(self, unit: FunctionInfo, callee: str) -> bool:
+        """`callee` runs a method of a project nn.Module instance, found by what the receiver is (`agent.
+        get_action_and_value(obs)` with `agent = Agent(envs).to(device)`): a policy whose layers are its fields."""
+        return any(not how.startswith((*BY_NAME, NEW)) and self._module_method(t)
+                   for t, how in self.call_edges(unit, unit.module, callee))
 
     def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
         """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step

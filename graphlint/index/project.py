@@ -2777,12 +2777,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _top_level_seeds(self, reached: dict[str, HotInfo], why: str,
                          spans_of: Callable[[ModuleSummary, FunctionInfo], list[tuple[int, int]]]) -> list[Seed]:
         """The functions each module's top level calls in the line spans `spans_of` picks, as roots (those not yet
-        reached). A top level that trains (`.backward()`, `zero_grad()` anywhere) is left out, and so are
-        constructions (`Cls(...)`: set-up) and calls resolved by a method's name alone (`_resolved_in`)."""
+        reached). A top level that only trains (`_only_trains`) is left out, and so are constructions (`Cls(...)`:
+        set-up) and calls resolved by a method's name alone (`_resolved_in`)."""
         out: list[Seed] = []
         for s in self.modules.values():
             unit = s.script
-            if unit is None or trains(unit) or not (spans := spans_of(s, unit)):
+            if unit is None or self._only_trains(unit) or not (spans := spans_of(s, unit)):
                 continue
             hop = Hop(f"{s.module}:{SCRIPT} ({why})")
             out += [(target, _hop(target, how), hop, False)
@@ -2794,13 +2794,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         key): a module with an `if __name__ == "__main__":` block, or one nothing in the project imports whose top
         level runs the model (`_enters_model`), a step driver (`_steps_in`) or a decode loop. A library's import-time
         code (`DEVICE = ...`, `_TABLE = torch.tensor(...)`) runs once per process, and a training script's syncs are
-        no inference step: both stay out. The tier is the driver's: `step` with a decode loop at top level, else
-        `forward`, as the script's roots (`_script_roots`)."""
+        no inference step: both stay out, unless it runs a rollout (`_only_trains`). The tier is the driver's: `step`
+        with a decode loop at top level, else `forward` with its rollouts' bodies `step`, as the script's roots
+        (`_script_roots`)."""
         imported = self._imported_modules()
         out: dict[str, HotInfo] = {}
         for s in self.modules.values():
             unit = s.script
-            if unit is None or not unit.calls or trains(unit):
+            if unit is None or not unit.calls or self._only_trains(unit):
                 continue
             if s.main_guard:
                 why = "script: has a `__main__` block"
@@ -2811,6 +2812,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if unit.decode_loops else "forward",
                                     steps=() if unit.decode_loops else _rollout_loops(unit))
         return out
+
+    @staticmethod
+    def _only_trains(unit: FunctionInfo) -> bool:
+        """`unit` (a module's top level) trains (`trains`: `.backward()`, `zero_grad()`) and runs no rollout
+        (`_rollout_loops`): a reinforcement-learning script runs its policy once per environment step between its
+        updates, a step loop whatever else the loop trains; a supervised loop carries no environment step."""
+        return trains(unit) and not _rollout_loops(unit)
 
     def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
         """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step

@@ -1748,8 +1748,21 @@ class _Indexer(ast.NodeVisitor):
     visit_AnnAssign = visit_Assign
 
     def _bind_local(self, name: str, value: ast.expr) -> None:
+        """What the local `name` holds after `name = value` (`_bind_value`). A bound method it held (`policy =
+        actor.explore`) is forgotten where the new value is unknown (`policy = make_policy(cfg)`): unlike a module
+        rebound by its own methods (`model = model.to(device)`), which still holds the instance."""
+        prev = self.local_binds[-1].get(name, "")
+        if "()." in prev and not prev.endswith(("()", "[]")) and not prev.startswith(ALTERNATIVES) \
+                and not (isinstance(value, ast.Call) and value.args and dotted(value.args[0]) == name and (
+                    self.resolve(dotted(value.func)) in COMPILE_CALLS or wraps_module(value, self.resolve))):
+            del self.local_binds[-1][name]  # (`policy = torch.compile(policy)` holds it still)
+        self._bind_value(name, value)
+
+    def _bind_value(self, name: str, value: ast.expr) -> None:
+        arms: set[str] = set()
         if self.arm_binds and len(self.arm_binds) == len(self.local_binds):
-            self.arm_binds[-1].pop(name, None)  # a new binding: what the arms of an earlier `if` bound is gone
+            # a new binding: what the arms of an earlier `if` bound is gone (unless the value reads them: `_held_arms`)
+            arms = self.arm_binds[-1].pop(name, None) or set()
         if named := self._getattr_refs(value):  # `fn = getattr(self, "m")`: a call of `fn` calls it
             self.local_binds[-1][name] = ALTERNATIVES + "|".join(named)
             return
@@ -1784,10 +1797,19 @@ class _Indexer(ast.NodeVisitor):
             # of a module stands for the module (`m = torch.jit.script(Model(cfg).eval())` binds as `m = Model(cfg)`)
             if ref := self._alias(value.args[0]) or self._local_alias(value.args[0]):
                 self.local_binds[-1][name] = ref
+                if isinstance(value.args[0], ast.Name):  # (`policy = torch.compile(policy)`: what either arm bound)
+                    self._held_arms(name, arms if value.args[0].id == name else self._arms_of(value.args[0].id), "")
             elif isinstance(value.args[0], ast.Call) and wraps_module(value, self.resolve):
                 self._bind_local(name, value.args[0])
         elif isinstance(value, ast.Subscript) and (base := self.resolve(dotted(value.value))):
             self.local_binds[-1][name] = f"{base}[]"  # `fn = REGISTRY[key]`; `fn(...)` calls an entry
+        elif isinstance(value, ast.Attribute) and isinstance(value.value, ast.Name) \
+                and (held := self.local_binds[-1].get(value.value.id, "")).endswith("()") \
+                and not held.startswith(ALTERNATIVES):
+            # `policy = actor.explore` with `actor = Actor(..)`: the bound method (or field) of the instance the local
+            # holds, so `policy(obs)` calls `Actor().explore`, as `m = self.model` names `self`'s
+            self.local_binds[-1][name] = f"{held}.{value.attr}"
+            self._held_arms(name, self._arms_of(value.value.id), f".{value.attr}")
         elif isinstance(value, ast.Call):
             value = _built(value, {}, self.resolve)  # `model = Transformer(args).to(device)`: the Transformer
             if isinstance(value.func, ast.Call) and (table := self._keyed_table(value.func)):
@@ -1804,6 +1826,9 @@ class _Indexer(ast.NodeVisitor):
                 # `model = Block(...)`: later `torch.compile(model)` roots Block.forward; `obj = cls(...)`
                 # with `cls = REGISTRY[name]` is an instance of an entry.
                 self.local_binds[-1][name] = f"{cname}()"
+                if isinstance(value.func, ast.Name):  # `actor = actor_cls(..)`, the class chosen by the arms of an `if`
+                    self._held_arms(name, {a for a in self._arms_of(value.func.id)
+                                           if a.rpartition(".")[2][:1].isupper()}, "()")
             elif head and meth in REGISTRY_GETTERS:
                 self.local_binds[-1][name] = f"{head}[]"  # `fn = REGISTRY.get(key)`
 
@@ -1837,6 +1862,19 @@ class _Indexer(ast.NodeVisitor):
             self.script_binds[name] = prev
         if not kept:
             self.script_arms.pop(name, None)  # a new binding: what the arms of an earlier `if` bound is gone
+
+    def _arms_of(self, name: str) -> set[str]:
+        """The values besides its last binding that the arms of an `if` bound the local `name` to (`_join_arms`)."""
+        if self.arm_binds and len(self.arm_binds) == len(self.local_binds):
+            return self.arm_binds[-1].get(name, set())
+        return set()
+
+    def _held_arms(self, name: str, arms: set[str], suffix: str) -> None:
+        """`name`, just bound to what another local holds (its instance `actor_cls(..)`: suffix "()", its method
+        `actor.explore`: ".explore", itself compiled: ""), holds that of the other's arms too."""
+        kept = {f"{a}{suffix}" for a in arms if not a.startswith(ALTERNATIVES) and not a.endswith("[]")}
+        if kept and self.arm_binds and len(self.arm_binds) == len(self.local_binds):
+            self.arm_binds[-1].setdefault(name, set()).update(kept)
 
     def _local_alias(self, value: ast.expr) -> str | None:
         """What a local name stands for where an earlier binding made it an alias (`_bind_local`)."""

@@ -186,3 +186,82 @@ def test_a_script_calling_a_method_found_by_name_alone_stays_cold(tmp_path: Path
     found = _lint(tmp_path, {"pkg/model.py": GENERATOR, "pkg/scripts/gen.py": GENERATE_ONCE,
                              "pkg/scripts/use.py": "from pkg.scripts import gen\n"})
     assert not [f for f in found if f.path.endswith("gen.py")]
+
+
+# LeanRL's eager scripts (`ppo_continuous_action.py`, `dqn.py`): the `__main__` block runs the policy on every
+# environment step and feeds its action back through `envs.step`, then updates it with `loss.backward()`
+RL_TRAIN = """
+    import gymnasium as gym
+    import torch
+    from pkg.model import Net
+
+    if __name__ == "__main__":
+        envs = gym.vector.SyncVectorEnv([])
+        policy = Net().cuda()
+        opt = torch.optim.Adam(policy.parameters())
+        obs, _ = envs.reset()
+        for _ in range(100):
+            action = policy(torch.Tensor(obs).to("cuda"))
+            obs, reward, done, trunc, info = envs.step(action.cpu().numpy())
+            loss = action.sum()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+"""
+
+# decoys: a recurrent model trained on its own carried state (the cycle runs the model alone), and a loop whose
+# carried cycle runs no model (a data cursor advanced by a helper): supervised training, as `TRAIN`
+RECURRENT_TRAIN = """
+    import torch
+    from pkg.model import Net
+    from pkg.data import advance, batch_at
+
+    if __name__ == "__main__":
+        model = Net().cuda()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        h = torch.zeros(2, device="cuda")
+        for x in [torch.randn(2, device="cuda")] * 3:
+            h = model(h + x)
+            loss = h.sum()
+            loss.backward()
+            h = h.detach()
+            print(loss.item())
+"""
+
+CURSOR_TRAIN = """
+    import torch
+    from pkg.model import Net
+    from pkg.data import advance, batch_at
+
+    if __name__ == "__main__":
+        model = Net().cuda()
+        cursor = 0
+        for _ in range(3):
+            loss = model(batch_at(cursor)).sum()
+            loss.backward()
+            cursor = advance(cursor)
+            print(loss.item())
+"""
+
+DATA = """
+    def advance(cursor):
+        return cursor + 1
+
+    def batch_at(cursor):
+        return cursor
+"""
+
+
+def test_a_training_script_that_acts_in_an_environment_is_a_step_loop(tmp_path: Path) -> None:
+    """The policy's action goes through the environment and comes back as its next observation: a loop-carried cycle
+    through the model and another call, run once per environment step, between the updates (bulwark R-T)."""
+    found = _lint(tmp_path, {"pkg/model.py": MODEL, "rl.py": RL_TRAIN})
+    assert _where(found) == {("rl.py", 11, "GL131"), ("rl.py", 12, "GL103")}
+    assert {f.context for f in found} == {"step"}
+    assert {f.via for f in found} == {("rl:<module> (script: has a `__main__` block)",)}
+
+
+def test_a_training_script_whose_cycle_runs_the_model_alone_or_no_model_stays_silent(tmp_path: Path) -> None:
+    found = _lint(tmp_path, {"pkg/model.py": MODEL, "pkg/data.py": DATA, "rnn.py": RECURRENT_TRAIN,
+                             "cursor.py": CURSOR_TRAIN})
+    assert _where(found) == set()

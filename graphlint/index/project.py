@@ -2795,8 +2795,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         level runs the model (`_enters_model`), a step driver (`_steps_in`) or a decode loop. A library's import-time
         code (`DEVICE = ...`, `_TABLE = torch.tensor(...)`) runs once per process, and a training script's syncs are
         no inference step: both stay out, unless it runs a rollout (`_only_trains`). The tier is the driver's: `step`
-        with a decode loop at top level, else `forward` with its rollouts' bodies `step`, as the script's roots
-        (`_script_roots`)."""
+        with a decode loop at top level or for a training rollout, else `forward` with its rollouts' bodies `step`,
+        as the script's roots (`_script_roots`)."""
         imported = self._imported_modules()
         out: dict[str, HotInfo] = {}
         for s in self.modules.values():
@@ -2809,8 +2809,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 why = "script: runs the model at top level"
             else:
                 continue
-            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if unit.decode_loops else "forward",
-                                    steps=() if unit.decode_loops else _rollout_loops(unit))
+            step = unit.decode_loops or trains(unit)  # (one that trains is kept only for its rollout: all of it steps)
+            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if step else "forward",
+                                    steps=() if step else _rollout_loops(unit))
         return out
 
     @staticmethod

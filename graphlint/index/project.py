@@ -2817,9 +2817,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     @staticmethod
     def _only_trains(unit: FunctionInfo) -> bool:
         """`unit` (a module's top level) trains (`trains`: `.backward()`, `zero_grad()`) and runs no rollout
-        (`_rollout_loops`): a reinforcement-learning script runs its policy once per environment step between its
-        updates, a step loop whatever else the loop trains; a supervised loop carries no environment step."""
-        return trains(unit) and not _rollout_loops(unit)
+        (`_env_cycle`: a token cycle, or a decode loop that picks the action by `argmax`): a reinforcement-learning
+        script runs its policy once per environment step between its updates, a step loop whatever else the loop
+        trains; a supervised loop carries no environment step."""
+        return trains(unit) and not (_rollout_loops(unit) or unit.decode_loops and _env_cycle(unit.decode_calls))
 
     def _drives_model(self, unit: FunctionInfo, reached: dict[str, HotInfo], entries: frozenset[str]) -> bool:
         """`unit` (a top level nothing imports: all of it runs as the program) enters the model or runs a step
@@ -3636,9 +3637,12 @@ def _rollout_loops(unit: FunctionInfo) -> tuple[tuple[int, int], ...]:
     picks the action (`action = policy(obs)`, `next_obs, reward, done, info = env.step(action)`, `obs = next_obs`: a
     cycle `index.decode` finds with no pick by name): a rollout, whose body runs once per environment step as a
     decode loop's runs once per token. A loop over files or prompts carries nothing through its calls."""
-    return tuple(sorted({(a, b) for a, b, calls in unit.token_cycles
-                         if any(c.rpartition(".")[2] == "step" for c in calls)
-                         and any(c.rpartition(".")[2] != "step" for c in calls)}))
+    return tuple(sorted({(a, b) for a, b, calls in unit.token_cycles if _env_cycle(calls)}))
+
+
+def _env_cycle(calls) -> bool:
+    """A loop-carried cycle runs an environment's `step` and another call (the policy)."""
+    return any(c.rpartition(".")[2] == "step" for c in calls) and any(c.rpartition(".")[2] != "step" for c in calls)
 
 
 def _within(line: int, spans) -> bool:

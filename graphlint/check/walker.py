@@ -286,6 +286,20 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
     return out
 
 
+_HOOK_PLANS: dict[tuple[tuple[type, ...], bool], list[tuple[str, int, Callable, bool]]] = {}
+
+
+def _hook_plan(classes: tuple[type["Rule"], ...], capture_rules: bool) -> list[tuple[str, int, Callable, bool]]:
+    """(node type, index of the rule in `classes`, hook, capture only) of each rule hook a unit's walker binds, in the
+    order it binds them: the same for every unit that runs the same rules, so it is worked out once."""
+    plan = _HOOK_PLANS.get((classes, capture_rules))
+    if plan is None:
+        plan = _HOOK_PLANS[(classes, capture_rules)] = [
+            (node_type, i, fn, cls.capture_only) for i, cls in enumerate(classes)
+            if capture_rules or not cls.capture_only for node_type, fn in cls.hooks().items()]
+    return plan
+
+
 class Walker:
     """Statement-level walk of one unit with flow-sensitive bindings."""
 
@@ -297,14 +311,12 @@ class Walker:
             "AnnAssign": [ctx.host.on_AnnAssign],
             "AugAssign": [ctx.host.on_AugAssign],
         }
-        for rule in rules:
-            if rule.capture_only and not ctx.enabled_capture_rules:
-                continue
-            for node_type, fn in type(rule).hooks().items():
-                if rule.capture_only:
-                    hooks.setdefault(node_type, []).append(self._capture_guard(fn, rule))
-                else:
-                    hooks.setdefault(node_type, []).append(fn.__get__(rule))
+        for node_type, i, fn, capture_only in _hook_plan(tuple(type(rule) for rule in rules),
+                                                          ctx.enabled_capture_rules):
+            if capture_only:
+                hooks.setdefault(node_type, []).append(self._capture_guard(fn, rules[i]))
+            else:
+                hooks.setdefault(node_type, []).append(fn.__get__(rules[i]))
         self.dispatcher = _Dispatcher(ctx, hooks, self.active)
         self.hooks = hooks
         self.dry = 0

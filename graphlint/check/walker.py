@@ -101,6 +101,12 @@ _SCOPES = _COMPREHENSIONS | {cst.Lambda}  # the nodes that push a scope of names
 _CALL, _ASSERT, _IF_EXP = cst.Call, cst.Assert, cst.IfExp
 _WALKED_APART = frozenset({_CALL, _ASSERT, _IF_EXP})
 _VISIT_NOTED = _SCOPES | {cst.NamedExpr, cst.Call}
+# Nodes that hold no node (a name, a literal: their one code field is a string; an operator, a comma: none) and that
+# nothing notes: a walk of one only calls its hooks. Where a unit's rules hook none of its class, it is not walked at
+# all (`_Dispatcher.inert`): names and literals are about half of the nodes the walker meets.
+_LEAVES = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString} | {
+    c for c in vars(cst).values() if isinstance(c, type) and issubclass(c, cst.CSTNode) and not code_fields(c)
+}) - _WALKED_APART - _VISIT_NOTED
 
 
 def _in_slot(args: Sequence[cst.Arg], i: int, slot: tuple[int, str]) -> bool:
@@ -143,6 +149,7 @@ class _Dispatcher:
         # nested defs not walked yet, per enclosing function, by name (`if c: def f(): ... else: def f(): ...`)
         self.nested: list[dict[str, list[cst.FunctionDef]]] = []
         self.called: list[str] = []  # the nested defs a statement calls by name
+        self.inert = frozenset(c for c in _LEAVES if c.__name__ not in hooks)  # children a walk skips (`_LEAVES`)
 
     def walk(self, node: cst.CSTNode) -> None:
         cls = node.__class__
@@ -181,16 +188,19 @@ class _Dispatcher:
         # `code_fields` and `is_node` read from their tables in place (each node and child passes here); a class
         # seen first goes through the functions, which fill them
         fields = _CODE_FIELDS.get(cls)
-        known = _NODE_CLASSES
+        known, inert = _NODE_CLASSES, self.inert
         for name in code_fields(cls) if fields is None else fields:
             value = getattr(node, name)
             vcls = value.__class__
             if vcls is list or vcls is tuple:
                 for item in value:
-                    node_class = known.get(item.__class__)
-                    if node_class or node_class is None and is_node(item.__class__):
+                    icls = item.__class__
+                    if icls in inert:
+                        continue
+                    node_class = known.get(icls)
+                    if node_class or node_class is None and is_node(icls):
                         self.walk(item)
-            else:
+            elif vcls not in inert:
                 node_class = known.get(vcls)
                 if node_class or node_class is None and is_node(vcls):
                     self.walk(value)
@@ -286,6 +296,20 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
     return out
 
 
+_HOOK_PLANS: dict[tuple[tuple[type, ...], bool], list[tuple[str, int, Callable, bool]]] = {}
+
+
+def _hook_plan(classes: tuple[type["Rule"], ...], capture_rules: bool) -> list[tuple[str, int, Callable, bool]]:
+    """(node type, index of the rule in `classes`, hook, capture only) of each rule hook a unit's walker binds, in the
+    order it binds them: the same for every unit that runs the same rules, so it is worked out once."""
+    plan = _HOOK_PLANS.get((classes, capture_rules))
+    if plan is None:
+        plan = _HOOK_PLANS[(classes, capture_rules)] = [
+            (node_type, i, fn, cls.capture_only) for i, cls in enumerate(classes)
+            if capture_rules or not cls.capture_only for node_type, fn in cls.hooks().items()]
+    return plan
+
+
 class Walker:
     """Statement-level walk of one unit with flow-sensitive bindings."""
 
@@ -297,14 +321,12 @@ class Walker:
             "AnnAssign": [ctx.host.on_AnnAssign],
             "AugAssign": [ctx.host.on_AugAssign],
         }
-        for rule in rules:
-            if rule.capture_only and not ctx.enabled_capture_rules:
-                continue
-            for node_type, fn in type(rule).hooks().items():
-                if rule.capture_only:
-                    hooks.setdefault(node_type, []).append(self._capture_guard(fn, rule))
-                else:
-                    hooks.setdefault(node_type, []).append(fn.__get__(rule))
+        for node_type, i, fn, capture_only in _hook_plan(tuple(type(rule) for rule in rules),
+                                                          ctx.enabled_capture_rules):
+            if capture_only:
+                hooks.setdefault(node_type, []).append(self._capture_guard(fn, rules[i]))
+            else:
+                hooks.setdefault(node_type, []).append(fn.__get__(rules[i]))
         self.dispatcher = _Dispatcher(ctx, hooks, self.active)
         self.hooks = hooks
         self.dry = 0

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name
 from graphlint.facts.factories import instance_argument
-from graphlint.facts.names import bound_names, dotted, walk_ast
+from graphlint.facts.names import bound_names, child_fields, dotted, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
@@ -365,11 +365,28 @@ BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that
 SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
+# (body, nested) -> its `statements`, for the bodies asked last: the index asks the same function's body in eight passes
+# (each entry holds its body, so no id in it is reused while it is kept)
+_STATEMENTS: dict[tuple[int, bool], tuple[list[ast.stmt], list[ast.AST]]] = {}
+_STATEMENTS_KEPT = 32
+
+
 def statements(body: list[ast.stmt], *, nested: bool = False) -> Iterator[ast.AST]:
     """The statements of `body` and of the blocks under them (except handlers and match cases included), in the
     order a pre-order walk of every node from the last statement meets them; functions and classes defined
     there are neither yielded nor entered unless `nested`. Expressions hold no statements (a lambda's body is
-    one expression), so they are not walked: a tenth of the index went to walking them for this."""
+    one expression), so they are not walked: a tenth of the index went to walking them for this. (The index
+    never changes a tree once it is parsed: a body's statements are listed once, `_STATEMENTS`.)"""
+    key = (id(body), nested)
+    kept = _STATEMENTS.get(key)
+    if kept is None or kept[0] is not body:
+        if len(_STATEMENTS) >= _STATEMENTS_KEPT:
+            _STATEMENTS.clear()
+        kept = _STATEMENTS[key] = (body, list(_statements(body, nested)))
+    return iter(kept[1])
+
+
+def _statements(body: list[ast.stmt], nested: bool) -> Iterator[ast.AST]:
     stack: list[ast.AST] = list(body)
     while stack:
         node = stack.pop()
@@ -1173,6 +1190,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
     # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
     # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
     again = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
+    if value.__class__ is ast.Call:  # (the commonest value: no other branch below takes a call)
+        return _call_kind(value, resolve, again, scope)
     if isinstance(value, ast.Name):
         bound = scope.binds.get(value.id, [])
         if any(b is None for b in bound):
@@ -1303,8 +1322,6 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if _object(value.value, scope):
             return Field(value.attr)
         return UNKNOWN
-    if isinstance(value, ast.Call):
-        return _call_kind(value, resolve, again, scope)
     if isinstance(value, ast.Lambda):
         return _identity(value)
     if isinstance(value, (ast.Dict, ast.DictComp)):
@@ -1433,12 +1450,12 @@ def _reads(expr: ast.expr, name: str) -> bool:
             if node.id == name:
                 return True
             continue  # its only child is `ctx`
-        for attr in node._fields:
+        for attr in child_fields(node.__class__):  # (no `ctx`, no scalar: neither holds a Name)
             value = getattr(node, attr, None)
-            if isinstance(value, ast.AST):
+            if value.__class__ is list:
+                todo.extend([v for v in value if isinstance(v, ast.AST)])
+            elif isinstance(value, ast.AST):
                 todo.append(value)
-            elif isinstance(value, list):
-                todo.extend(v for v in value if isinstance(v, ast.AST))
     return False
 
 

@@ -819,7 +819,7 @@ def _capacity_fields(test: cst.BaseExpression) -> set[str]:
     if test.__class__ is cst.BooleanOperation:
         return _capacity_fields(test.left) | _capacity_fields(test.right)
     if not (test.__class__ is cst.Comparison and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, _CAPACITY_OPS)):
+            and test.comparisons[0].operator.__class__ in _CAPACITY_OPS):
         return set()
     sides = (test.left, test.comparisons[0].comparator)
     if any(side.__class__ in (cst.Integer, cst.Float) for side in sides):

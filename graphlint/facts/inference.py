@@ -381,6 +381,10 @@ def _device_string(node: cst.BaseExpression) -> str | None:
 DICT_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
 
 
+# node class -> `Inference._eval_<its name>` (None where there is none), filled as `_eval` meets the classes
+_EVALS: dict[type, Callable | None] = {}
+
+
 class Inference:
     """Evaluates expressions to `Val`s in an environment of local names.
 
@@ -644,8 +648,10 @@ class Inference:
         return hit
 
     def _eval(self, node: cst.BaseExpression) -> Val:
-        method = getattr(self, f"_eval_{type(node).__name__}", None)
-        return method(node) if method else UNKNOWN
+        method = _EVALS.get(node.__class__, _EVALS)
+        if method is _EVALS:  # (a class met first: its `_eval_<Name>`, or None; no instance sets one of its own)
+            method = _EVALS[node.__class__] = getattr(Inference, f"_eval_{type(node).__name__}", None)
+        return method(self, node) if method else UNKNOWN
 
     # -- atoms ----------------------------------------------------------------------------------
     def _eval_Name(self, node: cst.Name) -> Val:

@@ -13,6 +13,37 @@ from collections.abc import Iterator
 import libcst as cst
 
 _AST_FIELDS: dict[type, tuple[str, ...]] = {}
+# The fields Python's grammar (its ASDL) types as an identifier, a string, an int or a constant: they never hold a node,
+# and they are most of what a walk read (`Name.id`, `Attribute.attr`, `Constant.value`, `keyword.arg`).
+SCALAR_FIELDS = frozenset({
+    "id", "attr", "kind", "arg", "type_comment", "conversion", "is_async", "simple", "level", "rest", "kwd_attrs",
+    "tag", "lineno", "asname",
+})
+_SCALAR_BY_CLASS = {  # scalar fields whose name other classes use for a node (`Constant.value`, `FunctionDef.name`)
+    ast.Constant: {"value"}, ast.MatchSingleton: {"value"}, ast.FunctionDef: {"name"}, ast.AsyncFunctionDef: {"name"},
+    ast.ClassDef: {"name"}, ast.ExceptHandler: {"name"}, ast.MatchAs: {"name"}, ast.MatchStar: {"name"},
+    ast.alias: {"name"}, ast.ImportFrom: {"module"}, ast.Global: {"names"}, ast.Nonlocal: {"names"},
+}
+
+
+def node_fields(cls: type) -> tuple[str, ...]:
+    """The fields of an `ast` node class that can hold nodes, in `_fields` order (the scalar ones left out)."""
+    fields = _AST_FIELDS.get(cls)
+    if fields is None:
+        scalar = _SCALAR_BY_CLASS.get(cls, set())
+        fields = _AST_FIELDS[cls] = tuple(f for f in cls._fields if f not in SCALAR_FIELDS and f not in scalar)
+    return fields
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def child_fields(cls: type) -> tuple[str, ...]:
+    """`node_fields` less `ctx` (Load/Store: a node, but no child and no level of nesting)."""
+    fields = _CHILD_FIELDS.get(cls)
+    if fields is None:
+        fields = _CHILD_FIELDS[cls] = tuple(f for f in node_fields(cls) if f != "ctx")
+    return fields
 
 
 def walk_ast(node: ast.AST) -> Iterator[ast.AST]:
@@ -26,13 +57,13 @@ def walk_ast(node: ast.AST) -> Iterator[ast.AST]:
         cls = node.__class__
         fields = fields_of(cls)
         if fields is None:
-            fields = _AST_FIELDS[cls] = cls._fields
+            fields = node_fields(cls)
         for name in fields:
             value = getattr(node, name, None)
-            if isinstance(value, AST):
-                append(value)
-            elif isinstance(value, list):
+            if value.__class__ is list:
                 extend([item for item in value if isinstance(item, AST)])
+            elif isinstance(value, AST):
+                append(value)
         yield node
 
 

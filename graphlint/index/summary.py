@@ -20,7 +20,7 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.names import bound_names as _bound_names, dotted, walk_ast
+from graphlint.facts.names import bound_names as _bound_names, child_fields, dotted, walk_ast
 from graphlint.facts.default_device import (
     device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
 )
@@ -579,20 +579,9 @@ def _path_names(paths: list[str], module: str, taken: set[str]) -> list[str]:
 
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}
-
-
-_REVERSED_FIELDS: dict[type, tuple[str, ...]] = {}  # `_child_fields`, last first (`_walk_expr` stacks them)
+_REVERSED_FIELDS: dict[type, tuple[str, ...]] = {}  # `child_fields`, last first (`_walk_expr` stacks them)
 _AST = ast.AST  # (a global read, not an attribute of `ast`, in `_walk_expr`)
-
-
-def _child_fields(cls: type) -> tuple[str, ...]:
-    """The fields of a node class that can hold child nodes; not `ctx` (Load/Store: a node, but no level of
-    nesting)."""
-    fields = _CHILD_FIELDS.get(cls)
-    if fields is None:
-        fields = _CHILD_FIELDS[cls] = tuple(f for f in cls._fields if f != "ctx")
-    return fields
+_child_fields = child_fields
 
 
 def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | None]]:
@@ -2053,7 +2042,7 @@ class _Indexer(ast.NodeVisitor):
                 fields = _REVERSED_FIELDS[cls] = tuple(reversed(_child_fields(cls)))
             for name in fields:  # `ast.iter_child_nodes`, reversed, inlined: the index's busiest loop
                 value = getattr(node, name, None)
-                if isinstance(value, list):
+                if value.__class__ is list:
                     stack.extend([(child, deeper) for child in reversed(value) if isinstance(child, _AST)])
                 elif isinstance(value, _AST):
                     stack.append((value, deeper))

@@ -119,12 +119,13 @@ def _called_library(ctx: "Context", func: cst.BaseExpression, ref: str | None) -
     """What a call of `func` runs, as `LIBRARY_COPIES` names it: the function by its import, a transform object
     (`Normalize(m, s)`, a local or a field holding one), the callable a field holds (`self._fbank`), or what
     `torch.vmap(f)` maps (`ref`: `func`'s qualified name)."""
-    if isinstance(func, cst.Call) and ctx.call_name(func) in VMAPS and func.args:
+    # (classes compared, not tested with isinstance: libcst's are ABCs, slow to test against; this runs for every call)
+    if func.__class__ is cst.Call and ctx.call_name(func) in VMAPS and func.args:
         inner = func.args[0].value  # the mapped function runs on the batch, where it lives
         return _called_library(ctx, inner, ctx.qualname(inner))
     if ref in LIBRARY_COPIES:
         return ref
-    self_field = isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self"
-    if ref is None and isinstance(func, cst.Name) or isinstance(func, cst.Call) or self_field:
+    self_field = func.__class__ is cst.Attribute and func.value.__class__ is cst.Name and func.value.value == "self"
+    if ref is None and func.__class__ is cst.Name or func.__class__ is cst.Call or self_field:
         ref = ctx.val(func).ref  # `Normalize(m, s)(x)`, `norm(x)`, `self.to_pil(x)`: the transform object called
     return ref if ref in LIBRARY_COPIES or not self_field else ctx.field_callable(func)

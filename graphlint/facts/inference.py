@@ -154,10 +154,10 @@ def typed_legacy(qual: str) -> bool:
 
 # the legacy constructors of both namespaces (`torch.Tensor(data)`, `torch.cuda.LongTensor(n)`): a tensor, not a class
 LEGACY_TENSOR_RE = re.compile(r"^torch\.(cuda\.)?(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
-# Ops that move, repeat or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`,
-# `mask.unsqueeze(-1).repeat(1, 1, 2)`: torch keeps the dtype of every one of them)
+# Ops that move, repeat, scatter or zero a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i,
+# mask)`, `mask.unsqueeze(-1).repeat(1, 1, 2)`, `torch.triu(ones_bool, 2)`: torch keeps the dtype of every one of them)
 BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip", "repeat", "repeat_interleave", "tile", "movedim",
-                              "moveaxis", "swapaxes", "swapdims", "unflatten"})
+                              "moveaxis", "swapaxes", "swapdims", "unflatten", "tril", "triu", "tril_", "triu_"})
 # Methods that keep the receiver's shape (casts, copies, in-place fills, elementwise math).
 SHAPE_KEEPING_METHODS = frozenset({
     "float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte", "bool", "contiguous", "clone",

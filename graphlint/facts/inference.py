@@ -2399,9 +2399,9 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     elif target.__class__ in (cst.Tuple, cst.List):
         if val.items is not None and bind_items(inf, target, list(val.items)):  # `-> tuple[Tensor, tuple[int, ...]]`
             return
-        # `a, b = t` unpacks a tensor along its first dimension, `a, b = parts` a sequence
-        inner = element_of(val) if val.kind in (*TENSORS, Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ) \
-            or val.elem is not None else HOST if val.kind is Kind.HOST else UNKNOWN
+        # `a, b = t` unpacks a tensor (or an array) along its first dimension, `a, b = parts` a sequence
+        inner = element_of(val) if val.kind in UNPACKED_KINDS or val.elem is not None \
+            else HOST if val.kind is Kind.HOST else UNKNOWN
         for el in target.elements:
             bind_targets(inf, el.value, inner if el.__class__ is not cst.StarredElement else UNKNOWN)
     elif target.__class__ is cst.StarredElement:
@@ -2554,6 +2554,10 @@ def decides_join(qual: str, part: Val) -> bool:
     return qual in CAT_JOINS or bool(part.rank) or part.nd
 
 
+# kinds whose unpacking (`a, b = v`) yields their elements: tensors and arrays by rows, sequences by items
+UNPACKED_KINDS = frozenset({*TENSORS, Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ, Kind.NDARRAY})
+
+
 def element_of(val: Val) -> Val:
     """The value of one item when iterating over `val` (or unpacking it): a tensor yields tensors of one
     dimension less, of the same device and dtype."""
@@ -2569,6 +2573,8 @@ def element_of(val: Val) -> Val:
         return HOST
     if val.kind is Kind.MODULE_SEQ:
         return Val(Kind.MODULE, val.ref)
+    if val.kind is Kind.NDARRAY:
+        return val  # a row of a NumPy array, or a NumPy scalar of a 1-d one: host data either way, as indexing reads it
     if val.items:
         first = val.items[0]
         return first if all(i == first for i in val.items) else UNKNOWN

@@ -584,6 +584,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self._nested = nested
         return self._nested.get(fn.key, [])
 
+    def graphed_in_place(self, fn: FunctionInfo) -> int | None:
+        """The line of the graphed `torch.compile` its enclosing function rebinds the nested def `fn`'s name with
+        (`update = torch.compile(update, mode="reduce-overhead")`, `ModuleSummary.compiled_in_place`): every call of
+        the name after it runs the compiled graph. The same compile roots and targets as a method compiled in place
+        (`_roots`, `_compile_targets`); a nested def is analysed inline with its enclosing function (`_drop_nested`),
+        so the walker asks this when it walks the def. None if no such compile rebinds it."""
+        s = self.modules.get(fn.module)
+        if fn.parent_key is None or s is None or not s.compiled_in_place:
+            return None
+        for ref, line, owner in s.graphed_roots:
+            if owner == fn.parent_key and (ref, line) in s.compiled_in_place \
+                    and any(target is fn for target, _how in self._compile_targets(s, ref, owner)):
+                return line
+        return None
+
     def wrappers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
         """What a call of `fn` runs besides `fn`: the functions its project decorators define, `@timed` the defs
         nested in `timed`, `@calculate_time(...)` (a decorator factory) those nested one level deeper (the

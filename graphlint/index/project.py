@@ -1090,24 +1090,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return found if len(found) <= MAX_NAME_DISPATCH or self.model_protocol(name) else []
 
     def reachable_from(self, found: list[FunctionInfo], module: str | None) -> list[FunctionInfo]:
-        """Those of the methods `found` whose objects code in `module` can be handed. An object of a class an entry
-        script defines (a `__main__` block, and no project module imports the script) exists only in a process that
-        runs that script, so only the script and the modules its imports run (`_import_closure`) see it: a call in a
-        sibling script (LeanRL's `ppo_*.py`, each with its own `Agent`) that neither imports reaches none of its
-        methods. Classes of any other module stay (a model module an engine loads by name is imported by nothing
-        either, and has no `__main__` block)."""
-        if not module or not found:
+        """Those of the methods `found` whose objects a call in the entry script `module` can be handed. An object of
+        a class an entry script defines (a `__main__` block, and no project module imports the script) exists only
+        in a process that runs that script, so a sibling script (LeanRL's `ppo_*.py`, each with its own `Agent`)
+        that the defining script's imports do not run (`_import_closure`) is never handed one. Only between entry
+        scripts: a library module's call keeps every definer (a class a config instantiates by name, in a module
+        with a test `__main__` block that nothing imports, still reaches the library's calls), and so does a class
+        of any other module (a model module an engine loads by name is imported by nothing either)."""
+        if not module or not found or self._script_reach(module) is None:
             return found
         return [fn for fn in found if fn.module == module or (reach := self._script_reach(fn.module)) is None
                 or module in reach]
 
     def _script_reach(self, module: str) -> frozenset[str] | None:
-        """The modules code of the entry script `module` can hand its objects to: its import closure; None for a
-        module that is no entry script (`reachable_from`)."""
+        """The modules the entry script `module` runs (its import closure); None for a module that is no entry
+        script (`reachable_from`)."""
         if module not in self._script_reaches:
             s = self.modules.get(module)
-            if self._imported_memo is None:
-                self._imported_memo = frozenset(self._imported_modules())
+            if self._imported_memo is None:  # (by its name, or by one that resolves to it)
+                self._imported_memo = frozenset(
+                    self._imported_modules().union(*(self._imports_of(m) for m in self.modules.values())))
             script = s is not None and s.main_guard and module not in self._imported_memo
             self._script_reaches[module] = frozenset(self._import_closure([module])) if script else None
         return self._script_reaches[module]

@@ -370,11 +370,28 @@ class Walker:
         `def _slice(): ...tp_sizes...`)."""
         inf = self.ctx.inference
         for fn in defs.pop(name, ()):
+            info = self._nested_info(fn)
+            captured = self._graphed_here(info)
             inf.push({})
             self._bind_params(fn)
-            self._bind_passed(self._nested_info(fn))
+            self._bind_passed(info)
+            self.ctx.capture_depth += captured
             self._function_body(fn.body)
+            self.ctx.capture_depth -= captured
             inf.pop()
+
+    def _graphed_here(self, info: FunctionInfo | None) -> bool:
+        """The nested def walked now runs as a CUDA graph: its name was rebound by a graphed `torch.compile`
+        (`ProjectIndex.graphed_in_place`) no later than the statement the walk comes from: the first that calls it,
+        or the body's last (never called there: whoever calls the name later calls the compiled graph). A call
+        before the compile runs the def eagerly, and the def is walked once, there."""
+        index = self.ctx.index
+        line = index.graphed_in_place(info) if info is not None and index is not None else None
+        if line is None:
+            return False
+        stmt = self.ctx.statement
+        pos = self.ctx.position(stmt) if stmt is not None else None
+        return pos is None or pos.start.line + self.ctx.unit.line_offset >= line
 
     def _bind_passed(self, info: FunctionInfo | None) -> None:
         """Every call site in the project passes host data for these parameters (data flow beats the annotation), or

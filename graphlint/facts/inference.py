@@ -155,10 +155,10 @@ def typed_legacy(qual: str) -> bool:
 
 # the legacy constructors of both namespaces (`torch.Tensor(data)`, `torch.cuda.LongTensor(n)`): a tensor, not a class
 LEGACY_TENSOR_RE = re.compile(r"^torch\.(cuda\.)?(Float|Double|Half|BFloat16|Byte|Char|Short|Int|Long|Bool)?Tensor$")
-# Ops that move, repeat or scatter a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i, mask)`,
-# `mask.unsqueeze(-1).repeat(1, 1, 2)`: torch keeps the dtype of every one of them)
+# Ops that move, repeat, scatter or zero a tensor's own elements: a bool input gives a bool result (`mask.scatter(1, i,
+# mask)`, `mask.unsqueeze(-1).repeat(1, 1, 2)`, `torch.triu(ones_bool, 2)`: torch keeps the dtype of every one of them)
 BOOL_KEEPING_OPS = frozenset({"scatter", "scatter_", "roll", "flip", "repeat", "repeat_interleave", "tile", "movedim",
-                              "moveaxis", "swapaxes", "swapdims", "unflatten"})
+                              "moveaxis", "swapaxes", "swapdims", "unflatten", "tril", "triu", "tril_", "triu_"})
 # Methods that keep the receiver's shape (casts, copies, in-place fills, elementwise math).
 SHAPE_KEEPING_METHODS = frozenset({
     "float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte", "bool", "contiguous", "clone",
@@ -2424,9 +2424,9 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     elif target.__class__ in (cst.Tuple, cst.List):
         if val.items is not None and bind_items(inf, target, list(val.items)):  # `-> tuple[Tensor, tuple[int, ...]]`
             return
-        # `a, b = t` unpacks a tensor along its first dimension, `a, b = parts` a sequence
-        inner = element_of(val) if val.kind in (*TENSORS, Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ) \
-            or val.elem is not None else HOST if val.kind is Kind.HOST else UNKNOWN
+        # `a, b = t` unpacks a tensor (or an array) along its first dimension, `a, b = parts` a sequence
+        inner = element_of(val) if val.kind in UNPACKED_KINDS or val.elem is not None \
+            else HOST if val.kind is Kind.HOST else UNKNOWN
         for el in target.elements:
             bind_targets(inf, el.value, inner if el.__class__ is not cst.StarredElement else UNKNOWN)
     elif target.__class__ is cst.StarredElement:
@@ -2606,6 +2606,10 @@ def decides_join(qual: str, part: Val) -> bool:
     return qual in CAT_JOINS or bool(part.rank) or part.nd
 
 
+# kinds whose unpacking (`a, b = v`) yields their elements: tensors and arrays by rows, sequences by items
+UNPACKED_KINDS = frozenset({*TENSORS, Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ, Kind.NDARRAY})
+
+
 def element_of(val: Val) -> Val:
     """The value of one item when iterating over `val` (or unpacking it): a tensor yields tensors of one
     dimension less, of the same device and dtype."""
@@ -2621,6 +2625,8 @@ def element_of(val: Val) -> Val:
         return HOST
     if val.kind is Kind.MODULE_SEQ:
         return Val(Kind.MODULE, val.ref)
+    if val.kind is Kind.NDARRAY:
+        return val  # a row of a NumPy array, or a NumPy scalar of a 1-d one: host data either way, as indexing reads it
     if val.items:
         first = val.items[0]
         return first if all(i == first for i in val.items) else UNKNOWN

@@ -31,9 +31,11 @@ HOST_TORCH = frozenset({
     "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.enable_grad",
     "torch.autograd.set_grad_enabled", "torch.autograd.inference_mode",
 })
-# Libraries that compute on the host and answer with arrays: NumPy, and pandas, whose frames and columns (`pd.read_csv(p)`,
-# `df["Prompt"]`, `.tolist()` of one) are host data as an array's are (a frame is read as one array)
-HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.")
+# Libraries that compute on the host and answer with arrays: NumPy, pandas, whose frames and columns (`pd.read_csv(p)`,
+# `df["Prompt"]`, `.tolist()` of one) are host data as an array's are (a frame is read as one array), and OpenCV, whose
+# Python functions take and return NumPy arrays (`cv2.perspectiveTransform(pts, m)`, `cv2.resize(img, size)`; a tuple
+# of them, `ok, buf = cv2.imencode(..)`, unpacks to arrays) and never a tensor
+HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.", "cv2.")
 # Libraries whose every value lives in host memory and never is a tensor: Pillow's images (`Image.open(path)`,
 # `Image.fromarray(a)`, `.convert("RGB")` of one) and what is read from them. A parameter every caller passes one is
 # host data (`CallFacts.params`), so a `isinstance(image, torch.Tensor)` arm of it never runs for those callers.

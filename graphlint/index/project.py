@@ -198,6 +198,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
         self._rebind_families: dict[str, list[tuple[ClassInfo, dict[str, tuple[str, ...]]]]] = {}  # `_rebind_tables`
         self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
+        self._script_reaches: dict[str, frozenset[str] | None] = {}  # module -> `_script_reach`
+        self._imported_memo: frozenset[str] | None = None  # `_imported_modules`, for `_script_reach`
         self._model_globals: dict[str, frozenset[str]] = {}  # module -> its globals holding a library model
         self._modules_by_use: frozenset[str] | None = None  # `_used_as_modules`
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
@@ -584,6 +586,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self._nested = nested
         return self._nested.get(fn.key, [])
 
+    def graphed_in_place(self, fn: FunctionInfo) -> int | None:
+        """The line of the graphed `torch.compile` its enclosing function rebinds the nested def `fn`'s name with
+        (`update = torch.compile(update, mode="reduce-overhead")`, `ModuleSummary.compiled_in_place`): every call of
+        the name after it runs the compiled graph. The same compile roots and targets as a method compiled in place
+        (`_roots`, `_compile_targets`); a nested def is analysed inline with its enclosing function (`_drop_nested`),
+        so the walker asks this when it walks the def. None if no such compile rebinds it."""
+        s = self.modules.get(fn.module)
+        if fn.parent_key is None or s is None or not s.compiled_in_place:
+            return None
+        for ref, line, owner in s.graphed_roots:
+            if owner == fn.parent_key and (ref, line) in s.compiled_in_place \
+                    and any(target is fn for target, _how in self._compile_targets(s, ref, owner)):
+                return line
+        return None
+
     def wrappers(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
         """What a call of `fn` runs besides `fn`: the functions its project decorators define, `@timed` the defs
         nested in `timed`, `@calculate_time(...)` (a decorator factory) those nested one level deeper (the
@@ -757,7 +774,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if installed := self.class_install_edges(head, meth, typed=False):
                 return installed
             # `model.prepare_inputs(...)` with `model` a parameter; `params.get_block_diag_mask()`: the one class with it
-            return (self._protocol_methods(meth) if not self._in_model(caller) else []) \
+            # (an alias's value, `policy = agent.act` at module level, is read with no module: the receiver is a
+            # global of the module its name starts with, whose code is what holds the object)
+            where = module or ((found := self.split_dotted(head)) and found[0]) or None
+            return (self._protocol_methods(meth, where) if not self._in_model(caller) else []) \
                 or (self.param_sole_edges(caller, module, callee) if caller is not None else [])
         return edges
 
@@ -1060,14 +1080,39 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self._methods_by_name = table
         return self._methods_by_name.get(name, [])
 
-    def _methods_named(self, name: str) -> list[FunctionInfo]:
-        """A method called on a receiver of unknown class (`backend.get_impl_cls()`): every project
-        method of that name. Only for names rare enough to identify the operation: dunders and names
-        defined by many classes resolve to nothing (a miss, not a guess)."""
+    def _methods_named(self, name: str, module: str | None = None) -> list[FunctionInfo]:
+        """A method called on a receiver of unknown class (`backend.get_impl_cls()`) in `module`: every project
+        method of that name whose objects can reach the call (`reachable_from`). Only for names rare enough to
+        identify the operation: dunders and names defined by many classes resolve to nothing (a miss, not a guess)."""
         if name.startswith("__") or name in HOT_METHOD_NAMES:
             return []
-        found = self.definitions_of(name)
+        found = self.reachable_from(self.definitions_of(name), module)
         return found if len(found) <= MAX_NAME_DISPATCH or self.model_protocol(name) else []
+
+    def reachable_from(self, found: list[FunctionInfo], module: str | None) -> list[FunctionInfo]:
+        """Those of the methods `found` whose objects a call in the entry script `module` can be handed. An object of
+        a class an entry script defines (a `__main__` block, and no project module imports the script) exists only
+        in a process that runs that script, so a sibling script (LeanRL's `ppo_*.py`, each with its own `Agent`)
+        that the defining script's imports do not run (`_import_closure`) is never handed one. Only between entry
+        scripts: a library module's call keeps every definer (a class a config instantiates by name, in a module
+        with a test `__main__` block that nothing imports, still reaches the library's calls), and so does a class
+        of any other module (a model module an engine loads by name is imported by nothing either)."""
+        if not module or not found or self._script_reach(module) is None:
+            return found
+        return [fn for fn in found if fn.module == module or (reach := self._script_reach(fn.module)) is None
+                or module in reach]
+
+    def _script_reach(self, module: str) -> frozenset[str] | None:
+        """The modules the entry script `module` runs (its import closure); None for a module that is no entry
+        script (`reachable_from`)."""
+        if module not in self._script_reaches:
+            s = self.modules.get(module)
+            if self._imported_memo is None:  # (by its name, or by one that resolves to it)
+                self._imported_memo = frozenset(
+                    self._imported_modules().union(*(self._imports_of(m) for m in self.modules.values())))
+            script = s is not None and s.main_guard and module not in self._imported_memo
+            self._script_reaches[module] = frozenset(self._import_closure([module])) if script else None
+        return self._script_reaches[module]
 
     def model_protocol(self, name: str) -> bool:
         """A method name the project's model classes define (`prepare_inputs_for_generation`,
@@ -1452,7 +1497,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
             # parameter, a model loaded by name): a model protocol method on a receiver of unknown class. On the
             # model side (`self.depth_decoder.generate(...)` in a sampling mixin), it is one of the model's parts.
-            out = self._protocol_methods(meth)
+            out = self._protocol_methods(meth, cls.module)
         return out
 
     def _resolve_made(self, cls: ClassInfo, name: str, rest: list[str], depth: int) -> list[tuple[FunctionInfo, str]]:
@@ -1469,7 +1514,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if not out and rest and depth < MAX_DISPATCH_DEPTH:
             out = self._called_object_made(cls, name, rest, depth)
         if not out and len(rest) == 1 and not self._is_model_class(cls):
-            out = self._protocol_methods(rest[0])
+            out = self._protocol_methods(rest[0], cls.module)
         return out
 
     def _called_object_made(self, cls: ClassInfo, name: str, rest: list[str], depth: int
@@ -1510,11 +1555,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     out.setdefault(target.key, target)
         return list(out.values())
 
-    def _protocol_methods(self, meth: str) -> list[tuple[FunctionInfo, str]]:
-        """Every project definition of a model protocol method (`model_protocol`); nothing for other names."""
+    def _protocol_methods(self, meth: str, module: str | None) -> list[tuple[FunctionInfo, str]]:
+        """Every project definition of a model protocol method (`model_protocol`) that a call in `module` can reach
+        (`reachable_from`); nothing for other names."""
         if not self.model_protocol(meth):
             return []
-        return [(fn, f"model method {meth}") for fn in self._methods_named(meth)]
+        return [(fn, f"model method {meth}") for fn in self._methods_named(meth, module)]
 
     def _known_attr(self, cls: ClassInfo, name: str) -> bool:
         """`self.name` holds an object whose class the index knows (a module, a factory's product), or a library
@@ -3308,7 +3354,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                           and not self._known_attr(cls, attr))
             else:
                 unknown = self._unknown_receiver(head)
-            targets = self._methods_named(meth) if unknown else []
+            targets = self._methods_named(meth, fn.module) if unknown else []
             if len(targets) <= MAX_NAME_DISPATCH:  # (not the model-protocol fan-out over every model)
                 for target in targets:
                     out.setdefault(target.key, (target, _hop(target, f"method {meth}, decode loop step")))

@@ -94,7 +94,7 @@ class SoleDefiners:
             owner = self.functions.get(owner.parent_key) if owner.parent_key else None
         if owner is None or parts[0] in ("self", "cls") or not self._model_side_function(owner):
             return []
-        return self.sole_definers(parts[-1])
+        return self._reachable_definers(parts[-1], module)
 
     def attr_sole_edges(self, cls: ClassInfo | None, rest: str) -> list[tuple[FunctionInfo, str]]:
         """`self.x.m(...)` / `self.x.y.m(...)` where `cls` (None: a function patched onto a library object) neither
@@ -104,7 +104,14 @@ class SoleDefiners:
             return []
         if cls is not None and (not self._runs_on_model(cls) or self._typed_or_foreign(cls, parts[0])):
             return []
-        return self.sole_definers(parts[-1])
+        return self._reachable_definers(parts[-1], cls.module if cls is not None else None)
+
+    def _reachable_definers(self, meth: str, module: str | None) -> list[tuple[FunctionInfo, str]]:
+        """The sole definers of `meth` whose objects a call in `module` can be handed (`reachable_from`: not those of
+        a sibling entry script)."""
+        found = self.sole_definers(meth)
+        kept = {fn.key for fn in self.reachable_from([fn for fn, _how in found], module)}  # type: ignore[attr-defined]
+        return [(fn, how) for fn, how in found if fn.key in kept]
 
     def _runs_on_model(self, cls: ClassInfo) -> bool:
         """Methods of `cls` run on a model: an nn.Module, a plain class whose `forward` takes tensors (model code

@@ -146,7 +146,9 @@ class BooleanMaskIndex(Rule):
 
     It runs an implicit `nonzero`: the host waits for the count, and capture fails. Measured: a
     masked *store of a Python scalar* (`x[mask] = 0.0`) allocates nothing and does not sync, so it is
-    not reported; storing a tensor (`x[mask] = y`) does sync. Index tensors of integer type
+    not reported, nor is a store of one CPU element the code builds (`x[~m] = torch.tensor(v)`: torch
+    wraps the scalar as such a tensor, and `index_put_` turns both into a `masked_fill_`); storing a
+    device or shaped tensor (`x[mask] = y`) does sync. Index tensors of integer type
     (`x[idx]`) are graph-safe. Untyped values named like masks (`mask`, `*_mask`, `keep`, `valid`,
     `is_*`) are taken for boolean tensors (lower confidence; see docs/inference.md).
     """
@@ -198,7 +200,11 @@ class BooleanMaskIndex(Rule):
         target_parent = self.ctx.parent(node, 2)
         assign = target_parent if isinstance(parent, cst.AssignTarget) else None
         if isinstance(assign, cst.Assign):
-            return not self.ctx.is_tensor(assign.value)
+            # a Python scalar is stored as a CPU 0-d tensor, and so is one the code builds (`x[~m] =
+            # torch.tensor(finfo.min)`): one CPU element through one mask is `index_put_`'s `masked_fill_` path
+            # (`canDispatchToMaskedFill`), no count read; a device value or a shaped one is indexed
+            val = self.ctx.val(assign.value)
+            return not val.is_tensor or val.kind is Kind.CPU_TENSOR and val.is_0d and not val.weak
         return False
 
 

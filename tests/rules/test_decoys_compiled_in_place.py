@@ -105,3 +105,54 @@ def test_hit_a_module_function_compiled_in_place_under_global():
 
 def test_decoy_a_module_function_compiled_in_place_fed_a_float_stays_silent():
     assert (5, "GL160") not in findings(GLOBAL.replace("{temperature}", "0.7"), scope="all")
+
+
+TRAIN = """
+    import torch
+
+
+    def main():
+        device = torch.device("cuda")
+        model = torch.nn.Linear(4, 4).to(device)
+
+        def update(data):
+            loss = model(data).sum()
+            return loss.item()
+
+        {before}
+        update = torch.compile(update{how})
+        for _ in range(100):
+            update(torch.randn(4, 4, device=device))
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def _contexts(how: str, before: str = "pass") -> dict[tuple[int, str], str | None]:
+    import textwrap
+
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    text = textwrap.dedent(TRAIN.replace("{how}", how).replace("{before}", before)).lstrip("\n")
+    return {(f.line, f.code): f.context for f in Linter(Config()).lint_text(text, "m.py").findings}
+
+
+def test_hit_a_nested_def_rebound_by_a_graphed_compile_is_captured():
+    """fasttd3's `update_main = torch.compile(update_main, mode=...)` in `main`: the nested def is walked with `main`
+    (its closure), and every call of the name after the compile replays a CUDA graph, as a method compiled in place
+    (`self._plan = torch.compile(self._plan, mode="reduce-overhead")`) is a graphed region: its code is `captured`,
+    for `mode="reduce-overhead"`, `"max-autotune"` and `fullgraph=True` alike."""
+    for how in (', mode="reduce-overhead"', ', mode="max-autotune"', ", fullgraph=True"):
+        assert _contexts(how)[(10, "GL101")] == "captured", how
+
+
+def test_decoy_a_nested_def_compiled_without_graphs_or_called_first_stays_step():
+    """A plain `torch.compile` (or `"max-autotune-no-cudagraphs"`) replays no graph, and a call before the compile
+    runs the def eagerly (the def is walked once, at its first call): both keep the enclosing loop's tier."""
+    assert _contexts("")[(10, "GL101")] == "step"
+    assert _contexts(', mode="max-autotune-no-cudagraphs"')[(10, "GL101")] == "step"
+    warm = "update(torch.randn(4, 4, device=device))"
+    assert _contexts(', mode="reduce-overhead"', before=warm)[(10, "GL101")] != "captured"

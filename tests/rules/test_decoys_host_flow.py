@@ -1044,6 +1044,25 @@ def test_python_bool_as_a_dtype_makes_a_mask():
     assert findings(src, scope="all") == {(8, "GL133"), (9, "GL123")}
 
 
+def test_a_triangle_of_a_mask_is_a_mask():
+    """`torch.triu` / `tril` (function or method) keep their input's dtype: the upper triangle of a `dtype=torch.bool`
+    factory is a mask, and a scalar written through it is a `masked_fill` (doctr's PARSeq refine step,
+    `query_mask[torch.triu(torch.ones(n, n, dtype=torch.bool, device=d), 2)] = 1`). Hits: the triangle of an integer
+    factory is an index tensor, an `index_put_` of a host scalar; a mask's triangle read is still a mask read (GL123)."""
+    src = """
+        import torch
+
+
+        def step(q: torch.Tensor, n: int):
+            q[torch.triu(torch.ones(n, n, dtype=torch.bool, device=q.device), 2)] = 1
+            lower = torch.ones(n, n, dtype=torch.bool, device=q.device).tril(-1)
+            q[lower] = 0.0
+            q[torch.triu(torch.ones(n, n, dtype=torch.long, device=q.device))] = 1
+            return q[lower]
+    """
+    assert findings(src, scope="all") == {(8, "GL133"), (9, "GL123")}
+
+
 def test_a_field_updated_from_itself_lives_where_its_other_stores_put_it():
     """`self.step = self.step + 1` (or `+=`) keeps the field where it is: xDiT's denoising step counter, a
     `torch.tensor(0)` built without a device in two schedule setters and bumped every step, is a host tensor, so

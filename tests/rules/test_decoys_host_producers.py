@@ -1090,3 +1090,29 @@ def test_a_gymnasium_vector_env_answers_numpy_arrays():
                 o6 = torch.as_tensor(o6, device=device)
                 obs = next_obs
     """)
+
+
+def test_rows_of_a_numpy_array_and_opencv_results_are_host_arrays():
+    """Iterating a NumPy array yields its rows (or NumPy scalars of a 1-d one), in a loop and in a comprehension:
+    host data, so their `.tolist()` copies nothing (doctr's CTC decoder, `[seq.tolist() for seq in
+    argmax(..).cpu().numpy()]`). OpenCV's Python functions take and return NumPy arrays (doctr's table predictor,
+    `poly = cv2.perspectiveTransform(poly[None], m)[0]` then `poly.tolist()`), tuples of them unpack to arrays.
+    Hits: the rows of the device tensor itself, in both forms."""
+    src = """
+        import cv2
+        import torch
+
+
+        def decode(logits: torch.Tensor, inverse):
+            paths = torch.argmax(logits, dim=-1).cpu().numpy()
+            words = [seq.tolist() for seq in paths]
+            for row in paths:
+                words.append(row.tolist())
+            poly = cv2.perspectiveTransform(paths[None, :, :], inverse)[0]
+            ok, buf = cv2.imencode(".png", paths)
+            on_device = [seq.tolist() for seq in logits]
+            for row in logits:
+                words.append(row.tolist())
+            return words, poly.tolist(), buf.tolist(), on_device
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL102"} == {(12, "GL102"), (14, "GL102")}

@@ -224,3 +224,35 @@ def test_hot_code_reads_to_the_host_values_nothing_types():
     """
     got = {(line, code) for line, code, _ in _unrooted(src)}
     assert {(12, "GL103"), (16, "GL101"), (16, "GL103"), (17, "GL103"), (18, "GL102")} <= got
+
+
+def test_sibling_entry_scripts_share_no_method_targets(tmp_path):
+    """LeanRL's `ppo_*.py` scripts each define an `Agent` with `get_action_and_value`, and one script's call of it
+    on a receiver of unknown class resolved by the method's name into every script's `Agent`. An object of a class an
+    entry script defines (a `__main__` block, imported by nothing) lives only in a process running that script, so a
+    sibling script that its imports do not run is never handed one. Hit: the script's own `Agent` (a.py). Decoy: b.py's
+    `Agent`. (Only between entry scripts: a library module's call keeps every definer, whoever imports it.)"""
+    agent = """
+        import torch
+        from torch import nn
+        {imports}
+
+        class Agent(nn.Module):
+            def forward(self, x):
+                return x
+
+            def act(self, x):
+                return x.sum().item()
+
+        {body}
+    """
+    files = {
+        "a.py": agent.format(imports="", body=(
+            "def rollout(agent, x):  # graphlint: hot\n            return agent.act(x)\n\n"
+            "        if __name__ == '__main__':\n            rollout(Agent(), torch.zeros(3))")),
+        "b.py": agent.format(imports="", body="if __name__ == '__main__':\n            print(Agent()(torch.zeros(3)))"),
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text).lstrip("\n"))
+    found = Linter(Config(root=tmp_path, select=("GL101",))).lint_paths(sorted(tmp_path.glob("*.py"))).findings
+    assert sorted((f.path.rpartition("/")[2], f.via[0]) for f in found) == [("a.py", "rollout")]

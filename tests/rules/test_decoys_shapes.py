@@ -892,3 +892,22 @@ def test_a_bool_tensor_hint_over_a_host_mask_keeps_it_on_the_host():
                 dev: torch.BoolTensor = x == k
                 return on_host, dev.nonzero()
     """) if f[1] == "GL120"} == {(8, "GL120")}
+
+
+def test_one_cpu_element_stored_through_a_mask_is_a_masked_fill():
+    """`x[mask] = v` with one CPU element `v` (a Python scalar, which torch wraps as a CPU 0-d tensor, or a 0-d CPU
+    tensor the code builds: Quest's `attn_weights[~mask_bottom] = torch.tensor(torch.finfo(dtype).min)` after
+    `mask_bottom = torch.tril(mask_bottom, ..)`) takes `index_put_`'s `masked_fill_` path: no mask count is read.
+    Hits: a 0-d device value and a shaped CPU value are indexed (`nonzero`)."""
+    found = findings("""
+        import torch
+
+
+        def step(attn: torch.Tensor, m: torch.Tensor, v: torch.Tensor):
+            mask = torch.tril(m > 0, diagonal=1)
+            attn[~mask] = torch.tensor(torch.finfo(attn.dtype).min)
+            attn[mask] = torch.tensor(0.0, device=attn.device)
+            attn[mask] = torch.tensor([1.0, 2.0])
+            return attn
+    """, scope="all")
+    assert {f for f in found if f[1] == "GL123"} == {(7, "GL123"), (8, "GL123")}

@@ -222,10 +222,14 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             scope.self_assigns.append((attr, ast.copy_location(ast.BinOp(sub.target, sub.op, sub.value), sub)))
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
             binds.setdefault(sub.target.id, []).append(sub)  # `n += 1` keeps what n is when the operand is host
-        elif isinstance(sub, (ast.For, ast.AsyncFor)) and (counted := _counters(sub)):
-            for name, counter in counted:
-                binds.setdefault(name, []).append(counter)
-        elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
+        elif isinstance(sub, (ast.For, ast.AsyncFor)):
+            for name, held in _loop_binds(sub):
+                binds.setdefault(name, []).append(held)
+                if held is not None and getattr(held, "lineno", None) is not None:
+                    # an element holds from the header to the end of the body, each pass: a nested block's binding
+                    # (`_dominating`), never a top-level one, even for a loop of the body's own top level
+                    scope.block_ends[id(held)] = sub.body[-1].end_lineno or sub.body[-1].lineno
+        elif isinstance(sub, ast.AugAssign):
             targets.append(sub.target)
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
             targets.extend(item.optional_vars for item in sub.items if item.optional_vars is not None)
@@ -359,6 +363,16 @@ def _counters(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]
             and isinstance(target.elts[0], ast.Name):
         return [(target.elts[0].id, ast.Constant(0)), *((name, None) for name in bound_names(target.elts[1]))]
     return []
+
+
+def _loop_binds(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]:
+    """(name, what it holds) for each name a `for` statement binds: a counter a Python int (`_counters`), any other
+    name an element of what the loop iterates, as a comprehension's loop names read (`_loop_items`: `zip` element-wise,
+    so `for j, (pred, ok) in enumerate(zip(rows_cpu, done_cpu))` binds `pred` to a row of `rows_cpu`); None where
+    that is not read."""
+    counted = {name: value for name, value in _counters(loop) if value is not None}
+    items = dict(_loop_items(loop.target, loop.iter))
+    return [(name, counted.get(name, items.get(name))) for name in bound_names(loop.target)]
 
 
 BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in `_fields` order

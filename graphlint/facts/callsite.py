@@ -27,7 +27,7 @@ from graphlint.facts.torch_kinds import (
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
-    JOIN_TORCH, SAMPLING, named_device, typed_legacy,
+    JOIN_TORCH, SAMPLING, config_path, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
@@ -1312,6 +1312,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
                 else UNKNOWN
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return HOST
+        if config_path(dotted(value.value)):
+            return HOST  # `self.model.config.bbox_size`, `args.batch`: a config's field, as the inference reads it
         if isinstance(value.value, ast.Name) and value.value.id == "self":
             return SelfField(value.attr)
         if _object(value.value, scope):

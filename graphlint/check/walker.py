@@ -310,9 +310,6 @@ class Walker:
         self.dry = 0
         # parameter -> its value on entry, for the None-default parameters every caller fills (`_dead_none_arm`)
         self.filled: dict[str, Val] = {}
-        # id() of a nested def -> what each parameter defaulting to a name of the enclosing function holds where the
-        # def runs (`def hook(m, i, o, keep=keep):`): the closure-capture idiom binds the value, not the name
-        self.captured: dict[int, dict[str, Val]] = {}
 
     def _capture_guard(self, fn: Callable, rule: "Rule") -> Callable:
         def guarded(node: cst.CSTNode) -> None:
@@ -342,21 +339,17 @@ class Walker:
         nested.append({})
         self.walk_block(body)
         for name in list(nested[-1]):  # never called here: a callback, returned or passed on
-            self._nested_defs(nested[-1], name, handed_out=True)
+            self._nested_defs(nested[-1], name)
         nested.pop()
 
-    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str, handed_out: bool = False) -> None:
+    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> None:
         """A closure reads its free variables when it is called, not where it is defined: walk the defs of
         `name` with the environment of their first call (`tp_sizes = torch.tensor(sizes)` after
-        `def _slice(): ...tp_sizes...`). A def the body never calls (`handed_out`: a hook, a callback) is called by
-        code that fills only its leading parameters: one defaulting to a name of the enclosing function holds what
-        that name held where the def ran (`self.captured`), whatever its annotation says."""
+        `def _slice(): ...tp_sizes...`)."""
         inf = self.ctx.inference
         for fn in defs.pop(name, ()):
             inf.push({})
             self._bind_params(fn)
-            for param, val in self.captured.pop(id(fn), {}).items() if handed_out else ():
-                inf.bind(param, val)
             self._bind_passed(self._nested_info(fn))
             self._function_body(fn.body)
             inf.pop()
@@ -447,15 +440,6 @@ class Walker:
         path that would bypass the body is dropped."""
         found = self._none_test(stmt.test) if stmt.orelse is None else None
         return "orelse" if found is not None and not found[1] and self.ctx.inference.holds_none(found[0]) else None
-
-    def _capture_defaults(self, fn: cst.FunctionDef) -> None:
-        """The known values of the parameters of the nested def `fn` whose default is a bare name (`keep=keep`),
-        read where the def statement runs: Python evaluates a default there, once (`self.captured`)."""
-        inf = self.ctx.inference
-        found = {param.name.value: val for param in _all_params(fn.params)
-                 if param.default.__class__ is cst.Name and (val := inf(param.default)).kind is not Kind.UNKNOWN}
-        if found:
-            self.captured[id(fn)] = found
 
     def _nested_info(self, fn: cst.FunctionDef) -> FunctionInfo | None:
         """The index's record of a def nested directly in the unit's function (deeper ones: None)."""
@@ -619,7 +603,6 @@ class Walker:
             inf.bind(stmt.name.value, UNKNOWN)
             if self.dispatcher.nested and not self.dry:
                 self.dispatcher.nested[-1].setdefault(stmt.name.value, []).append(stmt)
-                self._capture_defaults(stmt)
         elif stmt.__class__ is cst.ClassDef:
             inf.bind(stmt.name.value, UNKNOWN)
         elif stmt.__class__ is cst.Match:

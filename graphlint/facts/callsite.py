@@ -873,6 +873,17 @@ def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[s
                  if isinstance(d, ast.Lambda) and isinstance(kind := _identity(d), Passes))
 
 
+def captured_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve, outer: Scope
+                      ) -> tuple[tuple[str, IKind], ...]:
+    """(parameter, kind) of the parameters of a def nested in another whose default is a name of the enclosing
+    function (`def hook(m, i, o, keep=keep):`, the closure-capture idiom), read in `outer`, its scope, where the `def`
+    runs (Python evaluates a default there, once): a call that leaves one out passes that value. Unknown ones are left
+    out."""
+    return tuple((a.arg, kind) for a, d in _defaults(func)
+                 if isinstance(d, ast.Name) and (d.id in outer.binds or d.id in outer.params)
+                 and (kind := expr_kind(d, resolve, outer)) != UNKNOWN)
+
+
 def cpu_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default names the host device (`device="cpu"`, `device=torch.device("cpu")`): a call that
     leaves one out builds and moves on the host (`CallFacts` reads it as the CPU device passed)."""

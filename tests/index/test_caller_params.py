@@ -265,3 +265,26 @@ def test_a_for_loop_name_is_an_element_of_what_it_iterates():
     found = _params({"m": LOOPED.format(rows="rows_cpu")}, "helper")
     assert found == {"row": CPU_TENSOR, "scale": HOST, "count": HOST}
     assert _params({"m": LOOPED.format(rows="rows")}, "helper").get("row") == TENSOR
+
+
+CAPTURED = """
+    import torch
+
+
+    def install(model, allowed):
+        forbidden = torch.tensor(allowed{device})
+        scale = 2
+
+        def hook(module, inputs, output, idx=forbidden, k=scale, other=model):
+            return output, idx, k, other
+
+        model.register_forward_hook(hook)
+"""
+
+
+def test_a_handed_out_hook_default_is_what_the_enclosing_name_held():
+    """`def hook(m, i, o, idx=forbidden)` handed to `register_forward_hook`: the framework leaves `idx` out, so it holds
+    what `forbidden` held where the `def` ran (`FunctionInfo.captured_defaults`), host data or a device tensor; a
+    name the enclosing function's kinds do not know (`model`, a parameter) says nothing."""
+    assert _params({"m": CAPTURED.format(device="")}, "install.hook") == {"idx": CPU_TENSOR, "k": HOST}
+    assert _params({"m": CAPTURED.format(device=', device="cuda"')}, "install.hook") == {"idx": TENSOR, "k": HOST}

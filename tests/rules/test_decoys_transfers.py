@@ -122,15 +122,17 @@ def test_hit_a_hook_default_captures_a_host_tensor():
     """doctr's vocabulary whitelist: a forward hook binds the enclosing function's CPU index tensors as parameter
     defaults (`idx: torch.Tensor = forbidden`, the closure-capture idiom) and moves them to the logits' device on every
     call. The framework fills only the leading parameters, so `idx` holds what `forbidden` held where the `def` ran:
-    a CPU tensor, copied each call (GL131), whatever the annotation says."""
+    a CPU tensor, copied each call (GL131), whatever the annotation says (`FunctionInfo.captured_defaults`). The hook
+    is a root of its own (a forward hook) and part of the installing function's walk: found in both scopes."""
     src = CAPTURED_HOOK.format(device="", hook="_constrain")
     assert (11, "GL131") in findings(src, scope="all")
+    assert (11, "GL131") in findings(src)
 
 
 def test_decoy_a_hook_default_captures_a_device_tensor_or_is_passed():
     """The same hook where the captured tensor is built on the device: `.to(output.device)` moves nothing. And a def
-    the body calls itself may be passed that parameter: the default is not read for it (the annotation decides, as
-    before)."""
+    the body calls with that parameter passed holds what the call passes (here a value nothing types: the annotation
+    decides, as before)."""
     src = CAPTURED_HOOK.format(device=', device="cuda"', hook="_constrain")
     assert (11, "GL131") not in findings(src, scope="all")
     called = CAPTURED_HOOK.format(device="", hook="_constrain").replace(

@@ -27,7 +27,7 @@ from graphlint.facts.torch_kinds import (
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
-    JOIN_TORCH, SAMPLING, named_device, typed_legacy,
+    JOIN_TORCH, SAMPLING, config_path, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
@@ -222,10 +222,14 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             scope.self_assigns.append((attr, ast.copy_location(ast.BinOp(sub.target, sub.op, sub.value), sub)))
         if isinstance(sub, ast.AugAssign) and isinstance(sub.target, ast.Name):
             binds.setdefault(sub.target.id, []).append(sub)  # `n += 1` keeps what n is when the operand is host
-        elif isinstance(sub, (ast.For, ast.AsyncFor)) and (counted := _counters(sub)):
-            for name, counter in counted:
-                binds.setdefault(name, []).append(counter)
-        elif isinstance(sub, (ast.AugAssign, ast.For, ast.AsyncFor)):
+        elif isinstance(sub, (ast.For, ast.AsyncFor)):
+            for name, held in _loop_binds(sub):
+                binds.setdefault(name, []).append(held)
+                if held is not None and getattr(held, "lineno", None) is not None:
+                    # an element holds from the header to the end of the body, each pass: a nested block's binding
+                    # (`_dominating`), never a top-level one, even for a loop of the body's own top level
+                    scope.block_ends[id(held)] = sub.body[-1].end_lineno or sub.body[-1].lineno
+        elif isinstance(sub, ast.AugAssign):
             targets.append(sub.target)
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
             targets.extend(item.optional_vars for item in sub.items if item.optional_vars is not None)
@@ -359,6 +363,16 @@ def _counters(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]
             and isinstance(target.elts[0], ast.Name):
         return [(target.elts[0].id, ast.Constant(0)), *((name, None) for name in bound_names(target.elts[1]))]
     return []
+
+
+def _loop_binds(loop: ast.For | ast.AsyncFor) -> list[tuple[str, ast.expr | None]]:
+    """(name, what it holds) for each name a `for` statement binds: a counter a Python int (`_counters`), any other
+    name an element of what the loop iterates, as a comprehension's loop names read (`_loop_items`: `zip` element-wise,
+    so `for j, (pred, ok) in enumerate(zip(rows_cpu, done_cpu))` binds `pred` to a row of `rows_cpu`); None where
+    that is not read."""
+    counted = {name: value for name, value in _counters(loop) if value is not None}
+    items = dict(_loop_items(loop.target, loop.iter))
+    return [(name, counted.get(name, items.get(name))) for name in bound_names(loop.target)]
 
 
 BLOCKS = ("body", "handlers", "orelse", "finalbody", "cases")  # the fields that hold statements, in `_fields` order
@@ -876,6 +890,17 @@ def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[s
                  if isinstance(d, ast.Lambda) and isinstance(kind := _identity(d), Passes))
 
 
+def captured_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve, outer: Scope
+                      ) -> tuple[tuple[str, IKind], ...]:
+    """(parameter, kind) of the parameters of a def nested in another whose default is a name of the enclosing
+    function (`def hook(m, i, o, keep=keep):`, the closure-capture idiom), read in `outer`, its scope, where the `def`
+    runs (Python evaluates a default there, once): a call that leaves one out passes that value. Unknown ones are left
+    out."""
+    return tuple((a.arg, kind) for a, d in _defaults(func)
+                 if isinstance(d, ast.Name) and (d.id in outer.binds or d.id in outer.params)
+                 and (kind := expr_kind(d, resolve, outer)) != UNKNOWN)
+
+
 def cpu_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default names the host device (`device="cpu"`, `device=torch.device("cpu")`): a call that
     leaves one out builds and moves on the host (`CallFacts` reads it as the CPU device passed)."""
@@ -1317,6 +1342,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
                 else UNKNOWN
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return HOST
+        if config_path(dotted(value.value)):
+            return HOST  # `self.model.config.bbox_size`, `args.batch`: a config's field, as the inference reads it
         if isinstance(value.value, ast.Name) and value.value.id == "self":
             return SelfField(value.attr)
         if _object(value.value, scope):

@@ -808,8 +808,10 @@ class CallFacts:
                 if self._join_sites(fn, sites, (param,), set())[param] <= {kind}}
         if not sites:
             found = self._module_call_facts(fn) if fn.params or fn.kwonly else {}
-            # no call the index sees passes a hook: the identity default is the only one the code shows
-            return {**dict(fn.hook_defaults), **found} if fn.hook_defaults else found
+            # no call the index sees passes a hook: the identity default is the only one the code shows; nor one a
+            # handed-out nested def's captured default (`register_forward_hook(hook)` fills only the leading ones)
+            return {**dict(fn.hook_defaults), **self._captured(fn), **found} \
+                if fn.hook_defaults or fn.captured_defaults else found
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
         joined = self._join_sites(fn, sites, (*fn.params, *fn.kwonly), assumed)
         out = {}
@@ -828,6 +830,15 @@ class CallFacts:
                 # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
         return out
+
+    def _captured(self, fn: "FunctionInfo") -> dict[str, IKind]:
+        """The captured defaults of a nested def (`FunctionInfo.captured_defaults`) that are host data or a device tensor
+        where the enclosing function runs (settled there): what a call that leaves them out passes."""
+        outer = self.index.functions.get(fn.parent_key) if fn.parent_key else None
+        if outer is None:
+            return {}
+        settled = {param: self.settle(kind, outer) for param, kind in fn.captured_defaults}
+        return {param: kind for param, kind in settled.items() if kind in HOST_FAMILY or kind in FLOWN_DEVICE}
 
     def _exported_api(self) -> frozenset[str]:
         """`index.exported_api()`, read once: functions a library's callers outside the tree may call."""
@@ -1212,7 +1223,8 @@ class CallFacts:
             # left out: its default, the host device (`device="cpu"`), a Python number (`grid_size=80`: host data, as
             # `placement` reads it), an identity hook, or a value not read here
             defaults = {} if unspelled else {**dict.fromkeys(fn.number_defaults, HOST),
-                                             **dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults)}
+                                             **dict.fromkeys(fn.cpu_defaults, CPU_DEVICE), **dict(fn.hook_defaults),
+                                             **dict(fn.captured_defaults)}
             for param in (*fn.params, *fn.kwonly):
                 if param in site or unspelled or param not in fn.none_defaults:  # left out: None, which reads nothing
                     out.setdefault(param, set()).add(site.get(param, defaults.get(param, UNKNOWN)))

@@ -36,10 +36,11 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, composed, cpu_defaults, escaping_defs, expr_kind, filled_arguments,
-    hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value, moves_to_device, none_defaults,
-    number_defaults, param_names, records_args, refine_returns, required_positionals, returns_a_tuple, returns_no_tensor,
-    returns_only_tuples, scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, cpu_defaults, escaping_defs,
+    expr_kind, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value,
+    moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals,
+    returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr, spelled_keywords, statements,
+    tuple_of_tensors,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
@@ -187,6 +188,9 @@ class FunctionInfo:
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
     # (parameter, kinds.Passes) of parameters whose default is an identity lambda (`hook=lambda s, x, l: l`)
     hook_defaults: tuple[tuple[str, IKind], ...] = ()
+    # a nested def's parameters defaulting to a name of the enclosing function, with what it held there
+    # (`callsite.captured_defaults`): what a call that leaves one out passes (`CallFacts._site_kinds`, `_compute`)
+    captured_defaults: tuple[tuple[str, IKind], ...] = ()
     # (parameter, kind) of parameters whose annotation says a kind: the prior of one passed on unchanged (kinds.Fwd)
     param_kinds: tuple[tuple[str, IKind], ...] = ()
     # (callee descriptor, line, positional kinds, keyword kinds) of calls passing some known argument kind
@@ -978,6 +982,7 @@ class _Indexer(ast.NodeVisitor):
             star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
             none_defaults=none_defaults(node), number_defaults=number_defaults(node), cpu_defaults=cpu_defaults(node),
             hook_defaults=hook_defaults(node),
+            captured_defaults=captured_defaults(node, self.resolve, self.scopes[-1]) if parent and self.scopes else (),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),

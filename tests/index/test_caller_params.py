@@ -240,3 +240,51 @@ def test_a_pil_image_every_caller_passes_is_host_data():
 def test_a_method_of_an_unknown_value_is_no_pil_evidence():
     """`.convert("RGB")` of a value nothing types is no Pillow image (the chain must start at a Pillow call)."""
     assert "image" not in _params({"m": IMAGES.format(passed='arr.convert("RGB")')}, "prepare")
+
+
+LOOPED = """
+    import torch
+
+
+    def helper(row, scale, count):
+        return row, scale, count
+
+
+    def run(model, x, cfg):
+        rows = model(x) + torch.zeros(4, 8, device="cuda")
+        rows_cpu, done_cpu = rows.cpu(), (rows > 0).cpu()
+        for j, (row, done) in enumerate(zip({rows}, done_cpu)):
+            helper(row[0], cfg.scale, j)
+"""
+
+
+def test_a_for_loop_name_is_an_element_of_what_it_iterates():
+    """A `for` statement's names read as a comprehension's do (`callsite._loop_binds`): `zip` element-wise under
+    `enumerate`, whose index is a Python int; a config object's field is a host value. Before, a loop's names were
+    unknown at every call in its body."""
+    found = _params({"m": LOOPED.format(rows="rows_cpu")}, "helper")
+    assert found == {"row": CPU_TENSOR, "scale": HOST, "count": HOST}
+    assert _params({"m": LOOPED.format(rows="rows")}, "helper").get("row") == TENSOR
+
+
+CAPTURED = """
+    import torch
+
+
+    def install(model, allowed):
+        forbidden = torch.tensor(allowed{device})
+        scale = 2
+
+        def hook(module, inputs, output, idx=forbidden, k=scale, other=model):
+            return output, idx, k, other
+
+        model.register_forward_hook(hook)
+"""
+
+
+def test_a_handed_out_hook_default_is_what_the_enclosing_name_held():
+    """`def hook(m, i, o, idx=forbidden)` handed to `register_forward_hook`: the framework leaves `idx` out, so it holds
+    what `forbidden` held where the `def` ran (`FunctionInfo.captured_defaults`), host data or a device tensor; a
+    name the enclosing function's kinds do not know (`model`, a parameter) says nothing."""
+    assert _params({"m": CAPTURED.format(device="")}, "install.hook") == {"idx": CPU_TENSOR, "k": HOST}
+    assert _params({"m": CAPTURED.format(device=', device="cuda"')}, "install.hook") == {"idx": TENSOR, "k": HOST}

@@ -5,6 +5,8 @@ k-diffusion / consistency models (`get_sigmas_karras(.., device="cpu")`, `append
 
 from __future__ import annotations
 
+import textwrap
+
 from snippets import findings, lint
 
 SIGMAS = """
@@ -352,3 +354,74 @@ def test_decoy_a_pil_image_tested_for_a_tensor_in_place():
                 model(img)
     """
     assert not {f for f in findings(src, scope="all") if f[1] == "GL111"}
+
+
+# surya's layout decoder: each step's boxes are copied to the host once (`rows_cpu = rows.cpu()`) and every row goes
+# to a helper that reads its numbers with `.item()`; the helper's only caller passes a row of the host copy, through
+# `enumerate(zip(..))`, with the model config's scales
+POLYGON = """
+    import torch
+
+
+    def to_polygon(pred, img_size, bbox_scaler, skew_scaler, skew_min=0.001):
+        w_scale = img_size[0] / bbox_scaler
+        cx, width = pred[0], pred[2]
+        skew = torch.floor((pred[4] - skew_scaler) / 2)
+        skew[torch.abs(skew) < skew_min] = 0
+        polygon = [cx - width / 2 - skew, cx + width / 2 + skew]
+        return [p.item() * w_scale for p in polygon]  # <- the read
+
+
+    class Predictor:
+        @torch.inference_mode()
+        def detect(self, x, sizes):
+            while True:
+                rows = self.model(x)
+                done_cpu = (rows[:, -1, 6] == 0).cpu()
+                rows_cpu = rows.cpu()
+                for j, (pred, done) in enumerate(zip({rows}, done_cpu)):
+                    if done:
+                        continue
+                    polygon = to_polygon(pred[0], sizes[j], self.model.config.decoder.bbox_size,
+                                         self.model.config.decoder.skew_scaler)
+                    print(polygon)
+                x = rows
+{more}"""
+
+
+def _polygon_reads(src: str) -> set[tuple[int, str]]:
+    line = next(i for i, text in enumerate(textwrap.dedent(src).lstrip("\n").splitlines(), 1) if "<- the read" in text)
+    return {f for f in findings(src, scope="all") if f == (line, "GL101")}
+
+
+def test_decoy_a_helper_whose_only_caller_passes_a_row_of_a_host_copy():
+    """The loop's names read as elements of what it iterates at the call site (`zip` element-wise, `enumerate`'s
+    item), and a config's field passed along is a Python number: every caller passes a CPU row, so `.item()` of its
+    arithmetic reads host memory (no GL101), whatever the parameter policy would guess for `pred`."""
+    for rows in ("rows_cpu", "rows_cpu.clone()"):
+        assert not _polygon_reads(POLYGON.format(rows=rows, more="")), rows
+    single = POLYGON.format(rows="rows_cpu", more="").replace(
+        "for j, (pred, done) in enumerate(zip(rows_cpu, done_cpu)):", "for pred in rows_cpu:\n                    j = 0\n                    done = False")
+    assert not _polygon_reads(single)
+
+
+def test_hit_a_helper_whose_caller_passes_a_device_row():
+    """The same helper fed rows of the device tensor: the read waits for the GPU (GL101); so it does where one caller
+    passes a host row and another a device row (the sites disagree: the parameter policy decides, as before), and
+    where the loop's name is moved to the device in the body before the call."""
+    assert _polygon_reads(POLYGON.format(rows="rows", more=""))
+    other = """
+
+    def debug(model, x, sizes):
+        print(to_polygon(model(x)[0], sizes[0], 1024, 0))
+"""
+    assert _polygon_reads(POLYGON.format(rows="rows_cpu", more=other))
+    moved = POLYGON.format(rows="rows_cpu", more="").replace("continue\n", "continue\n                    pred = pred.cuda()\n")
+    assert _polygon_reads(moved)
+
+
+def test_hit_a_helper_no_project_code_calls():
+    """Without an in-tree caller (a library's public helper) nothing overrides the parameter policy: flagged as
+    before."""
+    src = POLYGON.format(rows="rows_cpu", more="").replace("polygon = to_polygon(", "polygon = (")
+    assert _polygon_reads(src)

@@ -100,6 +100,47 @@ def test_closures_read_free_variables_when_called():
     assert findings(src) == {(8, "GL110"), (12, "GL102")}
 
 
+CAPTURED_HOOK = """
+    import torch
+    from torch import nn
+
+
+    def add_whitelist(model: nn.Module, allowed: list[int]):
+        handles = []
+        for projection in model.modules():
+            forbidden = torch.tensor(allowed, dtype=torch.long{device})
+
+            def _constrain(_module: nn.Module, _inputs, output: torch.Tensor, idx: torch.Tensor = forbidden):
+                return output.index_fill(-1, idx.to(output.device), float("-inf"))
+
+            handles.append(projection.register_forward_hook({hook}))
+        return handles
+"""
+
+
+def test_hit_a_hook_default_captures_a_host_tensor():
+    """doctr's vocabulary whitelist: a forward hook binds the enclosing function's CPU index tensors as parameter
+    defaults (`idx: torch.Tensor = forbidden`, the closure-capture idiom) and moves them to the logits' device on every
+    call. The framework fills only the leading parameters, so `idx` holds what `forbidden` held where the `def` ran:
+    a CPU tensor, copied each call (GL131), whatever the annotation says (`FunctionInfo.captured_defaults`). The hook
+    is a root of its own (a forward hook) and part of the installing function's walk: found in both scopes."""
+    src = CAPTURED_HOOK.format(device="", hook="_constrain")
+    assert (11, "GL131") in findings(src, scope="all")
+    assert (11, "GL131") in findings(src)
+
+
+def test_decoy_a_hook_default_captures_a_device_tensor_or_is_passed():
+    """The same hook where the captured tensor is built on the device: `.to(output.device)` moves nothing. And a def
+    the body calls with that parameter passed holds what the call passes (here a value nothing types: the annotation
+    decides, as before)."""
+    src = CAPTURED_HOOK.format(device=', device="cuda"', hook="_constrain")
+    assert (11, "GL131") not in findings(src, scope="all")
+    called = CAPTURED_HOOK.format(device="", hook="_constrain").replace(
+        "handles.append(projection.register_forward_hook(_constrain))",
+        "handles.append(_constrain(projection, None, projection.weight, idx=projection.weight))")
+    assert (11, "GL131") not in findings(called, scope="all")
+
+
 def test_closures_of_one_name_in_both_arms_are_each_walked():
     """`if c: def f(): ... else: def f(): ...` (vLLM's causal_conv1d `num_program`): both defs run, each is
     walked (the device read in the first arm stays a hit)."""

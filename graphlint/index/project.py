@@ -999,6 +999,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 return [(fn, f"{owner.qualname}.apply")]
             if meth in MODEL_LOADERS:  # `LlamaKIVI.from_pretrained(path)`: the library's loader builds `cls(config)`
                 return [(owner, "")]
+        elif meth in MODEL_LOADERS and (made := self.auto_registered(head)) is not None:
+            return [(made, f"registered with {head.rpartition('.')[2]}")]
         if held := self.global_classes(desc, depth):  # `_PP`, assigned `init_group(...)` somewhere
             return held
         if head and self._unknown_receiver(head):
@@ -1196,6 +1198,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         table.setdefault(self._canonical(name), []).append(entry)
             self._decorated_cache = table
         return self._decorated_cache
+
+    def auto_registered(self, auto: str) -> ClassInfo | None:
+        """The one project class the tree registers with the transformers auto class `auto`
+        (`AutoModelForVision2Seq.register(Config, Model)`, `summary._auto_registered`): what its `from_pretrained`
+        builds. None where it registers none, or several (which one a checkpoint names is unknown)."""
+        if not auto.startswith("transformers."):
+            return None
+        found = {c.key: c for ref in self._decorated().get(auto, ()) if (c := self.class_by_dotted(ref)) is not None}
+        return next(iter(found.values())) if len(found) == 1 else None
 
     def _fills_itself(self, name: str, called: bool) -> bool:
         """`@REG("k")` (`called`) or `@REG` with the module global `REG` an instance of a project registry class
@@ -1425,6 +1436,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                      if not desc.startswith("self.")
                      for target, _how in self._denotes(desc if desc.endswith("()") else f"{desc}()", 0)
                      if isinstance(target, ClassInfo)]
+            # `self.model = loader.model(..)` with `loader = self.model_loader_cls(ckpt)`: per subclass
+            found += [(target, f"self.{name} = {desc.removeprefix('self.')}") for desc in c.factories.get(name, ())
+                      for ref in self.self_made(cls, desc) for target, _how in self._denotes(ref, 0)
+                      if isinstance(target, ClassInfo)]
             # `self.controller = controller` with `controller: Controller`: an instance (`Controller()`)
             found += [(target, how) for desc in c.callables.get(name, ()) if desc.endswith("()")
                       for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
@@ -1458,6 +1473,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         out: list[tuple[FunctionInfo, str]] = []
         for c in self.mro(cls):
             for desc in c.factories.get(name, ()):
+                if "()." in desc and desc.startswith("self."):  # `self.model = loader.model(..)`, `loader =
+                    # self.model_loader_cls(ckpt)`: what the loader class's method returns
+                    label = f"self.{name} = {desc.removeprefix('self.')}"
+                    for target in [t for ref in self.self_made(cls, desc) for t, _h in self._denotes(ref, 0)
+                                   if isinstance(t, ClassInfo)]:
+                        out.extend((fn, label) for fn in (self.methods(target, meth) if meth
+                                                          else self._call_target(target)))
+                    continue
                 if desc.startswith("self."):  # `self.infer = self.infer_class(...)`: the classes it holds
                     attr = desc[len("self."):].removesuffix("()")
                     out.extend((fn, f"self.{name} = self.{attr}: {k.qualname}") for k in self._class_values(cls, attr)
@@ -1542,6 +1565,35 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
                 out.extend(self.methods_via(made, rest[0]) if rest else [(fn, "") for fn in self._call_target(made)])
         return out
+
+    def self_made(self, cls: ClassInfo, desc: str) -> list[str]:
+        """What a factory descriptor "self.<attr>().<meth>" (`summary._self_made_method`: `loader =
+        self.model_loader_cls(ckpt)`, then `self.model = loader.model(..)`) stands for on an instance of `cls`: what
+        `meth` of each class `attr` names returns (`_made_by`), the class-valued attribute read as the instance's own
+        class gives it (`_own_class_values`: a predictor subclass's loader, not its base's); else, `attr` a method,
+        what `meth` of the classes it returns does. An attribute holding no project class (a string, a function, a
+        parameter stored at run time) makes nothing known: [] (no method picked by its name alone)."""
+        head, sep, meth = desc.removeprefix("self.").partition("().")
+        if not desc.startswith("self.") or not sep or not head.isidentifier() or not meth.isidentifier():
+            return []
+        classes = self._own_class_values(cls, head)
+        if not classes and (maker := self.method(cls, head)) is not None:
+            classes = [c for ref in self._made_by(maker) if (c := self.class_by_dotted(ref.removesuffix("()")))]
+        fns = [fn for c in classes if (fn := self.method(c, meth)) is not None]
+        return list(dict.fromkeys(ref for fn in fns for ref in self._made_by(fn)))
+
+    def _own_class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
+        """The project classes a class-valued attribute holds on an instance of `cls`: the value of the nearest class
+        of its MRO that assigns it, and those of the subclasses that assign it anew (an instance may be one of
+        them). A value that is no project class (a string, a function) names none."""
+        out: dict[str, ClassInfo] = {}
+        owners = [next((c for c in self.mro(cls) if attr in c.callables), None),
+                  *(c for c in self._descendants(cls) if attr in c.callables)]
+        for c in owners:
+            for ref in (c.callables[attr] if c is not None else ()):
+                if (target := self.class_by_dotted(ref)) is not None:
+                    out.setdefault(target.key, target)
+        return list(out.values())
 
     def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
         """The project classes a class-valued attribute can hold on an instance of `cls`: what `cls`, its bases
@@ -3261,9 +3313,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             f"self.{attr}" for c in self.mro(cls)
             for attr, refs in (*c.factories.items(), *((a, h.modules) for a, h in c.attrs.items() if not h.seq))
             if any(is_model_loader(ref) and self.class_by_dotted(ref.removesuffix("()")) is None
-                   and self.class_by_dotted(ref.rpartition(".")[0]) is None for ref in refs)) | frozenset(
+                   and self.class_by_dotted(ref.rpartition(".")[0]) is None
+                   for ref in self._loaded_refs(cls, refs))) | frozenset(
             f"self.{attr}" for c in self.mro(cls) for attr, refs in c.callables.items()
             if any(pipeline_model(ref) for ref in refs))  # (`self.unet = pipe.unet` of a diffusers pipeline)
+
+    def _loaded_refs(self, cls: ClassInfo, refs: list[str]) -> Iterator[str]:
+        """`refs` (what made a field of `cls`), with a loader class's product for "self.<attr>().<meth>" (`self_made`:
+        `self.model = loader.model(..)` returning `SuryaModel.from_pretrained(..)`) read as that call, not its
+        product."""
+        for ref in refs:
+            if "()." in ref and ref.startswith("self."):
+                yield from (made.removesuffix("()") for made in self.self_made(cls, ref))
+            else:
+                yield ref
 
     def _captured_model_call(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
                              memo: dict[str, bool]) -> bool:

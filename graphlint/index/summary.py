@@ -73,6 +73,7 @@ def is_model_annotation(qual: str | None) -> bool:
 # The classmethods of a transformers model class that build an instance of it (or, for an `Auto*` class, of the
 # model class its config names): `AutoModelForCausalLM.from_pretrained(path)` returns a whole model.
 MODEL_LOADERS = ("from_pretrained", "from_config", "_from_config")
+AUTO_MODEL = "AutoModel"  # transformers' auto classes of models (`AutoModelForCausalLM`), not configs or processors
 
 
 def is_model_loader(ref: str) -> bool:
@@ -80,7 +81,19 @@ def is_model_loader(ref: str) -> bool:
     annotation may name as one (`is_model_annotation`) constructed or loaded (`transformers.AutoModel.from_pretrained`),
     or a library's model factory (`facts.torch_kinds.MODEL_FACTORIES`: `torch.hub.load(repo, entry)`)."""
     owner, _, meth = ref.rpartition(".")
-    return ref in MODEL_FACTORIES or is_model_annotation(owner if meth in MODEL_LOADERS else ref)
+    return ref in MODEL_FACTORIES or is_model_annotation(owner if meth in MODEL_LOADERS else ref) \
+        or meth in MODEL_LOADERS and is_hub_model_name(owner)
+
+
+def is_hub_model_name(qual: str) -> bool:
+    """`qual` names a class the way the Hugging Face hub's loaders name a model (`<Arch>Model`, `<Arch>For<Task>`),
+    outside transformers and torch: a class `from_pretrained` loads under such a name is a hub model class (a
+    `PreTrainedModel` / `ModelMixin` subclass: an nn.Module) whatever package defines it (`SuryaModel`,
+    `UNet2DConditionModel`, `PeftModel`). Configs, tokenizers and processors, loaded the same way, are named
+    otherwise."""
+    name = qual.rpartition(".")[2]
+    return bool(name) and not qual.startswith("torch.") and (
+        name.endswith(HF_MODEL_SUFFIXES) or _HF_TASK_MODEL.match(name) is not None)
 
 
 # Methods that run per step besides `forward` (vLLM's CustomOp dispatches to these).
@@ -1210,6 +1223,13 @@ class _Indexer(ast.NodeVisitor):
                 name = self.resolve(dotted(value)) if isinstance(value, (ast.Name, ast.Attribute)) else None
                 if isinstance(sub.value, ast.Name) and (nested := self._nested_def(fn, sub.value.id)):
                     name = nested
+                elif isinstance(sub.value, ast.Name) and node.returns is not None \
+                        and name == f"{self.s.module}.{sub.value.id}" and self.call_locals \
+                        and (call := self.call_locals[-1].get(sub.value.id)) is not None \
+                        and (made := built_by(call, self.resolve)):
+                    # `model = Model.from_pretrained(p).to(d); model = model.eval(); return model` under `-> Model`:
+                    # the call the local holds (the annotation hides it from `FunctionInfo.returns`)
+                    name = f"{made}()" if _returned_by_call(made) else made
                 elif isinstance(value, ast.Subscript) and _self_entry(value):
                     name = dotted(value)  # `return self.timers[name]`: an entry of the object's own cache
                 elif isinstance(sub.value, ast.Call) and (table := _cls_table(value)):
@@ -1405,7 +1425,8 @@ class _Indexer(ast.NodeVisitor):
             cls.factories.setdefault(attr, []).append(ref)
         return True
 
-    def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr, local_calls: dict[str, ast.Call]) -> None:
+    def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr,
+                       local_calls: dict[str, ast.Call | ast.IfExp]) -> None:
         """Record what an attribute that is not a tensor or a known module holds, for dispatch:
         the result of a factory call (`self.impl = backend.build_op(...)`, `self.impl = impl_cls(...)`
         with `impl_cls = backend.get_impl_cls()`), or a callable (`self.fn = partial(f, ...)`,
@@ -1416,9 +1437,11 @@ class _Indexer(ast.NodeVisitor):
                 if value.args and (ref := self.resolve(dotted(value.args[0]))):
                     cls.callables.setdefault(attr, []).append(ref)
                 return
-            if isinstance(value.func, ast.Name) and value.func.id in local_calls:
+            if isinstance(value.func, ast.Name) and isinstance(local_calls.get(value.func.id), ast.Call):
                 inner = self.resolve(dotted(local_calls[value.func.id].func))
                 callee = f"{inner}()" if inner else None
+            elif made := _self_made_method(value.func, local_calls):
+                callee = made  # `loader = self.model_loader_cls(ckpt)`, `self.model = loader.model(..)`
             if callee and not callee.startswith("torch."):
                 cls.factories.setdefault(attr, []).append(callee)
         elif isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)):
@@ -1918,11 +1941,26 @@ class _Indexer(ast.NodeVisitor):
         """`torch.set_grad_enabled(False)` as a statement switches autograd off for the thread from there on: the
         rest of the function (or of a script's top level) runs gradless, as under `with torch.no_grad():`."""
         call = node.value
+        if isinstance(call, ast.Call) and (entry := self._auto_registered(call)):
+            self.s.registered.append(entry)
         if isinstance(call, ast.Call) and len(call.args) == 1 and not call.keywords \
                 and isinstance(call.args[0], ast.Constant) and call.args[0].value is False \
                 and (self.resolve(dotted(call.func)) or "") in GRAD_SWITCHES and (unit := self._unit()) is not None:
             unit.gradless.append((node.lineno, unit.end_lineno))  # (the unit only now: a docstring makes none)
         self.generic_visit(node)
+
+    def _auto_registered(self, call: ast.Call) -> tuple[str, str] | None:
+        """`AutoModelForVision2Seq.register(OpenVLAConfig, OpenVLAForActionPrediction)` (transformers' auto classes, a
+        library protocol): (the auto class, the model class), an entry of the auto class as a registry that
+        `from_pretrained` then builds (`ProjectIndex.auto_registered`); None for any other call."""
+        func = call.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "register" and len(call.args) >= 2):
+            return None
+        auto = self.resolve(dotted(func.value)) or ""
+        model = self.resolve(dotted(call.args[1])) if isinstance(call.args[1], (ast.Name, ast.Attribute)) else None
+        if model and auto.startswith("transformers.") and auto.rpartition(".")[2].startswith(AUTO_MODEL):
+            return auto, model
+        return None
 
     def visit_If(self, node: ast.If) -> None:
         """After an `if`/`else`, a local holds what whichever arm ran bound it to: `sched = UniPC(...)` in one arm,
@@ -2768,20 +2806,28 @@ def _begin_end_regions(calls: list[tuple[str, int]]) -> list[tuple[int, int]]:
     return regions
 
 
-def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Call]:
-    """Locals of `func` bound exactly once, to a call (`impl_cls = backend.get_impl_cls()`)."""
-    seen: dict[str, ast.Call | None] = {}
+def _local_calls(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, ast.Call | ast.IfExp]:
+    """Locals of `func` bound exactly once, to a call (`impl_cls = backend.get_impl_cls()`), or to a conditional
+    expression of calls (`cache = Cache() if plain else QuantizedCache(cfg)`: a field stored from it holds either, as
+    one stored from the expression itself does, `_dispatch_attr`)."""
+    seen: dict[str, ast.Call | ast.IfExp | None] = {}
     for sub in statements(func.body):
         if isinstance(sub, ast.Assign):
             for target in sub.targets:
                 for name in _bound_names(target):
-                    value = sub.value if isinstance(target, ast.Name) and isinstance(sub.value, ast.Call) else None
+                    value = sub.value if isinstance(target, ast.Name) and (
+                        isinstance(sub.value, ast.Call) or _calls_either(sub.value)) else None
                     seen[name] = value if name not in seen else None
     return {k: v for k, v in seen.items() if v is not None}
 
 
-def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dict[str, ast.Call]
-                  ) -> dict[str, ast.Call]:
+def _calls_either(value: ast.expr) -> bool:
+    """`A(..) if c else B(..)`: a conditional expression whose arms are both calls."""
+    return isinstance(value, ast.IfExp) and isinstance(value.body, ast.Call) and isinstance(value.orelse, ast.Call)
+
+
+def _locals_built(func: ast.FunctionDef | ast.AsyncFunctionDef, local_calls: dict[str, ast.Call | ast.IfExp]
+                  ) -> dict[str, ast.Call | ast.IfExp]:
     """`local_calls` without the parameters: `model = self.call_model_init()` under `if model is None:` (HF's
     `Trainer.__init__`) leaves `model` the argument otherwise, so `self.model = model` is not that call."""
     args = func.args
@@ -2877,7 +2923,8 @@ def _keeps_module(name: str, value: ast.Call, resolve: Callable[[str | None], st
         and isinstance(value.args[0], ast.Name) and value.args[0].id == name
 
 
-def _built(value: ast.expr, local_calls: dict[str, ast.Call], resolve: Callable[[str | None], str | None]) -> ast.expr:
+def _built(value: ast.expr, local_calls: dict[str, ast.Call | ast.IfExp],
+           resolve: Callable[[str | None], str | None]) -> ast.expr:
     """The construction an attribute's value is: through a local bound once to it (`gpt = GPT(...); self.gpt =
     gpt`), through nn.Module methods that return the module (`Model(cfg).eval().to(device)`) and wrappers of it
     (`torch.jit.script(gpt)`, `assigned.module_held`); else `value` (the local's call for a local)."""
@@ -2928,6 +2975,16 @@ def _self_call_method(func: ast.expr) -> str | None:
         if isinstance(inner, ast.Attribute) and isinstance(inner.value, ast.Name) and inner.value.id == "self":
             return f"self.{inner.attr}().{func.attr}"
     return None
+
+
+def _self_made_method(func: ast.expr, local_calls: dict[str, ast.Call | ast.IfExp]) -> str | None:
+    """`loader.model` with the local `loader` bound once to `self.model_loader_cls(ckpt)` (or `self.make_loader()`),
+    or `self.model_loader_cls(ckpt).model` itself: "self.model_loader_cls().model", the method `model` of what calling
+    the attribute returns (an instance of the class a class-valued attribute holds on the instance's own class,
+    `ProjectIndex.self_made`); None for any other callee."""
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in local_calls:
+        func = ast.Attribute(value=local_calls[func.value.id], attr=func.attr)
+    return _self_call_method(func)
 
 
 def _displayed(node: ast.expr) -> list[ast.expr] | None:

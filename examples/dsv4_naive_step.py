@@ -121,9 +121,9 @@ class HFEagerExperts(nn.Module):
         hit = torch.greater(mask.sum(dim=(-1, -2)), 0).nonzero()  # expect: GL120
         for expert_idx in hit:  # expect: GL402
             expert_idx = expert_idx[0]
-            top_k_pos, token_idx = torch.where(mask[expert_idx])  # expect: GL121
-            gate, up = F.linear(x[token_idx], self.gate_up_proj[expert_idx]).chunk(2, dim=-1)
-            current = F.linear(F.silu(gate) * up, self.down_proj[expert_idx])
+            top_k_pos, token_idx = torch.where(mask[expert_idx])  # expect: GL121, GL127
+            gate, up = F.linear(x[token_idx], self.gate_up_proj[expert_idx]).chunk(2, dim=-1)  # expect: GL127
+            current = F.linear(F.silu(gate) * up, self.down_proj[expert_idx])  # expect: GL127
             final.index_add_(0, token_idx, current * top_k_weights[token_idx, top_k_pos, None])
         return final
 

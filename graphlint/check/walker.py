@@ -296,17 +296,20 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
     return out
 
 
-_HOOK_PLANS: dict[tuple[tuple[type, ...], bool], list[tuple[str, int, Callable, bool]]] = {}
+_HOOK_PLANS: dict[tuple[tuple[type, ...], bool], tuple[tuple[dict, ...], list[tuple[str, int, Callable, bool]]]] = {}
 
 
 def _hook_plan(classes: tuple[type["Rule"], ...], capture_rules: bool) -> list[tuple[str, int, Callable, bool]]:
     """(node type, index of the rule in `classes`, hook, capture only) of each rule hook a unit's walker binds, in the
-    order it binds them: the same for every unit that runs the same rules, so it is worked out once."""
-    plan = _HOOK_PLANS.get((classes, capture_rules))
-    if plan is None:
-        plan = _HOOK_PLANS[(classes, capture_rules)] = [
-            (node_type, i, fn, cls.capture_only) for i, cls in enumerate(classes)
-            if capture_rules or not cls.capture_only for node_type, fn in cls.hooks().items()]
+    order it binds them: the same for every unit that runs the same rules, so it is worked out once. It is kept with
+    the rules' hook tables it was read from (`Rule.hooks`), so a class whose table is rebuilt gets a fresh plan."""
+    tables = tuple(cls.hooks() for cls in classes)
+    kept = _HOOK_PLANS.get((classes, capture_rules))
+    if kept is not None and all(a is b for a, b in zip(kept[0], tables)):
+        return kept[1]
+    plan = [(node_type, i, fn, cls.capture_only) for i, (cls, table) in enumerate(zip(classes, tables))
+            if capture_rules or not cls.capture_only for node_type, fn in table.items()]
+    _HOOK_PLANS[(classes, capture_rules)] = (tables, plan)
     return plan
 
 

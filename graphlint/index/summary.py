@@ -598,7 +598,6 @@ def _path_names(paths: list[str], module: str, taken: set[str]) -> list[str]:
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _REVERSED_FIELDS: dict[type, tuple[str, ...]] = {}  # `child_fields`, last first (`_walk_expr` stacks them)
 _AST = ast.AST  # (a global read, not an attribute of `ast`, in `_walk_expr`)
-_child_fields = child_fields
 
 
 def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | None]]:
@@ -2054,7 +2053,7 @@ class _Indexer(ast.NodeVisitor):
     def generic_visit(self, node: ast.AST) -> None:
         # `ast.iter_child_nodes` inlined (a generator per node, `iter_fields` another); `ctx` is left out: a
         # Load/Store has no children and no visitor
-        for name in _child_fields(node.__class__):
+        for name in child_fields(node.__class__):
             value = getattr(node, name, None)
             for child in value if value.__class__ is list else (value,):
                 if isinstance(child, ast.expr):
@@ -2082,7 +2081,7 @@ class _Indexer(ast.NodeVisitor):
             deeper = depth + step
             fields = _REVERSED_FIELDS.get(cls)
             if fields is None:
-                fields = _REVERSED_FIELDS[cls] = tuple(reversed(_child_fields(cls)))
+                fields = _REVERSED_FIELDS[cls] = tuple(reversed(child_fields(cls)))
             for name in fields:  # `ast.iter_child_nodes`, reversed, inlined: the index's busiest loop
                 value = getattr(node, name, None)
                 if value.__class__ is list:

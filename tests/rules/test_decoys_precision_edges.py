@@ -325,6 +325,30 @@ def test_mps_probes_and_a_tensor_on_another_accelerator_leave_cuda():
     assert findings(src, scope="all") == {(18, "GL103"), (20, "GL101"), (22, "GL103")}
 
 
+def test_a_tensors_mps_flag_leaves_cuda():
+    """resemble-enhance's `if wav.is_mps: wav = wav.cpu()` (an op MPS lacks, run on the host): `Tensor.is_mps` holds
+    only for a tensor on Apple's GPU, so on a CUDA run the arm never runs (decoys: the `is_mps` / `is_xpu` arms, also
+    through `and`). Hits: the `else` of the MPS test, the body of `if not x.is_mps:`, and an `elif` after it."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, y: torch.Tensor):
+            if x.is_mps:
+                x = x.cpu()
+            else:
+                a = x.cpu()
+            if not y.is_mps:
+                b = y.cpu()
+            if y.is_xpu and y.dim() > 1:
+                y = y.cpu()
+            elif y.dim() > 2:
+                c = y.sum().item()
+            return x, y, a, b, c
+    """
+    assert findings(src, scope="all") == {(8, "GL103"), (10, "GL103"), (14, "GL101")}
+
+
 def test_a_parameter_named_key_is_no_tensor_guess():
     """MegaTTS3's `_get_full_incremental_state_key(module_instance, key)` formats `key` into a state name, MoE-Infinity
     splits a module path: an unannotated `key` is a dict key or a name more often than an attention key, so its name

@@ -349,6 +349,43 @@ def test_a_tensors_mps_flag_leaves_cuda():
     assert findings(src, scope="all") == {(8, "GL103"), (10, "GL103"), (14, "GL101")}
 
 
+def test_an_ase_calculators_atoms_are_numpy():
+    """torchmd-net's ASE calculator: ASE calls `Calculator.calculate(atoms, ..)` with an `ase.Atoms`, whose `pbc`,
+    `numbers`, `cell` and `get_positions()` are NumPy arrays, so `if atoms.pbc.any():` reads no device (decoy). Hits:
+    the `torch.tensor(<field>, device=..)` copies built from them, the model's `.item()`, and the same `atoms.pbc.any()`
+    in a class with no ASE base (an unknown value in hot code, as before)."""
+    src = """
+        import torch
+        import ase.calculators.calculator as ase_calc
+
+
+        class Calc(ase_calc.Calculator):
+            def __init__(self, model, device="cuda"):
+                super().__init__()
+                self.model = model
+                self.device = device
+
+            def calculate(self, atoms=None, properties=None, system_changes=ase_calc.all_changes):
+                ase_calc.Calculator.calculate(self, atoms, properties, system_changes)
+                numbers = atoms.numbers
+                if atoms.pbc.any():
+                    box = torch.tensor(atoms.cell.array, device=self.device)
+                else:
+                    box = None
+                pos = torch.tensor(atoms.get_positions(), device=self.device)
+                energy = self.model(torch.tensor(numbers, device=self.device), pos, box)
+                self.results["energy"] = energy.item()
+
+
+        class Other:
+            def calculate(self, atoms):
+                if atoms.pbc.any():
+                    return atoms
+    """
+    assert findings(src, scope="all") == {(15, "GL130"), (18, "GL130"), (19, "GL130"), (20, "GL101"),
+                                          (25, "GL111")}
+
+
 def test_a_parameter_named_key_is_no_tensor_guess():
     """MegaTTS3's `_get_full_incremental_state_key(module_instance, key)` formats `key` into a state name, MoE-Infinity
     splits a module path: an unannotated `key` is a dict key or a name more often than an attention key, so its name

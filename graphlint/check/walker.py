@@ -27,7 +27,7 @@ from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, j
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
-from graphlint.facts.torch_kinds import HOST_ONLY_LIBRARIES
+from graphlint.facts.torch_kinds import HOST_CALLBACK_PARAMS, HOST_ONLY_LIBRARIES
 from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
@@ -347,7 +347,7 @@ class Walker:
 
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
-        self._bind_params(fn)
+        self._bind_params(fn, self._library_host_params())
         info = self.ctx.unit.function
         self._bind_passed(info)
         self.filled = self._entry_copies(info, "filled")
@@ -865,7 +865,16 @@ class Walker:
             return frozenset()
         return untensored_params(fn, guessed)
 
-    def _bind_params(self, fn: cst.FunctionDef) -> None:
+    def _library_host_params(self) -> frozenset[str]:
+        """The parameters a library base class of the unit's method passes host objects (`HOST_CALLBACK_PARAMS`: ASE
+        calls a `Calculator`'s `calculate(atoms, ..)` with an `ase.Atoms`, NumPy fields)."""
+        info, index = self.ctx.unit.function, self.ctx.index
+        cls = index.classes.get(info.class_key) if info is not None and info.class_key and index is not None else None
+        if cls is None:
+            return frozenset()
+        return frozenset().union(*(HOST_CALLBACK_PARAMS.get(base, ()) for c in index.mro(cls) for base in c.bases))
+
+    def _bind_params(self, fn: cst.FunctionDef, host: frozenset[str] = frozenset()) -> None:
         inf = self.ctx.inference
         untyped: set[str] = set()
         other = self._named_other(fn)
@@ -882,6 +891,8 @@ class Walker:
                     val = Val(Kind.CPU_TENSOR, weak=True)  # `seq_lens_cpu: torch.Tensor`, as for class fields
             elif name in ("self", "cls"):
                 continue
+            elif name in host:
+                val = HOST  # `calculate(self, atoms=None, ..)` of an ASE calculator: an `ase.Atoms`, not a tensor
             elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
                 val = Val(Kind.NDARRAY)  # `seq_lens_np`: the numpy copy of a tensor, by convention
             elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param) and name not in other:

@@ -2210,6 +2210,8 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
 
 # Device types other than CUDA: an arm that runs only where the program's device is one of them never runs on CUDA
 OFF_CUDA_TYPES = frozenset({"cpu", "mps", "xpu", "npu", "hpu", "privateuseone"})
+# A tensor's flags for a device other than CUDA and the host (`torch.Tensor.is_mps`): true only off CUDA
+OFF_CUDA_TENSOR_FLAGS = frozenset({"is_mps", "is_xpu", "is_ipu", "is_maia", "is_mtia", "is_xla", "is_vulkan"})
 # The names a program gives the device it computes on (`device`, `self.device`, `args.device`); an `offload_device`,
 # a `kv_cache_device` names where something else is kept, which may be the host while the program runs on CUDA
 PROGRAM_DEVICE_NAMES = frozenset({"device", "dev", "_device"})
@@ -2234,6 +2236,9 @@ def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
         return "orelse" if "orelse" in arms else "body" if arms == ("body", "body") else None
     if test.__class__ is cst.Call and not test.args and (inf.resolve(test.func) or "") in OFF_CUDA_PROBES:
         return "body"  # `if torch.backends.mps.is_available():`
+    if test.__class__ is cst.Attribute and test.attr.value in OFF_CUDA_TENSOR_FLAGS \
+            and inf(test.value).kind in (*TENSORS, Kind.UNKNOWN):
+        return "body"  # `if x.is_mps:`: a tensor on another accelerator (`is_cpu` / `is_cuda` are `narrowing`'s)
     if test.__class__ is not cst.Comparison or len(test.comparisons) != 1:
         return None
     op, right = test.comparisons[0].operator, test.comparisons[0].comparator

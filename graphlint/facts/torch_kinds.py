@@ -40,6 +40,11 @@ HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.", "cv2.")
 # `Image.fromarray(a)`, `.convert("RGB")` of one) and what is read from them. A parameter every caller passes one is
 # host data (`CallFacts.params`), so a `isinstance(image, torch.Tensor)` arm of it never runs for those callers.
 HOST_OBJECT_LIBRARIES = ("PIL.",)
+# Library base classes whose framework calls an override with host objects, by parameter name: ASE passes a
+# `Calculator`'s methods (`calculate(atoms, ..)`, `get_potential_energy(atoms)`, `check_state(atoms)`) an `ase.Atoms`,
+# whose fields (`positions`, `numbers`, `cell`, `pbc`) and getters (`get_positions()`) are NumPy arrays
+HOST_CALLBACK_PARAMS = {f"ase.calculators.calculator.{base}": frozenset({"atoms"})
+                        for base in ("Calculator", "BaseCalculator")}
 # functional transforms: they return a callable (`torch.compile(self._decode, mode=...)`, `torch.vmap(f)`), not a
 # tensor, though their names are in torch's namespace of tensor functions
 TRANSFORM_TORCH = frozenset({"torch.compile", "torch.vmap"})

@@ -325,6 +325,67 @@ def test_mps_probes_and_a_tensor_on_another_accelerator_leave_cuda():
     assert findings(src, scope="all") == {(18, "GL103"), (20, "GL101"), (22, "GL103")}
 
 
+def test_a_tensors_mps_flag_leaves_cuda():
+    """resemble-enhance's `if wav.is_mps: wav = wav.cpu()` (an op MPS lacks, run on the host): `Tensor.is_mps` holds
+    only for a tensor on Apple's GPU, so on a CUDA run the arm never runs (decoys: the `is_mps` / `is_xpu` arms, also
+    through `and`). Hits: the `else` of the MPS test, the body of `if not x.is_mps:`, and an `elif` after it."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, y: torch.Tensor):
+            if x.is_mps:
+                x = x.cpu()
+            else:
+                a = x.cpu()
+            if not y.is_mps:
+                b = y.cpu()
+            if y.is_xpu and y.dim() > 1:
+                y = y.cpu()
+            elif y.dim() > 2:
+                c = y.sum().item()
+            return x, y, a, b, c
+    """
+    assert findings(src, scope="all") == {(8, "GL103"), (10, "GL103"), (14, "GL101")}
+
+
+def test_an_ase_calculators_atoms_are_numpy():
+    """torchmd-net's ASE calculator: ASE calls `Calculator.calculate(atoms, ..)` with an `ase.Atoms`, whose `pbc`,
+    `numbers`, `cell` and `get_positions()` are NumPy arrays, so `if atoms.pbc.any():` reads no device (decoy). Hits:
+    the `torch.tensor(<field>, device=..)` copies built from them, the model's `.item()`, and the same `atoms.pbc.any()`
+    in a class with no ASE base (an unknown value in hot code, as before)."""
+    src = """
+        import torch
+        import ase.calculators.calculator as ase_calc
+
+
+        class Calc(ase_calc.Calculator):
+            def __init__(self, model, device="cuda"):
+                super().__init__()
+                self.model = model
+                self.device = device
+
+            def calculate(self, atoms=None, properties=None, system_changes=ase_calc.all_changes):
+                ase_calc.Calculator.calculate(self, atoms, properties, system_changes)
+                numbers = atoms.numbers
+                if atoms.pbc.any():
+                    box = torch.tensor(atoms.cell.array, device=self.device)
+                else:
+                    box = None
+                pos = torch.tensor(atoms.get_positions(), device=self.device)
+                energy = self.model(torch.tensor(numbers, device=self.device), pos, box)
+                self.results["energy"] = energy.item()
+
+
+        class Other:
+            def calculate(self, atoms):
+                if atoms.pbc.any():
+                    return atoms
+    """
+    assert findings(src, scope="all") == {(15, "GL130"), (18, "GL130"), (19, "GL130"), (20, "GL101"),
+                                          (25, "GL111")}
+
+
 def test_a_parameter_named_key_is_no_tensor_guess():
     """MegaTTS3's `_get_full_incremental_state_key(module_instance, key)` formats `key` into a state name, MoE-Infinity
     splits a module path: an unannotated `key` is a dict key or a name more often than an attention key, so its name

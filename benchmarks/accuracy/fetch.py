@@ -2109,6 +2109,10 @@ GIT_SETS: dict[str, GitSet] = {
        "DIAMOND, Vortex, PufferLib, Infinity, Boltz-2, OpenNMT-py, robomimic, MMAudio, Real-ESRGAN)"),
 }
 
+# Sets labelled for a coming release: graphlint work never lints them, reads their labels or looks at their
+# findings (score_sets.py refuses them). A name may be listed before its set is pinned in GIT_SETS.
+HELD_BACK: tuple[str, ...] = ("barbican", "ravelin")
+
 
 def sha256(path: Path) -> str:
     h = hashlib.sha256()

@@ -1,0 +1,116 @@
+"""benchmarks/accuracy/score_sets.py and compare_runs.py on tiny synthetic run folders: no graphlint run."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "accuracy"
+sys.path.insert(0, str(BENCH))
+import compare_runs  # noqa: E402
+import score_sets  # noqa: E402
+
+
+def record(key: str, verdict: str, hot: bool, all_: bool | None = None, tier: str = "step") -> dict:
+    """One label as `score.py --json` writes it."""
+    hits = {"hot": ["GL101"] if hot else [], "all": ["GL101"] if (hot if all_ is None else all_) else []}
+    return {"label": key, "kind": "item", "verdict": verdict, "tier": tier, "hits": hits}
+
+
+def write_run(outdir: Path, sets: dict[str, list[dict]], captured: dict[str, str] | None = None) -> Path:
+    outdir.mkdir()
+    for name, records in sets.items():
+        (outdir / f"{name}.json").write_text(json.dumps(records))
+        line = (captured or {}).get(name)
+        if line:
+            (outdir / f"{name}.txt").write_text(f"## report\n- step: 0.50 (1/2)\n{line}\n\n### Per label\n")
+    (outdir / "DONE").write_text("{}")
+    return outdir
+
+
+CAPTURE_OLD = "- captured + step in the corpora with a capture site (litgpt, fla): 0.50 (5/10)"
+CAPTURE_NEW = "- captured + step in the corpora with a capture site (litgpt, fla): 0.60 (6/10)"
+
+
+@pytest.fixture
+def runs(tmp_path: Path) -> tuple[Path, Path]:
+    old = write_run(tmp_path / "old", {
+        "dev": [record("c/a.py:1", "sync", True), record("c/a.py:2", "sync", False, all_=True),
+                record("c/a.py:3", "host", True), record("c/a.py:4", "host", False),
+                record("c/a.py:5", "sync", True), record("c/a.py:6", "sync", False)],
+        "fresh": [record("f/b.py:1", "sync", True)],
+        "oldonly": [record("o/c.py:1", "sync", True)],
+        "barbican": [record("x/y.py:1", "sync", True)],  # held back: must never be read
+    }, {"dev": CAPTURE_OLD})
+    new = write_run(tmp_path / "new", {
+        "dev": [record("c/a.py:1", "sync", False), record("c/a.py:2", "sync", True),
+                record("c/a.py:3", "host", False), record("c/a.py:4", "host", True),
+                record("c/a.py:6", "host", True), record("c/a.py:7", "sync", True, tier="captured")],
+        "fresh": [record("f/b.py:1", "sync", True)],
+    }, {"dev": CAPTURE_NEW})
+    return old, new
+
+
+def test_diff_counts_gains_losses_and_label_churn(runs: tuple[Path, Path]) -> None:
+    old, new = (compare_runs.load_run(p) for p in runs)
+    assert "barbican" not in old
+    d = compare_runs.diff_set(old["dev"], new["dev"], "hot")
+    assert d.changes == {"gained": ["c/a.py:2"], "lost": ["c/a.py:1"], "newly flagged": ["c/a.py:4"],
+                         "cleared": ["c/a.py:3"], "added": ["c/a.py:7"], "removed": ["c/a.py:5"],
+                         "relabelled": ["c/a.py:6"]}
+    assert (d.sync, d.hits, d.host, d.flagged) == ((4, 3), (2, 2), (2, 3), (1, 2))
+    # --scope all: a:2 was already hit in OLD, so it is no gain there.
+    assert compare_runs.diff_set(old["dev"], new["dev"], "all").changes["gained"] == []
+
+
+def test_total_sums_sets_and_pools_the_parsed_capture_share(runs: tuple[Path, Path]) -> None:
+    old, new = (compare_runs.load_run(p) for p in runs)
+    diffs = {name: compare_runs.diff_set(old[name], new[name], "hot") for name in ("dev", "fresh")}
+    for name in diffs:
+        diffs[name].capture = (compare_runs.capture_counts(runs[0], name), compare_runs.capture_counts(runs[1], name))
+    assert diffs["dev"].capture == ((5, 10), (6, 10)) and diffs["fresh"].capture == (None, None)
+    t = compare_runs.total(diffs)
+    assert (t.sync, t.hits, len(t.changes["gained"]), t.capture) == ((5, 4), (3, 3), 1, ((5, 10), (6, 10)))
+
+
+def test_compare_main_lists_changes_and_misses(runs: tuple[Path, Path], capsys: pytest.CaptureFixture) -> None:
+    assert compare_runs.main([str(runs[0]), str(runs[1]), "--set", "dev", "--misses"]) == 0
+    out = capsys.readouterr().out
+    assert "| dev | 0.500 (2/4) -> 0.667 (2/3) | +1 | -1 | 1/2 -> 2/3 | +1 | -1 " in out
+    assert "0.500 (5/10) -> 0.600 (6/10)" in out and "only in OLD (not compared): oldonly" in out
+    assert "- gained        sync step     item              c/a.py:2" in out
+    assert "1 sync labels missed in NEW\n- step     item              c/a.py:1" in out
+    assert "barbican" not in out and "x/y.py" not in out
+
+
+def test_compare_refuses_a_held_back_set(runs: tuple[Path, Path]) -> None:
+    assert compare_runs.main([str(runs[0]), str(runs[1]), "--set", "barbican"]) == 2
+
+
+@pytest.mark.parametrize("sets", ["barbican", "dev,barbican", "ravelin", "nosuchset"])
+def test_score_sets_refuses_held_back_and_unknown_sets(tmp_path: Path, sets: str) -> None:
+    assert score_sets.main([str(tmp_path / "out"), "--sets", sets]) == 2
+    assert not (tmp_path / "out").exists()  # refused before anything ran or was written
+
+
+def test_default_sets_are_the_development_sets() -> None:
+    names = score_sets.chosen_sets(None)
+    assert names[:3] == ["dev", "heldout", "fresh"] and not set(names) & set(score_sets.HELD_BACK)
+    assert score_sets.score_args("dev", Path("/f")) == ["--corpora", "/f/.corpora"]
+    assert score_sets.score_args("fresh", Path("/f")) == ["--fresh", "--corpora", "/f/.fresh"]
+
+
+def test_summary_table_counts_hits_per_scope() -> None:
+    counts = {"dev": score_sets.hit_counts([record("a:1", "sync", True), record("a:2", "sync", False, all_=True),
+                                            record("a:3", "host", True), record("a:4", "host", False)])}
+    assert counts["dev"] == (2, 1, 2, 2, 1)
+    assert "| dev | 2 | 1 (0.500) | 2 (1.000) | 1/2 |" in score_sets.summary_table(counts)
+
+
+def test_a_set_without_fetched_corpora_is_skipped_not_failed(tmp_path: Path) -> None:
+    outcome = score_sets.run_set("dev", tmp_path, tmp_path / "nothing-fetched", score_sets.child_env())
+    assert (outcome.status, "is not fetched under" in outcome.why) == ("skipped", True)
+    assert list(tmp_path.iterdir()) == []  # no empty report or JSON left to pass for a scored set

@@ -11,7 +11,7 @@ PYTHONPATH (made absolute here, since score.py lints from each corpus's folder) 
 are those next to this script. A set whose corpora are not fetched (or that has no labels yet) is skipped and
 named. OUTDIR/DONE is written at the end (JSON: the sets scored, skipped and failed, the graphlint imported), then
 one summary table is printed. Exit 0 when every set was scored or skipped, 1 when a score.py run failed (its
-stderr in OUTDIR/<set>.err), 2 on a usage error (a held-back or unknown set).
+stderr in OUTDIR/<set>.err) or none was scored, 2 on a usage error (a held-back or unknown set).
 """
 
 from __future__ import annotations
@@ -172,6 +172,9 @@ def main(argv: list[str] | None = None) -> int:
         for o in outcomes:
             if o.status == status:
                 print(f"{status}: {o.name}: {o.why}")
+    if not by_status["scored"]:
+        print("no set scored: are the corpora fetched here? (--fetched names another checkout's folder)")
+        return 1
     return 1 if by_status["failed"] else 0
 
 

@@ -2107,6 +2107,133 @@ GIT_SETS: dict[str, GitSet] = {
                            "realesrgan/archs/__init__.py", "cog_predict.py")),
     ), "the thirty-fifth untouched set, pinned in session 38 for the release after next (LightGlue, "
        "DIAMOND, Vortex, PufferLib, Infinity, Boltz-2, OpenNMT-py, robomimic, MMAudio, Real-ESRGAN)"),
+    "ravelin": GitSet(HERE / ".ravelin", (
+        GitCorpus("torchrl", "https://github.com/pytorch/rl",
+                  "ae9719f17b1517af5c2523a36c4616f003ee55cf", ".",
+                  "TorchRL: PyTorch's reinforcement-learning library: the single-process collector whose policy is "
+                  "wrapped by compile_policy (compile_with_warmup) or cudagraph_policy (tensordict CudaGraphModule) "
+                  "and called every environment step in rollout() / iterator() after cudagraph_mark_step_begin, the "
+                  "collector base (weight sync, iteration, post-processing) and the Atari PPO recipe whose loss "
+                  "update and GAE modules are compiled with mode=\"reduce-overhead\" or wrapped in CudaGraphModule and "
+                  "run every minibatch (the multiprocess / distributed / LLM collectors, envs, objectives and the "
+                  "other recipes are left out)",
+                  include=("torchrl/collectors/__init__.py", "torchrl/collectors/_constants.py",
+                           "torchrl/collectors/_base.py", "torchrl/collectors/_single.py",
+                           "sota-implementations/ppo/ppo_atari.py", "sota-implementations/ppo/utils_atari.py")),
+        GitCorpus("curobo", "https://github.com/NVlabs/curobo",
+                  "a35a708ecfbb26eb9ab2d7ef22c65919c4fae4a9", ".",
+                  "cuRobo: GPU-accelerated robot motion generation: the GraphExecutor that records optimizer and "
+                  "rollout functions into a torch.cuda.CUDAGraph on first call and replays it, the gradient and "
+                  "particle optimizer cores whose inner-iteration blocks are captured and replayed every outer "
+                  "iteration with host convergence checks, the robot rollout computing costs and metrics through "
+                  "captured executors, the seed IK solver and the MPC solver that optimizes the next action every "
+                  "control cycle (the Warp kernels, configs, cost terms, planners, perception and the other solvers "
+                  "are left out)",
+                  include=("curobo/_src/util/cuda_graph_util.py",
+                           "curobo/_src/optim/components/gradient_opt_core.py",
+                           "curobo/_src/optim/components/particle_opt_core.py",
+                           "curobo/_src/rollout/rollout_robot.py", "curobo/_src/solver/seed_ik/seed_ik_solver.py",
+                           "curobo/_src/solver/solver_mpc.py")),
+        GitCorpus("pnemo", "https://github.com/NVIDIA/physicsnemo",
+                  "94b355108cfd10e253d3d41cacdc0c0112b078e4", ".",
+                  "PhysicsNeMo: NVIDIA's physics-ML framework: the StaticCapture decorators that record a training "
+                  "or evaluation step into a torch.cuda.CUDAGraph after warm-up and replay it every iteration (with "
+                  "AMP and grad scaler handling), the FourCastNet AFNO, DLWP and unified-recipe weather trainers "
+                  "whose step functions they wrap, the CorrDiff generation script and helpers, and the legacy EDM "
+                  "deterministic / stochastic samplers looping over noise levels (the models, datapipes, the other "
+                  "examples and the rest of the library are left out)",
+                  include=("physicsnemo/utils/capture.py", "physicsnemo/diffusion/generate/legacy_generate.py",
+                           "physicsnemo/diffusion/samplers/legacy_stochastic_sampler.py",
+                           "physicsnemo/diffusion/samplers/legacy_deterministic_sampler.py",
+                           "examples/weather/unified_recipe/train.py", "examples/weather/fcn_afno/train_era5.py",
+                           "examples/weather/dlwp/train_dlwp.py", "examples/weather/corrdiff/generate.py",
+                           "examples/weather/corrdiff/helpers/generate_helpers.py")),
+        GitCorpus("cosmos", "https://github.com/nvidia-cosmos/cosmos-predict2",
+                  "661da4774b0ca41d082a0ecbeb47550bcf07e03f", ".",
+                  "Cosmos-Predict2: NVIDIA's video world foundation model: the video2world pipeline whose sampler "
+                  "loops over rectified-flow timesteps calling denoise with use_cuda_graphs, the MiniTrainDIT whose "
+                  "transformer blocks are captured per input-shape key by create_cuda_graph (a "
+                  "make_graphed_callables variant in imaginaire/utils/graph.py) and replayed every denoising step, "
+                  "the video2world / action-conditioned DiTs, the Runge-Kutta and multi-step solvers, the AB2 "
+                  "scheduler and the video2world example driver (the tokenizer, text encoders, guardrails, "
+                  "conditioner, training, the other pipelines and the flash-attention copy are left out)",
+                  include=("imaginaire/utils/graph.py", "cosmos_predict2/models/text2image_dit.py",
+                           "cosmos_predict2/models/video2world_dit.py",
+                           "cosmos_predict2/models/video2world_action_dit.py",
+                           "cosmos_predict2/pipelines/video2world.py", "cosmos_predict2/functional/runge_kutta.py",
+                           "cosmos_predict2/functional/multi_step.py", "cosmos_predict2/functional/batch_ops.py",
+                           "cosmos_predict2/schedulers/rectified_flow_scheduler.py", "examples/video2world.py")),
+        GitCorpus("aurora", "https://github.com/microsoft/aurora",
+                  "7fa85ffd97eb5bef15136711a796de4e8b919794", ".",
+                  "Aurora: Microsoft's atmosphere foundation model: the autoregressive rollout that feeds each "
+                  "prediction back as the next step's history, the tropical-cyclone tracker that copies every "
+                  "predicted step to the host and searches it, the batch container (normalisation, cropping, "
+                  "regridding, NetCDF I/O) and the model with its Perceiver encoder / decoder and level / Fourier "
+                  "encodings (the 3D Swin backbone, LoRA, checkpoint adaptation, normalisation statistics, the "
+                  "Foundry client / server and fine-tuning are left out)",
+                  include=("aurora/__init__.py", "aurora/batch.py", "aurora/rollout.py", "aurora/tracker.py",
+                           "aurora/model/__init__.py", "aurora/model/aurora.py", "aurora/model/decoder.py",
+                           "aurora/model/encoder.py", "aurora/model/film.py", "aurora/model/fourier.py",
+                           "aurora/model/levelcond.py", "aurora/model/patchembed.py", "aurora/model/perceiver.py",
+                           "aurora/model/posencoding.py", "aurora/model/util.py")),
+        GitCorpus("torchsim", "https://github.com/Radical-AI/torch-sim",
+                  "b251e4c1e99090cb959f43b9d90e169a28404ca5", ".",
+                  "TorchSim: batched molecular dynamics and relaxation in PyTorch: the integrate / optimize / static "
+                  "runners that advance every batch of systems per MD or optimizer step with trajectory reporting "
+                  "and convergence checks, the binning and in-flight autobatchers that measure GPU memory and swap "
+                  "converged systems in and out, the velocity-Verlet NVE and Langevin / Nose-Hoover NVT integrators, "
+                  "the neighbour-list builders and the model interface (NPT, optimizers, models, trajectory I/O, "
+                  "workflows and examples are left out)",
+                  include=("torch_sim/__init__.py", "torch_sim/runners.py", "torch_sim/autobatching.py",
+                           "torch_sim/integrators/__init__.py", "torch_sim/integrators/md.py",
+                           "torch_sim/integrators/nve.py", "torch_sim/integrators/nvt.py", "torch_sim/neighbors.py",
+                           "torch_sim/models/__init__.py", "torch_sim/models/interface.py", "torch_sim/quantities.py")),
+        GitCorpus("rfdiff", "https://github.com/RosettaCommons/RFdiffusion",
+                  "86507b6538f51fce57b5a72477165f03999ed7ae", ".",
+                  "RFdiffusion: protein backbone design by denoising diffusion: the inference script that loops over "
+                  "designs and reverse-diffusion timesteps, the samplers (base, self-conditioning, scaffolded) whose "
+                  "sample_step runs RoseTTAFold and takes a denoising step with host-side bookkeeping, the inference "
+                  "utilities (denoiser, structure updates, output), symmetry, the diffusion schedules, the guiding "
+                  "potentials and the RoseTTAFold wrapper (the SE(3)-Transformer copy, the network internals, "
+                  "chemistry tables, contigs, scoring and helper scripts are left out)",
+                  include=("scripts/run_inference.py", "rfdiffusion/__init__.py", "rfdiffusion/inference/",
+                           "rfdiffusion/diffusion.py", "rfdiffusion/potentials/", "rfdiffusion/RoseTTAFoldModel.py")),
+        GitCorpus("dpvo", "https://github.com/princeton-vl/DPVO",
+                  "859bbbfdac6c6185f345003b3c473901fcd13ace", ".",
+                  "DPVO: Deep Patch Visual Odometry: the visual-odometry object whose __call__ extracts patches, "
+                  "adds edges, runs the update operator and bundle adjustment on every frame with keyframe pruning "
+                  "and host-side bookkeeping, the update network and patch extractor, the Python bundle adjustment, "
+                  "projective ops, the correlation wrapper, long-term loop closure with image retrieval, frame "
+                  "streams and the demo loop (the CUDA / C++ extensions, lietorch, the viewer, data readers, "
+                  "training and evaluation scripts are left out)",
+                  include=("demo.py", "dpvo/__init__.py", "dpvo/dpvo.py", "dpvo/net.py", "dpvo/ba.py",
+                           "dpvo/blocks.py", "dpvo/extractor.py", "dpvo/patchgraph.py", "dpvo/projective_ops.py",
+                           "dpvo/altcorr/", "dpvo/stream.py", "dpvo/utils.py", "dpvo/config.py", "dpvo/fastba/",
+                           "dpvo/loop_closure/")),
+        GitCorpus("sbrain", "https://github.com/speechbrain/speechbrain",
+                  "9c826ef3937bac885c8a6ca86c6889a30f256fb5", ".",
+                  "SpeechBrain: the speech toolkit's decoding: the sequence-to-sequence greedy and beam searchers "
+                  "(RNN, Transformer, Whisper, LLM) that decode token by token with per-step scoring, EOS "
+                  "bookkeeping and host-side hypotheses, the transducer greedy / streaming / beam search stepping "
+                  "per frame, decoder utilities and the ASR inference interfaces (encoder-decoder, CTC, Whisper with "
+                  "segments, chunked streaming ASR) (CTC prefix search, scorers, models, the training core and the "
+                  "other inference tasks are left out)",
+                  include=("speechbrain/decoders/__init__.py", "speechbrain/decoders/seq2seq.py",
+                           "speechbrain/decoders/transducer.py", "speechbrain/decoders/utils.py",
+                           "speechbrain/inference/ASR.py")),
+        GitCorpus("lzero", "https://github.com/opendilab/LightZero",
+                  "9f717c80c86d5c69b39a56d8ade18e684ce6311a", ".",
+                  "LightZero: MCTS-based reinforcement learning (the MuZero family): the MuZero training entry "
+                  "alternating collection, evaluation and learner updates, the collector stepping vectorised "
+                  "environments with a policy forward and an MCTS search per step and host game-segment bookkeeping, "
+                  "the C++-tree and Python-tree MCTS searchers that run recurrent inference per simulation and copy "
+                  "latents to numpy, MCTS utilities, the MuZero policy (learn / collect / eval forwards) and model "
+                  "(the C++ trees, other algorithms, envs, buffers and configs are left out)",
+                  include=("lzero/entry/train_muzero.py", "lzero/worker/muzero_collector.py",
+                           "lzero/mcts/tree_search/mcts_ctree.py", "lzero/mcts/tree_search/mcts_ptree.py",
+                           "lzero/mcts/utils.py", "lzero/policy/muzero.py", "lzero/model/muzero_model.py")),
+    ), "the thirty-sixth untouched set, pinned in session 39 for the release after next (TorchRL, "
+       "cuRobo, PhysicsNeMo, Cosmos-Predict2, Aurora, TorchSim, RFdiffusion, DPVO, SpeechBrain, LightZero)"),
 }
 
 # Sets labelled for a coming release: graphlint work never lints them, reads their labels or looks at their

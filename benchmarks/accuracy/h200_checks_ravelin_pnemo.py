@@ -11,6 +11,14 @@ Uncertain labels:
 Confirmations (labelled without a mark):
   legacy_stochastic_sampler.py:275 / legacy_deterministic_sampler.py:427  S_min <= t_cur <= S_max, 0-d CUDA t_cur (sync)
   legacy_deterministic_sampler.py:368  u[j - 1] = ... with j from a CUDA arange (sync)
+
+Run once in session 39 on an H100 (torch 2.11.0+cu130; the device copies /work/main's tree, so a compact copy of this
+script ran with PYTHONPATH=benchmarks/accuracy). host_ms_behind_sleep (~100 ms sleep on the H100), debug:
+  173 scaler.step fused=False    102.0  RAISES     173 scaler.step fused=True     0.6  ok
+  174 scaler.update fused=False    0.1  ok         174 scaler.update fused=True   0.0  ok
+  558 ReduceLROnPlateau.step(0-d CUDA) 101.1 RAISES   control (Python float) 0.0 ok
+  275/427 0 <= t_cur <= inf      101.1  RAISES     368 u[j-1] = u[j] + 1 (0-d CUDA j) 101.4 RAISES
+Every result agrees with its label: 174 and 558 lost their uncertain mark; 173 keeps it (configuration only).
 """
 import torch
 

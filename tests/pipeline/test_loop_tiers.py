@@ -316,8 +316,14 @@ STREAM = """
             feats = []
             for img in frames:
                 feats.append(self.detector(img).max().item())  # decoy: a per-item loop that yields nothing
-            sizes = list(chunks(prompt, n))
+            sizes = list(chunks(prompt, n)) + list(self.decode_chunks(prompt, n))
             return [out for _i, out in self.propagate(frames, prompt)], feats, sizes
+
+        def decode_chunks(self, z, n):
+            for i in range(n):
+                start = i * 4
+                clip = self.detector(z[start:start + 4])
+                yield clip.sum().item()  # decoy: a pass over the chunks of one input, once per call: forward
 
         def propagate(self, frames, box):
             start = box.sum().item()  # once per video: forward
@@ -397,10 +403,11 @@ def test_a_stream_loop_that_runs_the_model_is_step_wherever_it_sits(tmp_path: Pa
     assert tiers["yield -1, box.cpu(), start"] == {"forward"}
 
 
-def test_per_item_loops_and_streams_without_a_model_are_no_stream_steps(tmp_path: Path) -> None:
+def test_per_item_loops_chunk_loops_and_streams_without_a_model_are_no_stream_steps(tmp_path: Path) -> None:
     tiers = _tiers(_lint(tmp_path, {"pkg/video.py": STREAM}), STREAM)
     assert tiers["feats.append(self.detector(img).max().item())"] == {"forward"}
     assert tiers["yield x[i].sum().item()"] == {"forward"}
+    assert tiers["yield clip.sum().item()"] == {"forward"}
 
 
 def test_a_loop_over_an_ensembles_members_is_no_step_loop(tmp_path: Path) -> None:

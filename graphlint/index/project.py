@@ -114,7 +114,8 @@ class HotInfo:
     tier: str | None = "forward"  # diagnostics.TIERS or UNROOTED; None for functions linted only by `--scope all`
     # The bodies of the function's own per-step loops (line spans), which run in the `step` tier, and the tier of
     # its other lines (`forward`: what a generation runs once around its loop): `ProjectIndex._generation_loops`,
-    # `_decode_loop_bodies`. `tier` stays the function's as a node of the hot path (a decode loop is a step root).
+    # `_streamed_step_loops`, `_decode_loop_bodies`. `tier` stays the function's as a node of the hot path (a decode
+    # loop is a step root).
     steps: tuple[tuple[int, int], ...] = ()
     outside: str | None = None
 
@@ -1776,6 +1777,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
                   + inference + scripts)
         propagate("step", self._generation_loops(result, forward_pass, model, outer_steps), stop=model)
+        propagate("step", self._streamed_step_loops(result, model))
         self._drop_nested(result)
         # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
         self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
@@ -1978,14 +1980,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return ()
         receivers = self._model_receivers(fn) | self._typed_models(fn) if fn.token_cycles else frozenset()
         carried = [*fn.decode_loops, *((a, b) for a, b, cycle in fn.token_cycles
-                                       if any(self._runs_model(fn, fn, c, receivers, set(model), True)
+                                       if any(not _member_call(fn, c, (a, b))
+                                              and self._runs_model(fn, fn, c, receivers, set(model), True)
                                               or self._runs_handed(fn, c) or self._calls_held_object(fn, c)
                                               for c in cycle))]
         # the innermost: a loop around a generation loop iterates requests (a worker's `while True:` over a queue)
         spans = {span for span in carried if not any(o != span and span[0] <= o[0] and o[1] <= span[1] for o in carried)}
         for line in lines:
             if not _within(line, spans):
-                inside = [span for span in fn.loops if span[0] <= line <= span[1]]
+                inside = [span for span in _step_loops(fn, line) if span[0] <= line <= span[1]]
                 if inside:
                     spans.add(min(inside, key=lambda span: span[1] - span[0]))
         return tuple(sorted(spans))
@@ -2007,14 +2010,43 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if not info.whole or info.tier != "forward" or key in forward_pass or fn.parent_key is not None \
                     or not (spans := self._step_spans(fn, model, outer_steps.get(key, frozenset()))):
                 continue
-            reached[key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="forward", steps=spans,
-                                   outside="forward")
-            for callee, line in fn.calls:
-                if _within(line, spans):
-                    seeds.extend((target, _hop(target, how), info.hop, False)
-                                 for target, how in self.call_edges(fn, fn.module, callee)
-                                 if not how.startswith(NAME_ONLY))
+            seeds += self._step_bodies(reached, fn, spans)
         return seeds
+
+    def _streamed_step_loops(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
+        """A function of the `forward` tier, the forward pass's own code included, whose loop runs the model
+        (calls a model entry) and yields in its body hands out one result per pass: a per-frame or per-step stream
+        (SAM 3's `propagate_in_video` generator, run by the video model's `forward`, runs the detector and tracker
+        once per frame and yields the frame's masks). That body runs every step: its lines are `step`, and so is what
+        it calls, the model's code included (it runs eagerly once per frame). The rest of the function (set-up before
+        the loop, a last yield after it) runs once per call, in `forward`. A loop over layers or items in a forward
+        yields nothing; a warm-up or training loop is no stream."""
+        seeds: list[Seed] = []
+        for key, info in list(reached.items()):
+            fn = self.functions[key]
+            if not fn.yield_loops or not info.whole or info.tier != "forward" or info.steps or info.outside \
+                    or fn.parent_key is not None or self._warms_up(fn) or self._trains(fn):
+                continue
+            runs = [span for span in fn.yield_loops
+                    if any(_within(line, [span]) and any(t.key in model and not how.startswith(NAME_ONLY)
+                                                         for t, how in self.call_edges(fn, fn.module, callee))
+                           for callee, line in fn.calls)]
+            # (the outermost: a loop nested in a stream's body runs per step with it)
+            spans = tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
+            if not spans:
+                continue
+            seeds += self._step_bodies(reached, fn, spans)
+        return seeds
+
+    def _step_bodies(self, reached: dict[str, HotInfo], fn: FunctionInfo, spans: tuple[tuple[int, int], ...]
+                     ) -> list[Seed]:
+        """Make `spans` the per-step loop bodies of the `forward`-tier function `fn` (its other lines stay `forward`)
+        and return what those bodies call, by resolved calls, as seeds of the step tier."""
+        info = reached[fn.key]
+        reached[fn.key] = HotInfo(info.hop, whole=True, capture=info.capture, tier="forward", steps=spans,
+                                  outside="forward")
+        return [(target, _hop(target, how), info.hop, False) for callee, line in fn.calls if _within(line, spans)
+                for target, how in self.call_edges(fn, fn.module, callee) if not how.startswith(NAME_ONLY)]
 
     def _decode_loop_bodies(self, reached: dict[str, HotInfo], stepping: dict[str, set[int]], model: frozenset[str]
                             ) -> None:
@@ -2479,6 +2511,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             learns = trains(fn)  # (a function that trains drives no inference loop: `_inference_loops`)
             for callee, line in fn.calls:
                 in_loop = _within(line, fn.loops)
+                # (a loop over its collection's members calls each once per pass: an ensemble, no step loop)
+                steps_in_loop = _within(line, _step_loops(fn, line))
                 targets = self.call_edges(fn, fn.module, callee)
                 entries = self._model_entry_labels(fn, targets, model)
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
@@ -2526,7 +2560,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 why = why or hit
                 if entries or hit.startswith("calls the model"):
                     runs_model.add(fn.key)
-                if hit and in_loop:
+                if hit and steps_in_loop:
                     looping.add(fn.key)
                     stepping.setdefault(fn.key, set()).add(line)
                 if hit and (not hit.startswith("calls the model") or hit == "calls the model it is handed"):
@@ -3757,6 +3791,20 @@ def _env_cycle(calls) -> bool:
 def _within(line: int, spans) -> bool:
     """`line` lies in one of the (first, last) line spans (a function's loops or capture regions)."""
     return any(a <= line <= b for a, b in spans)
+
+
+def _step_loops(fn: FunctionInfo, line: int) -> list[tuple[int, int]]:
+    """`fn`'s loops that may run the call on `line` once per step: not a `for` over a collection whose member that
+    call runs (`for model in self.models: out = model(x)`, an ensemble), which calls each member once per pass."""
+    members = {(a, b) for at, a, b in fn.element_calls if at == line}
+    return [span for span in fn.loops if span not in members]
+
+
+def _member_call(fn: FunctionInfo, callee: str, span: tuple[int, int]) -> bool:
+    """`callee` is a call of the element of the `for` loop whose body is `span` (`_step_loops`): what that loop
+    carries from pass to pass goes through the next member of its collection, not through the same model again."""
+    lines = {line for c, line in fn.calls if c == callee}
+    return any(at in lines and (a, b) == span for at, a, b in fn.element_calls)
 
 
 def _called_value(callee: str) -> str:

@@ -232,6 +232,12 @@ class FunctionInfo:
     # of the calls runs a project function that picks the token (`next_token = decode_one_token(model, tok)`)
     token_cycles: list[tuple[int, int, tuple[str, ...]]] = field(default_factory=list)
     exit_calls: list[int] = field(default_factory=list)  # lines of calls whose result can end a loop (index.decode)
+    # (call line, first, last line of the loop body) of calls of a `for` loop's own element (`for m in self.models:
+    # m(x)`): one call per member of a collection, once per pass over it, not once per step (`ProjectIndex._step_roots`)
+    element_calls: list[tuple[int, int, int]] = field(default_factory=list)
+    # spans of `loops` whose body yields (its own code, not a nested def's): each pass hands its result out as it goes
+    # (a video predictor's per-frame `propagate_in_video`, not a pass over chunks: `ProjectIndex._streamed_step_loops`)
+    yield_loops: list[tuple[int, int]] = field(default_factory=list)
     queue_takes: list[int] = field(default_factory=list)  # lines of calls taking an item off a queue (`takes_from_queue`)
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a parameter is annotated as a tensor (`x: torch.Tensor`)
@@ -619,6 +625,32 @@ def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | N
             return [(target, mapping)]
         return [(elts[1], mapping)] if elts is not None and len(elts) == 2 else []
     return [(target, dotted(it))]
+
+
+def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
+    """The nodes of `body` that run with it: not the code of a def, lambda or class in it (its calls run later)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _slices_per_pass(loop: ast.For | ast.AsyncFor | ast.While, own: list[ast.AST]) -> bool:
+    """A call in the loop's body is passed a slice whose bounds the loop computes (`self._decode_clip(z[:, :,
+    start:start + n])`, `start = i * n`): the loop walks the chunks of one input, a pass over it, not a step."""
+    bound = {n.id for n in ast.walk(loop.target) if isinstance(n, ast.Name)} if not isinstance(loop, ast.While) \
+        else set()
+    bound |= {n.id for sub in own if isinstance(sub, (ast.Assign, ast.AugAssign, ast.AnnAssign))
+              for t in (sub.targets if isinstance(sub, ast.Assign) else [sub.target])
+              for n in ast.walk(t) if isinstance(n, ast.Name)}
+    return any(isinstance(s, ast.Slice) and any(isinstance(n, ast.Name) and n.id in bound
+                                                for part in (s.lower, s.upper) if part is not None
+                                                for n in ast.walk(part))
+               for sub in own if isinstance(sub, ast.Call)
+               for arg in (*sub.args, *(k.value for k in sub.keywords)) if isinstance(arg, ast.Subscript)
+               for s in ast.walk(arg.slice))
 
 
 # list methods that add one element, and the position of the element among their arguments
@@ -1516,6 +1548,13 @@ class _Indexer(ast.NodeVisitor):
             span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
             fn.loops.append(span)
             fn.exit_calls.extend(exit_calls(node))
+            own = list(_own_nodes(node.body))
+            if any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in own) and not _slices_per_pass(node, own):
+                fn.yield_loops.append(span)
+            if not isinstance(node, ast.While):
+                names = {t.id for t, _it in _loop_elements(_uncopied(node)) if isinstance(t, ast.Name)}
+                fn.element_calls.extend((sub.lineno, *span) for sub in own if isinstance(sub, ast.Call)
+                                        and isinstance(sub.func, ast.Name) and sub.func.id in names)
             # (a loop inside a decode loop is part of it: not walked again)
             if not any(a <= span[0] <= b for a, b in fn.decode_loops):
                 for named, calls in token_cycles(node, self.resolve):

@@ -280,3 +280,143 @@ def test_what_a_decode_loops_set_up_alone_calls_runs_once_per_generation(tmp_pat
     assert tiers["return ids.sum().item()"] == {"forward"}
     assert tiers["return tok.max().item() == 0"] == {"step"}
     assert tiers["return ids.min().item()"] == {"step"}
+
+
+# SAM 3's video predictor: the video model's own `forward` runs a generator whose loop runs the detector once per frame
+# and yields the frame's output. The loop body runs every frame (`step`), and so does what it calls, the detector's
+# code included; the set-up before the loop and a last yield after it run once per video.
+STREAM = """
+    import torch
+    from torch import nn
+
+
+    class Detector(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            y = self.lin(x)
+            if y.sum().item() > 0:  # the stream runs the detector once per frame: step
+                y = y * 2
+            return y
+
+
+    def chunks(x, n):
+        for i in range(n):
+            yield x[i].sum().item()  # decoy: a stream that runs no model is no step loop
+
+
+    class Video(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.detector = Detector()
+
+        def forward(self, frames, prompt, n):
+            feats = []
+            for img in frames:
+                feats.append(self.detector(img).max().item())  # decoy: a per-item loop that yields nothing
+            sizes = list(chunks(prompt, n)) + list(self.decode_chunks(prompt, n))
+            return [out for _i, out in self.propagate(frames, prompt)], feats, sizes
+
+        def decode_chunks(self, z, n):
+            for i in range(n):
+                start = i * 4
+                clip = self.detector(z[start:start + 4])
+                yield clip.sum().item()  # decoy: a pass over the chunks of one input, once per call: forward
+
+        def propagate(self, frames, box):
+            start = box.sum().item()  # once per video: forward
+            for i in range(len(frames)):
+                out = self._one_frame(frames[i])
+                score = out.max().item()  # every frame: step
+                yield i, self._post(out, score)
+            yield -1, box.cpu(), start  # once per video: forward
+
+        def _one_frame(self, frame):
+            return self.detector(frame)
+
+        def _post(self, out, score):
+            return out.cpu(), score  # every frame: step
+"""
+
+# MACE's ASE calculator: ASE calls `calculate` once per MD step, and its loop runs each model of an ensemble once,
+# accumulating their outputs: a loop over the collection's members is no per-step loop, so all of `calculate` runs
+# every step. Decoy: the same member loop inside a rollout's step loop, whose set-up runs once per rollout.
+ENSEMBLE = """
+    import torch
+    from torch import nn
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.lin(x)
+
+
+    class Calculator:
+        def __init__(self, paths):
+            self.models = [torch.load(p) for p in paths]
+            for model in self.models:
+                for param in model.parameters():
+                    param.requires_grad = False
+            self.results = {}
+
+        def calculate(self, atoms, batch):
+            x = torch.tensor(atoms).cuda()  # every MD step: step
+            outs = None
+            for i, model in enumerate(self.models):
+                feats = dict(batch)
+                for key in feats:
+                    feats[key] = feats[key].to(x.dtype)
+                out = model(feats["x"])
+                if i == 0:
+                    outs = self._alloc(len(self.models), out)
+                # (`key` again: what the loop carries from pass to pass goes through the member's output)
+                for key, val in outs.items():
+                    val[i] = out.detach()
+            self.results["energy"] = outs["energy"].cpu().numpy()  # every MD step: step
+
+        def _alloc(self, n, out):
+            return {"energy": torch.zeros(n, *out.shape, device=out.device)}
+
+        def rollout(self, x, n):
+            first = x.sum().item()  # decoy: once per rollout, before its step loop: forward
+            for _ in range(n):
+                for model in self.models:
+                    x = model(x)
+                if x.max().item() > 1e9:  # every step of the rollout: step
+                    break
+            return x, first
+"""
+
+
+def test_a_stream_loop_that_runs_the_model_is_step_wherever_it_sits(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/video.py": STREAM}), STREAM)
+    assert tiers["score = out.max().item()"] == {"step"}
+    assert tiers["return out.cpu(), score"] == {"step"}  # called from the loop body
+    assert tiers["if y.sum().item() > 0:"] == {"step"}  # the model the loop body runs
+    assert tiers["start = box.sum().item()"] == {"forward"}
+    assert tiers["yield -1, box.cpu(), start"] == {"forward"}
+
+
+def test_per_item_loops_chunk_loops_and_streams_without_a_model_are_no_stream_steps(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/video.py": STREAM}), STREAM)
+    assert tiers["feats.append(self.detector(img).max().item())"] == {"forward"}
+    assert tiers["yield x[i].sum().item()"] == {"forward"}
+    assert tiers["yield clip.sum().item()"] == {"forward"}
+
+
+def test_a_loop_over_an_ensembles_members_is_no_step_loop(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/calc.py": ENSEMBLE}), ENSEMBLE)
+    assert tiers["x = torch.tensor(atoms).cuda()"] == {"step"}
+    assert tiers["self.results[\"energy\"] = outs[\"energy\"].cpu().numpy()"] == {"step"}
+
+
+def test_a_member_loop_inside_a_step_loop_leaves_the_set_up_once_per_call(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/calc.py": ENSEMBLE}), ENSEMBLE)
+    assert tiers["if x.max().item() > 1e9:"] == {"step"}
+    assert tiers["first = x.sum().item()"] == {"forward"}

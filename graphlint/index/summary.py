@@ -40,7 +40,7 @@ from graphlint.facts.callsite import (
     expr_kind, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value,
     moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals,
     returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr, spelled_keywords, statements,
-    tuple_of_tensors,
+    tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
@@ -1473,6 +1473,8 @@ class _Indexer(ast.NodeVisitor):
         name = self.resolve(dotted(func)) or ""
         if name in HOST_TORCH:
             return Held(Base.HOST)  # `self.device = torch.device("cuda:0")`, `self.ctx = torch.autocast(..)`: no tensor
+        if name.startswith("numpy.") and name not in NUMPY_OBJECTS and name.rpartition(".")[2][:1].islower():
+            return Held(Base.NDARRAY)  # `self.y = np.arange(h)`: a host array, as a local made so reads
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
                                        and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES
                                        and name not in TRANSFORM_TORCH) or LEGACY_TENSOR_RE.match(name):

@@ -1704,7 +1704,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
-                for target, how in self.handed_callable_edges(fn):
+                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn)):
                     prev = result.get(target.key)
                     if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                         add(target, _hop(target, how), hop)
@@ -2193,6 +2193,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if not via_class:
                 params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
         return params
+
+    def property_reads(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """The property getters `fn` runs by reading `self.<name>` (`FunctionInfo.self_reads`): `if not
+        self.started:` with `@property def started(self)` on its class, a project base, or a subclass's override
+        (`methods_via`). A plain field or a method read without a call (a bound method handed on) runs nothing."""
+        cls = self.classes.get(fn.class_key) if fn.class_key and fn.self_reads else None
+        if cls is None:
+            return []
+        return [(getter, f"property {name}") for name in fn.self_reads
+                if (own := self.method(cls, name)) is not None and own.is_property
+                for getter, _how in self.methods_via(cls, name) if getter.is_property]
 
     def _passed_callables(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         """`decode_fn(ids, state)` where `decode_fn` is a parameter of `fn`: the functions and methods the

@@ -931,8 +931,8 @@ def attr_val(held: Held | None) -> Val:
         return Val(Kind.MODULE, held.modules[0])
     if held.kind is ik.Base.CPU_TENSOR:
         return Val(Kind.CPU_TENSOR, weak=True)  # a `*_cpu` field: host by its name
-    return kind_val(held.kind) if held.kind in (ik.Base.TENSOR, ik.Base.TENSOR_SEQ, ik.Base.HOST, ik.Base.HOST_SEQ) \
-        else UNKNOWN
+    return kind_val(held.kind) if held.kind in (ik.Base.TENSOR, ik.Base.TENSOR_SEQ, ik.Base.HOST, ik.Base.HOST_SEQ,
+                                                ik.Base.NDARRAY) else UNKNOWN
 
 
 @functools.lru_cache(maxsize=4096)

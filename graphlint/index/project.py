@@ -1705,7 +1705,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
-                for target, how in self.handed_callable_edges(fn):
+                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn)):
                     prev = result.get(target.key)
                     if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                         add(target, _hop(target, how), hop)
@@ -2225,6 +2225,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if not via_class:
                 params = params[1:]  # `self.m(a)`, `obj.m(a)`, `Cls.cm(a)`: the first parameter is implicit
         return params
+
+    def property_reads(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """The property getters `fn` runs by reading `self.<name>` (`FunctionInfo.self_reads`): `if not
+        self.started:` with `@property def started(self)` on its class, a project base, or a subclass's override
+        (`methods_via`). A plain field or a method read without a call (a bound method handed on) runs nothing."""
+        cls = self.classes.get(fn.class_key) if fn.class_key and fn.self_reads else None
+        if cls is None:
+            return []
+        return [(getter, f"property {name}") for name in fn.self_reads
+                if (own := self.method(cls, name)) is not None and own.is_property
+                for getter, _how in self.methods_via(cls, name) if getter.is_property]
 
     def _passed_callables(self, fn: FunctionInfo, callee: str, depth: int = 0) -> list[tuple[FunctionInfo, str]]:
         """`decode_fn(ids, state)` where `decode_fn` is a parameter of `fn`: the functions and methods the
@@ -3291,7 +3302,46 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params
                 ) | self._library_model_fields(cls)
             out |= fields
-        return frozenset(out)
+        return frozenset(out | self._unnamed_modules(fn))
+
+    def _unnamed_modules(self, fn: FunctionInfo) -> set[str]:
+        """The receivers `fn` calls that are modules of a class the index cannot name: an element of a module
+        container field of its class that holds no class `__init__` built (`self.stage_models[i]`, an
+        `nn.ModuleList` of the modules a config hands in), or what a project method returns where every method the
+        call runs is annotated `-> nn.Module` or returns such an element (`active_net = self._select_expert(t)`,
+        StormScope's staged experts). Calling one runs some model's forward, as calling a parameter annotated
+        `nn.Module` does; a container of torch layers or of project classes is not one (those calls resolve)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        out = set()
+        for callee, _line in fn.calls:
+            head = callee.removesuffix(".forward")
+            if cls is not None and self._unnamed_element(cls, head):
+                out.add(head)
+            elif head.endswith("()") and (targets := [t for t, how in self.call_edges(fn, fn.module, head[:-2])
+                                                      if not how.startswith((*BY_NAME, NEW))]) \
+                    and all(self._returns_module(t) for t in targets):
+                out.add(head)
+        return out
+
+    def _unnamed_element(self, cls: ClassInfo, ref: str) -> bool:
+        """`ref` is `self.<field>[]`, an element of a module container field of `cls` whose element classes
+        `__init__` does not name (`nn.ModuleList([spec["model"] for spec in specs])`)."""
+        parts = ref.split(".")
+        if len(parts) != 2 or parts[0] != "self" or not parts[1].endswith("[]"):
+            return False
+        held = self.attr(cls, parts[1][:-2])
+        return held is not None and held.seq and not held.modules
+
+    def _returns_module(self, fn: FunctionInfo) -> bool:
+        """`fn` hands out a module instance: it is annotated `-> nn.Module` (or a transformers model class), or
+        every `return` is an element of an unnamed module container of its class (`_unnamed_element`)."""
+        if isinstance(fn.returns, Obj) and not fn.returns_class:
+            first, _, rest = fn.returns.name.partition(".")
+            imported = self.modules[fn.module].imports.get(first)
+            if imported is not None and is_model_annotation(f"{imported}.{rest}" if rest else imported):
+                return True
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        return cls is not None and bool(fn.makes) and all(self._unnamed_element(cls, ref) for ref in fn.makes)
 
     def _global_item_refs(self, module: str, name: str) -> list[str]:
         """What the module global `name` of `module` is bound to by unpacking a project function's tuple return

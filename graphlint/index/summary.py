@@ -40,7 +40,7 @@ from graphlint.facts.callsite import (
     expr_kind, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value,
     moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals,
     returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr, spelled_keywords, statements,
-    tuple_of_tensors,
+    tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
@@ -242,6 +242,9 @@ class FunctionInfo:
     abstract: bool = False  # a body that only raises NotImplementedError (or `pass`, `...`), or @abstractmethod
     tensor_params: bool = False  # a parameter is annotated as a tensor (`x: torch.Tensor`)
     is_property: bool = False  # a method decorated `@property`: `self.name` is what it returns
+    # the attributes of `self` its body reads without calling them (`if not self.started:`): where one is a property of
+    # its class, reading it runs the getter (`ProjectIndex.property_reads`)
+    self_reads: tuple[str, ...] = ()
     # the decorators that may be project functions (`timed`, `calculate_time()` for `@calculate_time(...)`):
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
     decorators: tuple[str, ...] = ()
@@ -1079,6 +1082,8 @@ class _Indexer(ast.NodeVisitor):
             if stmt not in lazy:  # read before the kinds above
                 self.visit(stmt)
         self.bodies.pop()
+        if cls is not None and info.params[:1] == ("self",):
+            info.self_reads = _self_reads(node.body)
         if calls_lazy_check(info.calls):  # (rare: the walk costs nothing elsewhere)
             info.lazy_params = lazy_message_params(node, self.resolve)
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
@@ -1505,6 +1510,8 @@ class _Indexer(ast.NodeVisitor):
         name = self.resolve(dotted(func)) or ""
         if name in HOST_TORCH:
             return Held(Base.HOST)  # `self.device = torch.device("cuda:0")`, `self.ctx = torch.autocast(..)`: no tensor
+        if name.startswith("numpy.") and name not in NUMPY_OBJECTS and name.rpartition(".")[2][:1].islower():
+            return Held(Base.NDARRAY)  # `self.y = np.arange(h)`: a host array, as a local made so reads
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()
                                        and name.split(".")[1] not in NON_TENSOR_TORCH_SUBMODULES
                                        and name not in TRANSFORM_TORCH) or LEGACY_TENSOR_RE.match(name):
@@ -2800,6 +2807,25 @@ def _annotation_kind(annotation: str) -> str | None:
     if kind == "bool_tensor":
         return "tensor"
     return kind if kind in ("tensor", "tensor_seq", "host") else None
+
+
+def _self_reads(body: list[ast.stmt]) -> tuple[str, ...]:
+    """The attributes of `self` that `body` (not the defs nested in it) reads without calling them: `self.started`
+    in `if not self.started:`, `self.scale` in `x * self.scale`, not `self.update(x)` (a call the index records)."""
+    called: set[int] = set()
+    out: dict[str, None] = {}
+    todo: list[ast.AST] = list(body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            continue
+        if isinstance(node, ast.Call):
+            called.add(id(node.func))
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and id(node) not in called \
+                and isinstance(node.value, ast.Name) and node.value.id == "self":
+            out[node.attr] = None
+        todo.extend(ast.iter_child_nodes(node))
+    return tuple(out)
 
 
 def _hop(target: FunctionInfo, how: str) -> str:

@@ -19,11 +19,21 @@ def _unwrap_any_all(ctx, expr: cst.BaseExpression) -> cst.Call | None:
     # (ndarrays are reported by the NumPy rule, not here).
     if m and m[1] in ("any", "all") and not m[0].__class__.__name__.endswith("String") and \
             ctx.val(m[0]).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.UNKNOWN) and \
-            (ctx.qualname(m[0]) or "").split(".")[0] not in ("numpy", "torch"):
+            (ctx.qualname(m[0]) or "").split(".")[0] not in ("numpy", "torch") and not _against_array(ctx, m[0]):
         return expr
     if ctx.call_name(expr) in ("torch.any", "torch.all") and ctx.val(expr).kind is not Kind.CPU_TENSOR:
         return expr  # not of a host tensor: computed and read on the host
     return None
+
+
+def _against_array(ctx, expr: cst.BaseExpression) -> bool:
+    """`expr` compares a NumPy array with operands of unknown kind and no tensor (`(coords["y"] != self.y).any()`,
+    `self.y` an ndarray): a comparison with an array is NumPy's, computed on the host, so its reduction is no device
+    read (an ndarray's is the NumPy rule's). A tensor operand makes it a device mask, reported as before."""
+    if expr.__class__ is not cst.Comparison:
+        return False
+    kinds = [ctx.val(e).kind for e in (expr.left, *(t.comparator for t in expr.comparisons))]
+    return Kind.NDARRAY in kinds and not any(k in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR) for k in kinds)
 
 
 def _is_nan_guard(ctx, call: cst.Call) -> bool:

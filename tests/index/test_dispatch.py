@@ -3098,3 +3098,40 @@ def test_a_registry_object_filled_by_its_call_builds_runners_by_key():
     assert engine["WanRunner.run"][1] == ("Engine.forward", "WanRunner.run [self.runner = factory build_runner]")
     assert "Head.run" not in engine
     assert "Unused.run" not in found and "Tagged.run" not in found and "Checked.run" not in found
+
+
+def test_reading_a_property_runs_its_getter():
+    """resemble-enhance's `Normalizer`: `if not self.started:` reads a `@property` whose getter tests a buffer
+    (`not torch.isnan(self.running_mean_unsafe)`); the read runs the getter, so a hot method that reads it reaches
+    the getter's body (also a base class's getter, read from a subclass). Decoys: a property no hot code reads, a
+    plain field read, and a bound method read without a call (handed on as a callback) run nothing."""
+    found = hot({"pkg.__init__": "", "pkg.norm": """
+        import torch
+        from torch import nn
+
+        class Base(nn.Module):
+            @property
+            def started(self):
+                return not torch.isnan(self.running_mean_unsafe)
+
+            @property
+            def unused(self):
+                return self.running_mean_unsafe.item()
+
+            def on_done(self, x):
+                return x.cpu()
+
+        class Normalizer(Base):
+            def __init__(self):
+                super().__init__()
+                self.momentum = 0.1
+                self.register_buffer("running_mean_unsafe", torch.full([], torch.nan))
+
+            def forward(self, x):
+                if not self.started:
+                    x = x * self.momentum
+                hooks = [self.on_done]
+                return x
+    """})
+    assert found["Base.started"] == ("forward", ("Normalizer.forward", "Base.started [property started]"))
+    assert "Base.unused" not in found and "Base.on_done" not in found

@@ -609,3 +609,81 @@ def test_a_scripts_call_of_a_one_step_helper_is_no_request():
     uncalled = UNGUARDED_SCRIPT.replace("        infer(prompt)", "        print(prompt)")
     files["pkg.scripts.run"] = uncalled
     assert "ids_for_prompt" not in hot(files)
+
+
+# StormScope's shape (earth2studio): the staged denoisers sit in an `nn.ModuleList` built from a config's specs (no
+# class the index can name), and the sampler picks one per step through a method annotated `-> nn.Module`.
+EXPERTS = """
+    from typing import Protocol
+
+    import torch
+    from torch import nn
+
+    class Prognostic(Protocol):
+        def __call__(self, x): ...
+
+    @torch.no_grad()
+    def run(prognostic: Prognostic, x):
+        return prognostic(x)
+
+    class Staged(nn.Module):
+        def __init__(self, specs):
+            super().__init__()
+            self.specs = specs
+            self.stage_models = nn.ModuleList([spec["model"] for spec in specs])
+            self.layers = nn.ModuleList([nn.Linear(4, 4) for _ in specs])
+            with torch.no_grad():
+                self._select_expert(0)(torch.zeros(4), 0)
+
+        def _select_expert(self, t) -> nn.Module:
+            for i, spec in enumerate(self.specs):
+                if t >= spec["sigma_min"]:
+                    return self.stage_models[i]
+            raise ValueError(t)
+
+        def _expert(self, i):
+            return self.stage_models[i]
+
+        def _sampler(self, x, steps):
+            for t in steps:
+                net = self._select_expert(t)
+                x = net(x, t)
+            return x
+
+        @torch.inference_mode()
+        def _forward(self, x):
+            return self._sampler(x, torch.linspace(1, 0, 8, device=x.device))
+
+        @torch.no_grad()
+        def first(self, x):
+            return self.stage_models[0](x, 0)
+
+        @torch.no_grad()
+        def by_index(self, x):
+            net = self._expert(1)
+            return net(x, 1)
+
+        @torch.no_grad()
+        def reset(self):
+            net = self._select_expert(0)
+            net.reset_parameters()
+
+        @torch.no_grad()
+        def project(self, x):
+            return self.layers[0](x)
+"""
+
+
+def test_a_module_picked_by_a_method_or_from_a_module_list_is_the_model():
+    """A module a project method returns (`active_net = self._select_expert(t)`, annotated `-> nn.Module`, or
+    returning `self.stage_models[i]`) and an element of a module list of unnamed classes (`self.stage_models[0]`)
+    are modules: calling one runs some model's forward, so a gradless method that does, itself or one module method
+    down (`_forward` -> `_sampler`), is an inference root. The decoys: a picked module whose weights are reset (no
+    call of it), a gradless call of a list of torch layers (a part, no model), a picked module run in the constructor
+    (set-up), and a gradless call of a Protocol-typed parameter (earth2studio's `prognostic`: no class to reach)."""
+    found = hot({"pkg.__init__": "", "pkg.staged": EXPERTS})
+    for root in ("_forward", "first", "by_index"):
+        assert found[f"Staged.{root}"] == (
+            "forward", (f"Staged.{root} (inference: runs the model with autograd off)",)), root
+    assert "Staged.reset" not in found and "Staged.project" not in found
+    assert "Staged.__init__" not in found and "run" not in found

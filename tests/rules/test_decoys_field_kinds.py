@@ -118,3 +118,30 @@ def test_a_field_declared_bare_in_a_method_has_its_annotation_as_prior():
     """
     got = findings(src, scope="all")
     assert {(line, code) for line, code in got if code.startswith("GL1")} == {(21, "GL110"), (22, "GL105")}
+
+
+def test_a_numpy_field_compared_in_a_condition_is_host_data():
+    """`self.y = np.arange(h)` (earth2studio's StormScope grid coordinates): the field holds a NumPy array, so
+    `(coords["y"] != self.y).any()` compares on the host and the `if` reads no device reduction (GL111). Decoys: the
+    same test against a tensor buffer, and against a number, whose other operand says nothing, stay reported."""
+    hits = {hit for hit in findings("""
+        import numpy as np
+        import torch
+
+
+        class Grid(torch.nn.Module):
+            def __init__(self, h):
+                super().__init__()
+                self.y = np.arange(h)
+                self.register_buffer("lat", torch.zeros(h))
+
+            def forward(self, x, coords):
+                if (coords["y"] != self.y).any():
+                    x = x + 1
+                if (coords["y"] != self.lat).any():
+                    x = x + 2
+                if (coords["y"] != 3).any():
+                    x = x + 3
+                return x
+    """) if hit[1] == "GL111"}
+    assert hits == {(14, "GL111"), (16, "GL111")}

@@ -3666,7 +3666,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             found = [(self.functions[c.methods[name]], "") for c in s.classes.values() if name in c.methods]
             if found:
                 return found
-        caller = self.functions.get(owner or "")
+        caller = self.functions.get(owner or "") or self.script_of(owner or "")
         return self._compiled_callees(caller, s.module, ref) if caller is not None else []
 
     def _compiled_modules(self, s: ModuleSummary, ref: str, owner: str | None) -> list[FunctionInfo]:
@@ -3675,7 +3675,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         an `nn.Module`'s forward, and only where the project does not define `compile` on the class itself (moondream's
         `MoondreamModel.compile()` compiles methods of its own choosing): the method of any other object (a Keras
         model's `compile(optimizer=...)`, a pattern's) compiles nothing of torch's."""
-        caller = self.functions.get(owner or "")
+        caller = self.functions.get(owner or "") or self.script_of(owner or "")
         if caller is None:
             return []
         if ref == "self":

@@ -2214,17 +2214,19 @@ class _Indexer(ast.NodeVisitor):
                 first = node.args[0]
                 items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
                 graphed = callee in GRAPHED_CALLS or _graphed_compile(node, self._option_defaults())
-                owner = self.func_stack[-1].key if self.func_stack else None
+                owner = self.func_stack[-1].key if self.func_stack else self._script_owner(items)
                 for item in items:
-                    ref = self._comprehended_item(node, item) or self.resolve(dotted(item))
+                    ref = self._comprehended_item(node, item) or self._compiled_ref(item)
                     if ref:
                         (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno, owner))
                         if id(node) in self.in_place_compiles:
                             self.s.compiled_in_place.append((ref, node.lineno))
-            elif (receiver := _compiled_receiver(node, self.s.imports)) and self.func_stack:
+            elif (receiver := _compiled_receiver(node, self.s.imports)) \
+                    and (owner := self.func_stack[-1].key if self.func_stack else
+                         self._script_owner([node.func.value])):
                 graphed = _graphed_compile(node, self._option_defaults())
-                self.s.module_compiles.append((self.resolve(receiver) or receiver, node.lineno,
-                                               self.func_stack[-1].key, graphed))
+                ref = self._compiled_ref(node.func.value) or receiver
+                self.s.module_compiles.append((ref, node.lineno, owner, graphed))
             elif isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) == 3 \
                     and isinstance(node.args[1], ast.Constant) and node.args[1].value in HOT_METHOD_NAMES:
                 self._patched_forward(node.args[2], node.lineno)  # `setattr(model, "forward", bound)`
@@ -2246,6 +2248,27 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _script_owner(self, items: list[ast.expr]) -> str | None:
+        """The script's unit as the compiling function of a top-level compile of one of its own locals (`model =
+        Net(); model = torch.compile(model, mode="reduce-overhead")`): what the compiled object runs is resolved as
+        the script's call of it would be. None (no compiling function, as before) for anything else: a top-level def
+        (`policy = torch.compile(policy)`) is named without it, and a class body compiles nothing per call."""
+        if self.func_stack or self.class_stack:
+            return None
+        heads = {dotted(item).partition(".")[0] for item in items if dotted(item)}
+        return self._script().key if heads & self.script_binds.keys() else None
+
+    def _compiled_ref(self, item: ast.expr) -> str | None:
+        """What a compile's argument names, read with the script's locals at the top level (`_script_owner`)."""
+        name = dotted(item)
+        if self.func_stack or self.class_stack or not name or name.partition(".")[0] not in self.script_binds:
+            return self.resolve(name)
+        self.local_binds.append(self.script_binds)
+        try:
+            return self.resolve(name)
+        finally:
+            self.local_binds.pop()
 
     def _comprehended_item(self, node: ast.Call, item: ast.expr) -> str | None:
         """`[torch.compile(m, mode=...) for m in models]`: what a comprehension's target names in the call, an item of

@@ -10,7 +10,8 @@ module's forward as `torch.compile(module, ...)` does, and an option passed as a
 with its default (earth2studio's `def compile_experts(self, mode="reduce-overhead")`). Decoys: a method `compile` of an
 object that is no torch module (a Keras-like model, `re.compile`), an in-place compile in the default mode, a parameter
 default that replays no graph or that the body rebinds. A comprehension that compiles each module of a container
-(mace's `[torch.compile(m, mode=...) for m in self.models]`) compiles the container's items."""
+(mace's `[torch.compile(m, mode=...) for m in self.models]`) compiles the container's items, and a script's top-level
+compile of its own local (`model = Warp(); model = torch.compile(model, mode=...)`) the local's module."""
 
 from __future__ import annotations
 
@@ -291,3 +292,20 @@ def test_a_comprehension_compiling_each_item_of_a_container_captures_the_items()
     assert found["Warp.forward"] == "captured" and found["grid"] == "captured"
     assert found["Head.forward"] == "forward"  # decoy: the default mode replays no graph
     assert found.get("Committee.__init__") != "captured"
+
+
+def test_a_script_compiling_its_own_local_at_top_level_captures_its_module():
+    found = tiers({"nets": NETS, "bench": """
+        import torch
+        from nets import Warp, Head
+
+        model = Warp()
+        model = torch.compile(model, mode="reduce-overhead")
+        head = Head()
+        head = torch.compile(head)
+        x = torch.randn(4, 4)
+        for _ in range(10):
+            head(model(x))
+    """})
+    assert found["Warp.forward"] == "captured" and found["grid"] == "captured"
+    assert found["Head.forward"] == "forward"  # decoy: the default mode replays no graph

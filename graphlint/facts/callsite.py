@@ -878,6 +878,11 @@ def _defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> list[tuple[ast.ar
             *zip(args.kwonlyargs, args.kw_defaults)]
 
 
+def constant_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, object]:
+    """Parameter -> its default, for the parameters whose default is a literal constant (`mode="reduce-overhead"`)."""
+    return {a.arg: d.value for a, d in _defaults(func) if isinstance(d, ast.Constant)}
+
+
 def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default is `None` (positional and keyword-only)."""
     return tuple(a.arg for a, d in _defaults(func) if isinstance(d, ast.Constant) and d.value is None)

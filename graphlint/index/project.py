@@ -2189,6 +2189,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                          for fn, how in self._compile_targets(s, ref, owner))
             for ref, _line, owner in s.compile_roots:
                 roots["forward"].extend((fn, fn.display, None, False) for fn, _how in self._compile_targets(s, ref, owner))
+            for ref, _line, owner, graphed in s.module_compiles:
+                for fn in self._compiled_modules(s, ref, owner):
+                    roots["captured" if graphed else "forward"].append(
+                        (fn, f"{fn.display} (graphed: Module.compile)" if graphed else fn.display, None, False))
             for table, label in ((s.hook_roots, "forward hook"), (s.patched_forwards, "patched forward"),
                                  (s.attention_roots, "attention function")):
                 for ref, _line, owner in table:
@@ -3746,8 +3750,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             found = [(self.functions[c.methods[name]], "") for c in s.classes.values() if name in c.methods]
             if found:
                 return found
-        caller = self.functions.get(owner or "")
+        caller = self.functions.get(owner or "") or self.script_of(owner or "")
         return self._compiled_callees(caller, s.module, ref) if caller is not None else []
+
+    def _compiled_modules(self, s: ModuleSummary, ref: str, owner: str | None) -> list[FunctionInfo]:
+        """`ref.compile(...)` in `owner` (`ModuleSummary.module_compiles`): the forward of each torch module `ref`
+        holds, named as `torch.compile(ref)` names it (`self.compile()` in a module's method: its own class's). Only
+        an `nn.Module`'s forward, and only where the project does not define `compile` on the class itself (moondream's
+        `MoondreamModel.compile()` compiles methods of its own choosing): the method of any other object (a Keras
+        model's `compile(optimizer=...)`, a pattern's) compiles nothing of torch's."""
+        caller = self.functions.get(owner or "") or self.script_of(owner or "")
+        if caller is None:
+            return []
+        if ref == "self":
+            cls = self.classes.get(caller.class_key or "")
+            found = [self.method(cls, "forward")] if cls is not None else []
+        else:
+            found = [fn for fn, _how in self._compiled_callees(caller, s.module, ref)]
+        return [fn for fn in found if fn is not None and fn.qualname.rpartition(".")[2] == "forward"
+                and (cls := self.classes.get(fn.class_key or "")) is not None and self.is_nn_module(cls)
+                and self.method(cls, "compile") is None]
 
     def _compiled_callees(self, caller: FunctionInfo, module: str, ref: str) -> list[tuple[FunctionInfo, str]]:
         """`torch.compile(x, ...)` in `caller`: the compiled object runs what `x(...)` there would, resolved as the

@@ -36,11 +36,11 @@ from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
-    Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, cpu_defaults, escaping_defs,
-    expr_kind, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only, literal_value,
-    moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns, required_positionals,
-    returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr, spelled_keywords, statements,
-    tuple_of_tensors, NUMPY_OBJECTS,
+    Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
+    escaping_defs, expr_kind, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only,
+    literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns,
+    required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr,
+    spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
@@ -366,6 +366,9 @@ class ModuleSummary:
     # (descriptor, line) of those compiled in place, `self.step = torch.compile(self.step)`: the wrapper is called
     # through the very name the function is, so its calls stay the ones the index resolves
     compiled_in_place: list[tuple[str, int]] = field(default_factory=list)
+    # (receiver, line, compiling fn, graphed) of each `Module.compile(...)`, torch's in-place method
+    # (`self.actor.compile(mode="reduce-overhead")`): the receiver's forward runs compiled, as `torch.compile(m)`'s does
+    module_compiles: list[tuple[str, int, str | None, bool]] = field(default_factory=list)
     hook_roots: list[tuple[str, int, str | None]] = field(default_factory=list)  # (hook, line, registering fn)
     # (function, line, patching fn) of each function installed as a module's forward: `Attn.forward = fwd`,
     # `self.forward = self.short_forward`, `setattr(m, "forward", MethodType(fwd, m))`
@@ -738,6 +741,7 @@ class _Indexer(ast.NodeVisitor):
         # class key -> field -> what `self.field.append(v)` adds (`_note_field_add`), read once the class is walked
         self.field_adds: dict[str, dict[str, set[str]]] = {}
         self.in_place_compiles: set[int] = set()  # ids of compile calls bound back to what they compile
+        self.def_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []  # the defs being walked, innermost last
         # per function: parameter -> the instances of the other members of its union annotation (`_union_params`)
         self.union_params: list[dict[str, tuple[str, tuple[str, ...]]]] = []
         # per function: locals another arm of an `if` bound to something else (`_join_arms`): a call on the local
@@ -1072,6 +1076,7 @@ class _Indexer(ast.NodeVisitor):
             else:
                 self._lazy_attrs(node, cls)
         self.func_stack.append(info)
+        self.def_nodes.append(node)
         # Decorators, defaults and annotations: measured for nesting only (their calls are not the body's).
         for part in (*node.decorator_list, node.args, node.returns):
             if part is not None:
@@ -1097,6 +1102,7 @@ class _Indexer(ast.NodeVisitor):
         self.arm_binds.pop()
         self.call_locals.pop()
         self.func_stack.pop()
+        self.def_nodes.pop()
         info.regions.extend(_begin_end_regions(info.calls))
         if parent is not None:
             parent.nesting = max(parent.nesting, info.nesting)
@@ -2253,14 +2259,20 @@ class _Indexer(ast.NodeVisitor):
             if callee in COMPILE_CALLS and node.args:
                 first = node.args[0]
                 items = first.elts if isinstance(first, (ast.Tuple, ast.List)) else [first]
-                graphed = callee in GRAPHED_CALLS or _graphed_compile(node)
-                owner = self.func_stack[-1].key if self.func_stack else None
+                graphed = callee in GRAPHED_CALLS or _graphed_compile(node, self._option_defaults())
+                owner = self.func_stack[-1].key if self.func_stack else self._script_owner(items)
                 for item in items:
-                    ref = self.resolve(dotted(item))
+                    ref = self._comprehended_item(node, item) or self._compiled_ref(item)
                     if ref:
                         (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno, owner))
                         if id(node) in self.in_place_compiles:
                             self.s.compiled_in_place.append((ref, node.lineno))
+            elif (receiver := _compiled_receiver(node, self.s.imports)) \
+                    and (owner := self.func_stack[-1].key if self.func_stack else
+                         self._script_owner([node.func.value])):
+                graphed = _graphed_compile(node, self._option_defaults())
+                ref = self._compiled_ref(node.func.value) or receiver
+                self.s.module_compiles.append((ref, node.lineno, owner, graphed))
             elif isinstance(func, ast.Name) and func.id == "setattr" and len(node.args) == 3 \
                     and isinstance(node.args[1], ast.Constant) and node.args[1].value in HOT_METHOD_NAMES:
                 self._patched_forward(node.args[2], node.lineno)  # `setattr(model, "forward", bound)`
@@ -2282,6 +2294,46 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _script_owner(self, items: list[ast.expr]) -> str | None:
+        """The script's unit as the compiling function of a top-level compile of one of its own locals (`model =
+        Net(); model = torch.compile(model, mode="reduce-overhead")`): what the compiled object runs is resolved as
+        the script's call of it would be. None (no compiling function, as before) for anything else: a top-level def
+        (`policy = torch.compile(policy)`) is named without it, and a class body compiles nothing per call."""
+        if self.func_stack or self.class_stack:
+            return None
+        heads = {dotted(item).partition(".")[0] for item in items if dotted(item)}
+        return self._script().key if heads & self.script_binds.keys() else None
+
+    def _compiled_ref(self, item: ast.expr) -> str | None:
+        """What a compile's argument names, read with the script's locals at the top level (`_script_owner`)."""
+        name = dotted(item)
+        if self.func_stack or self.class_stack or not name or name.partition(".")[0] not in self.script_binds:
+            return self.resolve(name)
+        self.local_binds.append(self.script_binds)
+        try:
+            return self.resolve(name)
+        finally:
+            self.local_binds.pop()
+
+    def _comprehended_item(self, node: ast.Call, item: ast.expr) -> str | None:
+        """`[torch.compile(m, mode=...) for m in models]`: what a comprehension's target names in the call, an item of
+        the iterable it runs over (`models[]`, as `models[i]` reads), so that the compiled object is the items' class."""
+        if not isinstance(item, ast.Name):
+            return None
+        for gen in reversed(self.comprehended.get(id(node), [])):
+            if isinstance(gen.target, ast.Name) and gen.target.id == item.id:
+                iterable = dotted(gen.iter)
+                return self.resolve(f"{iterable}[]") if iterable else None
+        return None
+
+    def _option_defaults(self) -> dict[str, object]:
+        """The constant defaults of the enclosing def's parameters that its body does not rebind: what
+        `torch.compile(m, mode=mode)` passes as shipped (`def compile_experts(self, mode="reduce-overhead")`)."""
+        if not self.def_nodes or not self.scopes:
+            return {}
+        rebound = self.scopes[-1].binds
+        return {name: value for name, value in constant_defaults(self.def_nodes[-1]).items() if name not in rebound}
 
     def _made_callee(self, func: ast.expr) -> str | None:
         """The call on a local that holds what a project function returned, as a call on that value: `api_fn(x)`
@@ -2833,15 +2885,34 @@ def _hop(target: FunctionInfo, how: str) -> str:
     return f"{target.display} [{how}]" if how else target.display
 
 
-def _graphed_compile(call: ast.Call) -> bool:
+def _compiled_receiver(call: ast.Call, imports: dict[str, str]) -> str | None:
+    """`m.compile(mode=...)`, torch's in-place `nn.Module.compile` (torch >= 2.2): the receiver `m`
+    (`ModuleSummary.module_compiles`). Whether `m` is a torch module is asked once classes are known
+    (`ProjectIndex._compiled_modules`: a Keras model's `compile(optimizer=...)` is not); a receiver that is an imported
+    name (`re.compile(p)`, `regex.compile(p)`) is a module's function, and a positional argument is no option of
+    torch's method (keyword-only)."""
+    func = call.func
+    if not isinstance(func, ast.Attribute) or func.attr != "compile" or call.args:
+        return None
+    receiver = dotted(func.value)
+    return receiver if receiver and receiver.partition(".")[0] not in imports else None
+
+
+def _graphed_compile(call: ast.Call, defaults: dict[str, object] | None = None) -> bool:
     """`torch.compile(..., mode="reduce-overhead" | "max-autotune")` replays CUDA graphs; `fullgraph=True`
-    must compile to one graph: a sync or graph break inside either is an error, not a slowdown."""
+    must compile to one graph: a sync or graph break inside either is an error, not a slowdown. An option passed
+    as a parameter of the enclosing def counts with its default (`defaults`), the value a call that leaves it out
+    ships (`mode=mode` in `def compile_experts(self, mode="reduce-overhead")`)."""
     for kw in call.keywords:
-        if not isinstance(kw.value, ast.Constant):
+        if isinstance(kw.value, ast.Constant):
+            value = kw.value.value
+        elif isinstance(kw.value, ast.Name) and defaults and kw.value.id in defaults:
+            value = defaults[kw.value.id]
+        else:
             continue
-        if kw.arg == "mode" and kw.value.value in GRAPHED_COMPILE_MODES:  # not "max-autotune-no-cudagraphs"
+        if kw.arg == "mode" and value in GRAPHED_COMPILE_MODES:  # not "max-autotune-no-cudagraphs"
             return True
-        if kw.arg == "fullgraph" and kw.value.value is True:
+        if kw.arg == "fullgraph" and value is True:
             return True
     return False
 

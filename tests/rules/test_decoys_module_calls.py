@@ -249,3 +249,59 @@ def test_hit_python_list_a_forward_normalises_to_a_device_tensor():
                 return self.embeddings(x, seqlens)
     """
     assert findings(src, scope="all") == {(8, "GL130"), (9, "GL126"), (19, "GL102")}
+
+
+def test_hit_outputs_of_a_project_module_call_are_device_tensors():
+    """A project module computes where its weights live, and what it hands back that is not host data is computed
+    there or was an input its layers read there: `x, v, z, pos, batch = self.rep(z, pos, batch=batch)` (torchmd-net's
+    `AtomFilter.forward`) unpacks device tensors, so a mask of `z` and `batch.unique()` wait for the GPU. Decoys: the
+    module's host items (a count the forward reads with `len`, a list of `tolist()`), an output whose summary says
+    it is a host tensor (`.cpu()`), and a call of a module the code cannot name (no evidence it is one). A tuple
+    whose summary types some items (`return z, len(z)`) gives its open items the same reading."""
+    src = """
+        import torch
+        import torch.nn as nn
+
+
+        class Rep(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 3)
+
+            def forward(self, z, pos, batch):
+                x = self.emb(z)
+                return x, None, z, pos, batch
+
+
+        class Stats(nn.Module):
+            def forward(self, x):
+                return len(x), x.shape[0], x.cpu()
+
+
+        class Pair(nn.Module):
+            def forward(self, z):
+                return z, len(z)
+
+
+        class Filter(nn.Module):
+            def __init__(self, other):
+                super().__init__()
+                self.rep = Rep()
+                self.stats = Stats()
+                self.pair = Pair()
+                self.other = other
+
+            def forward(self, z, pos, batch):
+                x, v, z, pos, batch = self.rep(z, pos, batch=batch)
+                n = len(batch.unique())
+                keep = z > 1
+                x = x[keep]
+                count, rows, host = self.stats(x)
+                ids = host.unique()
+                a, b = self.other(z)
+                m = len(b.unique())
+                w, k = self.pair(z)
+                nz = w.nonzero()
+                return x, n, count + rows, ids, a, m, nz, k
+    """
+    assert findings(src, scope="hot") == {(17, "GL103"), (35, "GL122"), (37, "GL123"), (43, "GL120")}

@@ -412,6 +412,8 @@ class Inference:
         self.lookup_keyed: Callable[[cst.Attribute, cst.BaseExpression], Val | None] | None = None
         # an instance of the plain project class of this dotted name (`isinstance(v, Meta)`), or None
         self.lookup_class: Callable[[str], Val | None] | None = None
+        # whether this dotted name is an nn.Module class the project defines with a `forward` (`module_output_items`)
+        self.project_module: Callable[[str], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -1369,7 +1371,8 @@ class Inference:
         projected = self.call_returns(node)
         if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`
             projected = self._tokenized(node)
-        if projected is not None and not recv.host and projected.kind is Kind.UNKNOWN and projected.items is not None:
+        if projected is not None and not recv.host and projected.kind is Kind.UNKNOWN and projected.items is not None \
+                and self.project_module is not None and recv.ref is not None and self.project_module(recv.ref):
             # a tuple whose items the forward's summary leaves open: see `module_output_items`
             return projected._replace(items=tuple(TENSOR if item == UNKNOWN else item for item in projected.items))
         return projected if projected is not None else UNKNOWN
@@ -2424,13 +2427,14 @@ def module_output_items(inf: Inference, source: cst.BaseExpression | None) -> bo
     """Whether `source` calls a project module (`x, v, z, pos, batch = self.rep(z, pos, batch=batch)`): a module
     computes where its weights live, and what it hands back that is not host data (a number, a list) is computed there
     or was an input its layers read there. So the items of its output that nothing else types are device tensors
-    (torchmd-net's `AtomFilter.forward`). The output as a whole stays unknown: a dict, a tensor or a tuple."""
+    (torchmd-net's `AtomFilter.forward`). The output as a whole stays unknown: a dict, a tensor or a tuple. Only a
+    class the project defines: a library module's forward is not read (Transformer Engine's `Fp8Padding` hands back
+    its split sizes as a Python list, Megatron's `experts.py`)."""
     if not isinstance(source, cst.Call):
         return False
     recv = inf(source.func)
-    return recv.kind is Kind.MODULE and not recv.host and recv.ref is not None \
-        and not recv.ref.startswith("torch.") and recv.ref.rpartition(".")[2] not in NN_MODULE_SEQ_OUTPUT \
-        and not input_device_module(recv.ref) and recv.ref not in HOST_TENSOR_MODULES
+    return recv.kind is Kind.MODULE and not recv.host and recv.ref is not None and inf.project_module is not None \
+        and inf.project_module(recv.ref)
 
 
 def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False,

@@ -2006,8 +2006,23 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
             # `torch.tensor(data)` copies its data to the default device; only a device tensor would keep its own
             # (torch warns against that spelling: `t.clone().detach()`), as the inference reads it too
             return CPU_TENSOR
-        return CPU_TENSOR if data in HOST_FAMILY else UNKNOWN
+        return CPU_TENSOR if data in HOST_FAMILY or _array_method_result(call.args[0], again, scope) else UNKNOWN
     return CPU_TENSOR
+
+
+def _array_method_result(data: ast.expr, again: Callable[[ast.expr], IKind], scope: Scope) -> bool:
+    """`torch.as_tensor(df_state.synthesis(spec.numpy()))`: the data is what a method of an object handed in (a
+    parameter or a local, not `self`) returns for NumPy arrays and other host data. Such a method (a DSP library's
+    synthesis, a resampler, a codec) reads host memory and hands back host memory: a device tensor would have to
+    come from torch, which it was not given. So the tensor is built on the host."""
+    if not isinstance(data, ast.Call) or not isinstance(data.func, ast.Attribute) or data.keywords:
+        return False
+    owner = data.func.value
+    if not isinstance(owner, ast.Name) or owner.id in ("self", "cls", "torch", "np", "numpy") or not data.args \
+            or not (owner.id in scope.params or owner.id in scope.binds):
+        return False
+    kinds = [again(arg) if not isinstance(arg, ast.Starred) else UNKNOWN for arg in data.args]
+    return NDARRAY in kinds and all(kind in HOST_FAMILY for kind in kinds)
 
 
 def _array_view(value: ast.expr) -> bool:

@@ -40,7 +40,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
     TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, VECTOR_ENV_MAKERS, VECTOR_ENV_RESULTS, VECTOR_ENVS, VECTORIZE_MODES,
     WINDOW_TORCH,
-    composed_transform, input_device_module, keeps_input_device,
+    composed_transform, input_device_module, is_library_loader, keeps_input_device,
 )
 
 
@@ -412,6 +412,8 @@ class Inference:
         self.lookup_keyed: Callable[[cst.Attribute, cst.BaseExpression], Val | None] | None = None
         # an instance of the plain project class of this dotted name (`isinstance(v, Meta)`), or None
         self.lookup_class: Callable[[str], Val | None] | None = None
+        # whether this dotted name is an nn.Module class the project defines with a `forward` (`module_output_items`)
+        self.project_module: Callable[[str], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -1004,6 +1006,9 @@ class Inference:
             return CPU  # `xgr.allocate_token_bitmask(n, vocab)`: a library builds it on the host
         if qual in DATA_LOADERS:
             return self._loader(node)
+        if is_library_loader(qual) and not self._has_kw(node, "device") and self.call_returns(node) is None:
+            # (a class the project defines is read from its code; `device=` places the batches, as DGL's does)
+            return self._loader(node)
         if qual in HOST_TENSOR_AND_NUMBER:
             return Val(Kind.UNKNOWN, items=(CPU, HOST))  # `wav, sr = torchaudio.load(path)`
         if qual in DLPACK_IMPORTS and self._dlpack_of_host(node):
@@ -1366,6 +1371,10 @@ class Inference:
         projected = self.call_returns(node)
         if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`
             projected = self._tokenized(node)
+        if projected is not None and not recv.host and projected.kind is Kind.UNKNOWN and projected.items is not None \
+                and self.project_module is not None and recv.ref is not None and self.project_module(recv.ref):
+            # a tuple whose items the forward's summary leaves open: see `module_output_items`
+            return projected._replace(items=tuple(TENSOR if item == UNKNOWN else item for item in projected.items))
         return projected if projected is not None else UNKNOWN
 
     def _tokenized(self, node: cst.Call) -> Val | None:
@@ -2414,6 +2423,20 @@ def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:
     return 0 if inf(data) == HOST else None
 
 
+def module_output_items(inf: Inference, source: cst.BaseExpression | None) -> bool:
+    """Whether `source` calls a project module (`x, v, z, pos, batch = self.rep(z, pos, batch=batch)`): a module
+    computes where its weights live, and what it hands back that is not host data (a number, a list) is computed there
+    or was an input its layers read there. So the items of its output that nothing else types are device tensors
+    (torchmd-net's `AtomFilter.forward`). The output as a whole stays unknown: a dict, a tensor or a tuple. Only a
+    class the project defines: a library module's forward is not read (Transformer Engine's `Fp8Padding` hands back
+    its split sizes as a Python list, Megatron's `experts.py`)."""
+    if not isinstance(source, cst.Call):
+        return False
+    recv = inf(source.func)
+    return recv.kind is Kind.MODULE and not recv.host and recv.ref is not None and inf.project_module is not None \
+        and inf.project_module(recv.ref)
+
+
 def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False,
                  source: cst.BaseExpression | None = None) -> None:
     """Bind an assignment (or `for`) target to a value; tuples unpack sequences elementwise. `source`: the
@@ -2432,6 +2455,8 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
         # `a, b = t` unpacks a tensor (or an array) along its first dimension, `a, b = parts` a sequence
         inner = element_of(val) if val.kind in UNPACKED_KINDS or val.elem is not None \
             else HOST if val.kind is Kind.HOST else UNKNOWN
+        if inner == UNKNOWN and val == UNKNOWN and module_output_items(inf, source):
+            inner = TENSOR
         for el in target.elements:
             bind_targets(inf, el.value, inner if el.__class__ is not cst.StarredElement else UNKNOWN)
     elif target.__class__ is cst.StarredElement:

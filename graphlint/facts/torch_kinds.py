@@ -290,6 +290,22 @@ OFF_CUDA_PROBES = frozenset({"torch.backends.mps.is_available", "torch.backends.
 HOST_TENSOR_AND_NUMBER = frozenset({"torchaudio.load", "torchaudio.load_with_torchcodec"})
 # torch's data loaders: iterating one yields what its `collate_fn` returns (the default collate: host tensors).
 DATA_LOADERS = frozenset({"torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader"})
+# Loaders that put each batch on a device themselves (fastai's `DataLoader` moves it to `dls.device`, CUDA by default)
+DEVICE_LOADER_ROOTS = ("fastai.",)
+DEVICE_LOADER_WORDS = ("Device", "Cuda", "CUDA", "Gpu", "GPU")
+
+
+def is_library_loader(qual: str | None) -> bool:
+    """A data loader of torch's kind from another library (`torch_geometric.loader.DataLoader`,
+    `torchdata.stateful_dataloader.StatefulDataLoader`, `litdata.StreamingDataLoader`, a vendored copy of PyG's
+    loader): a `*DataLoader` class that subclasses or mirrors torch's, whose workers collate each batch in host
+    memory. Not one named for a device (`DeviceDataLoader` wraps a loader to move its batches) or fastai's."""
+    if not qual or qual in DATA_LOADERS or "." not in qual or qual.startswith(DEVICE_LOADER_ROOTS):
+        return False
+    tail = qual.rpartition(".")[2]
+    return tail.endswith("DataLoader") and not any(word in tail for word in DEVICE_LOADER_WORDS)
+
+
 # torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
 

@@ -1116,3 +1116,78 @@ def test_rows_of_a_numpy_array_and_opencv_results_are_host_arrays():
             return words, poly.tolist(), buf.tolist(), on_device
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL102"} == {(12, "GL102"), (14, "GL102")}
+
+
+def test_another_librarys_data_loader_yields_host_batches():
+    """A `*DataLoader` class of another library (PyG's `torch_geometric.loader.DataLoader`, MACE's vendored copy
+    `mace.tools.torch_geometric.dataloader.DataLoader`, torchdata's `StatefulDataLoader`) collates each batch in host
+    memory as torch's does: `next(iter(loader)).to(device)` is a pageable copy (MACE's calculator `_atoms_to_batch`).
+    Decoys: a loader that places its batches (`device=`, as DGL's takes), one named for a device (a wrapper that moves
+    each batch), and a loader class the project defines itself (read from its code)."""
+    check("""
+        import torch
+        from torch_geometric.loader import DataLoader
+        from torchdata.stateful_dataloader import StatefulDataLoader
+        from mylib.loaders import DeviceDataLoader
+        from dgl.dataloading import DataLoader as GraphLoader
+
+
+        class LocalDataLoader:
+            def __init__(self, dataset, device):
+                self.dataset, self.device = dataset, device
+
+            def __iter__(self):
+                for item in self.dataset:
+                    yield item.to(self.device)
+
+
+        def run(model, dataset, device):
+            batch = next(iter(DataLoader(dataset, batch_size=1))).to(device)  # <- GL131
+            for data in StatefulDataLoader(dataset, batch_size=4):
+                model(data.to(device))  # <- GL131
+            for data in DeviceDataLoader(dataset, device):
+                model(data.to(device))
+            for data in GraphLoader(dataset, batch_size=4, device=device):
+                model(data.to(device))
+            for data in LocalDataLoader(dataset, device):
+                model(data.to(device))
+            return model(batch)
+    """, scope="all")
+
+
+def test_a_tensor_of_what_a_handed_in_object_returns_for_arrays_lives_on_the_host():
+    """`torch.as_tensor(df_state.synthesis(spec.numpy()))`: a method of an object the function is handed, given NumPy
+    arrays, returns host memory (DeepFilterNet's `enhance`, whose every return is that tensor: its caller's
+    `audio.to("cpu")` copies nothing, and moving it to the device is a pageable copy). Decoys: the same object given a
+    string (an encoder may answer on the device), a method of `self` (the project's own code, read on its own), and
+    a tensor of what a module-level function returns."""
+    check("""
+        import torch
+        from dsp import synthesize
+
+
+        def enhance(model, df_state, audio):
+            spec = model(audio.cuda()).cpu()
+            return torch.as_tensor(df_state.synthesis(spec.numpy()))
+
+
+        def embed(encoder, text: str):
+            return torch.as_tensor(encoder.encode(text))
+
+
+        def library(spec):
+            return torch.as_tensor(synthesize(spec.numpy()))
+
+
+        class Runner:
+            def synth(self, spec):
+                return torch.as_tensor(self.vocoder(spec.numpy()))
+
+
+        def main(model, df_state, encoder, audio, text: str, runner: Runner, device):
+            out = enhance(model, df_state, audio).to(device)  # <- GL131
+            emb = embed(encoder, text).to(device)
+            wav = runner.synth(audio).to(device)
+            lib = library(audio).to(device)
+            return out, emb, wav, lib
+    """, scope="all")

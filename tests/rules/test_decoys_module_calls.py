@@ -249,3 +249,64 @@ def test_hit_python_list_a_forward_normalises_to_a_device_tensor():
                 return self.embeddings(x, seqlens)
     """
     assert findings(src, scope="all") == {(8, "GL130"), (9, "GL126"), (19, "GL102")}
+
+
+def test_hit_outputs_of_a_project_module_call_are_device_tensors():
+    """A project module computes where its weights live, and what it hands back that is not host data is computed
+    there or was an input its layers read there: `x, v, z, pos, batch = self.rep(z, pos, batch=batch)` (torchmd-net's
+    `AtomFilter.forward`) unpacks device tensors, so a mask of `z` and `batch.unique()` wait for the GPU. Decoys: the
+    module's host items (a count the forward reads with `len`, a list of `tolist()`), an output whose summary says
+    it is a host tensor (`.cpu()`), a call of a module the code cannot name (no evidence it is one), and a library
+    module's output (Transformer Engine's `Fp8Padding` returns its splits as a list: its forward is not read). A tuple
+    whose summary types some items (`return z, len(z)`) gives its open items the same reading."""
+    src = """
+        import torch
+        import torch.nn as nn
+        from transformer_engine.pytorch import Fp8Padding
+
+
+        class Rep(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 3)
+
+            def forward(self, z, pos, batch):
+                x = self.emb(z)
+                return x, None, z, pos, batch
+
+
+        class Stats(nn.Module):
+            def forward(self, x):
+                return len(x), x.shape[0], x.cpu()
+
+
+        class Pair(nn.Module):
+            def forward(self, z):
+                return z, len(z)
+
+
+        class Filter(nn.Module):
+            def __init__(self, other):
+                super().__init__()
+                self.rep = Rep()
+                self.stats = Stats()
+                self.pair = Pair()
+                self.pad = Fp8Padding(4)
+                self.other = other
+
+            def forward(self, z, pos, batch):
+                x, v, z, pos, batch = self.rep(z, pos, batch=batch)
+                n = len(batch.unique())
+                keep = z > 1
+                x = x[keep]
+                count, rows, host = self.stats(x)
+                ids = host.unique()
+                a, b = self.other(z)
+                m = len(b.unique())
+                w, k = self.pair(z)
+                nz = w.nonzero()
+                padded, splits = self.pad(z, [1, 2])
+                s = len(splits.unique())
+                return x, n, count + rows, ids, a, m, nz, k, padded, s
+    """
+    assert findings(src, scope="hot") == {(18, "GL103"), (37, "GL122"), (39, "GL123"), (45, "GL120")}

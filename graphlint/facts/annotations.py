@@ -92,6 +92,23 @@ def _union_names_tensor(text: str) -> bool:
     return len(members) > 1 and any(annotation_kind(ast.unparse(m)) in ("tensor", "bool_tensor") for m in members)
 
 
+TENSOR_KINDS = frozenset({"tensor", "bool_tensor", "tensor_seq"})
+
+
+@functools.lru_cache(maxsize=4096)
+def names_tensor_items(text: str) -> bool:
+    """A type argument of the annotation names a tensor (`Dict[str, torch.Tensor]`, `Tuple[int, Tensor]`): the
+    pattern that reads a container as a host sequence looks at its first argument only, a dict's key type or one
+    item of a tuple, so such a "host sequence" holds tensors wherever they live."""
+    text = text.strip().strip("'\"")
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return False
+    return any(isinstance(sub, (ast.Name, ast.Attribute, ast.Subscript)) and sub is not node
+               and annotation_kind(ast.unparse(sub)) in TENSOR_KINDS for sub in ast.walk(node))
+
+
 @functools.lru_cache(maxsize=4096)
 def without_tensors(text: str) -> str | None:
     """`Union[torch.Tensor, List[int]]` -> `List[int]`: what a top-level union with a tensor member leaves where a

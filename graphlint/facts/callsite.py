@@ -14,7 +14,7 @@ import builtins
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Iterator
 
-from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name
+from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name, names_tensor_items
 from graphlint.facts.factories import instance_argument
 from graphlint.facts.names import bound_names, child_fields, dotted, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
@@ -738,6 +738,10 @@ def _host_annotation(ann: ast.expr | None, name: str) -> IKind:
     kind = Base(annotation_kind(text))
     if kind == TENSOR and is_cpu_name(name):
         return CPU_TENSOR
+    if kind == HOST_SEQ and names_tensor_items(text):
+        # `data: Dict[str, torch.Tensor]` (mace's batch): `data["node_attrs"]` is a tensor, no host value to hand a
+        # callee as direct evidence (its `torch.argmax(node_attrs)` indexed a device buffer as a CPU index)
+        return UNKNOWN
     return kind if kind in (HOST, HOST_SEQ, TENSOR, BOOL_TENSOR) else UNKNOWN
 
 

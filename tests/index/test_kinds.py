@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from graphlint.facts import kinds
-from graphlint.facts.annotations import annotation_kind
+from graphlint.facts.annotations import annotation_kind, names_tensor_items
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
     CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Elems, Field, Fwd, HostIf, Inst, Items, Join, Keys, Obj, OnParam,
@@ -81,3 +81,16 @@ def test_a_union_that_names_a_tensor_is_no_host_sequence(text, kind):
     `inputs.to(device)`): read as `Union[List[int], Tensor]` is, not as its first member. Decoy: a host sequence or
     None stays one."""
     assert annotation_kind(text) == kind
+
+
+@pytest.mark.parametrize("text, holds", [
+    ("Dict[str, torch.Tensor]", True), ("dict[str, Tensor]", True), ("Optional[Dict[str, torch.Tensor]]", True),
+    ("Dict[str, Optional[torch.Tensor]]", True), ("Tuple[int, torch.Tensor]", True), ("'Dict[str, Tensor]'", True),
+    ("Dict[str, int]", False), ("dict[int, str]", False), ("dict[str, list[int]]", False), ("Dict[str, Any]", False),
+    ("tuple[int, ...]", False),
+])
+def test_a_host_sequence_annotation_that_names_tensor_items(text, holds):
+    """A dict's first type argument is its key: `Dict[str, torch.Tensor]` (mace's `data` batch) reads as a host
+    sequence by its `str`, yet holds tensors, so the call-site facts take no host value from its items (`Tuple[int,
+    Tensor]` likewise). Decoys: containers of host scalars, however keyed or nested, and `Dict[str, Any]`."""
+    assert annotation_kind(text) == "host_seq" and names_tensor_items(text) is holds

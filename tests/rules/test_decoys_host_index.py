@@ -313,3 +313,45 @@ def test_a_field_of_host_scalars_only_is_a_host_container():
             n = s.cache[0].item()
             return a, n
     """, scope="all") == {(13, "GL133"), (14, "GL101")}
+
+
+BATCH_INTO_A_SUBMODULE = """
+    from typing import Dict, List
+    import torch
+
+
+    class Pair(torch.nn.Module):
+        def forward(self, x: torch.Tensor, attrs: torch.Tensor, table: torch.Tensor) -> torch.Tensor:
+            return x * table[torch.argmax(attrs, dim=1)]
+
+
+    class Model(torch.nn.Module):
+        def __init__(self, numbers: List[int]):
+            super().__init__()
+            self.register_buffer("numbers", torch.tensor(numbers, dtype=torch.int64))
+            self.pair = Pair()
+
+        def forward(self, data: Dict[str, torch.Tensor]) -> torch.Tensor:
+            return self.pair(data["x"], data["attrs"], self.numbers)
+"""
+
+
+def test_decoy_argmax_of_an_item_of_a_dict_of_tensors():
+    """mace's `ZBLBasis.forward`: `atomic_numbers[torch.argmax(node_attrs, dim=1)]`, where the one caller passes
+    `data["node_attrs"]` of `data: Dict[str, torch.Tensor]` and a buffer moved with the module. The dict holds tensors
+    (its `str` is the key type): the argmax is a device index, a gather on the device, no upload."""
+    assert findings(BATCH_INTO_A_SUBMODULE) == set()
+
+
+def test_hit_argmax_of_a_cpu_tensor_indexes_a_device_tensor():
+    """The look-alike that uploads: an argmax (a reduction, which keeps its input's device) of a tensor built on the
+    host from a list indexes a device tensor, so the index is copied over; the argmax of the device tensor is not."""
+    src = """
+        import torch
+
+
+        def step(x: torch.Tensor, rows: list[list[float]]) -> torch.Tensor:
+            host = torch.tensor(rows)
+            return x[torch.argmax(host, dim=1)] + x[torch.argmax(x, dim=1)]
+    """
+    assert findings(src, scope="all") == {(6, "GL133")}

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphlint.index.sole import LIBRARY_METHOD_NAMES
+from graphlint.index.sole import LIBRARY_METHOD_NAMES, MODULE_METHOD_NAMES
 
 if TYPE_CHECKING:
     from graphlint.index.summary import ClassInfo, FunctionInfo
@@ -34,6 +34,9 @@ if TYPE_CHECKING:
 PROTOCOL_BASES = ("typing.Protocol", "typing_extensions.Protocol")
 # Methods every protocol inherits from Protocol or object, which no implementer needs to define itself
 _IMPLICIT = frozenset({"__init__", "__init_subclass__", "__class_getitem__", "__subclasshook__"})
+# Methods every nn.Module has from torch (its public API, and calling it): a protocol of models that declares `to`
+# (earth2studio's `PrognosticModel`) is implemented by modules that never define `to` themselves
+MODULE_PROVIDED = MODULE_METHOD_NAMES | {"__call__"}
 
 
 def is_protocol(cls: ClassInfo) -> bool:
@@ -101,9 +104,12 @@ class StructuralTypes:
     def _satisfies(self, cls: ClassInfo, members: dict[str, FunctionInfo]) -> bool:
         """`cls` defines every member (through its MRO), each accepting the protocol's calls. A body of only `pass`
         counts (`def advance(self, n): pass` is a no-op implementation); which definitions can run is the caller's
-        question (`_implementations` skips abstract ones)."""
+        question (`_implementations` skips abstract ones). A member of nn.Module's API that the project does not
+        define counts for an nn.Module (`MODULE_PROVIDED`): torch defines it, with its own signature."""
         for name, declared in members.items():
             impl = self.method(cls, name)  # type: ignore[attr-defined]
+            if impl is None and name in MODULE_PROVIDED and self.is_nn_module(cls):  # type: ignore[attr-defined]
+                continue
             if impl is None or impl.is_property or not accepts(impl, declared):
                 return False
         return True

@@ -138,6 +138,47 @@ def test_a_protocol_matched_by_one_name_one_family_defines_is_followed():
     assert hot({"m": source})["MLP.backward_dw"][1] == ("Layer.forward", "MLP.backward_dw")
 
 
+MODELS = """
+    from typing import Iterator, Protocol
+    import torch
+    from torch import nn
+
+    class Prognostic(Protocol):
+        def create_iterator(self, x: torch.Tensor) -> Iterator[torch.Tensor]: ...
+        def input_coords(self) -> dict: ...
+        def to(self, device: torch.device) -> "Prognostic": ...
+
+    class Dlwp(nn.Module):  # `to` comes from nn.Module
+        def create_iterator(self, x):
+            yield x.cpu()
+        def input_coords(self):
+            return {}
+
+    class Stepper:  # the same two methods, no `to`: no implementation
+        def create_iterator(self, x):
+            yield x.item()
+        def input_coords(self):
+            return {}
+
+    class Lone(nn.Module):  # a module with the called name only
+        def create_iterator(self, x):
+            yield x.tolist()
+
+    class Runner(nn.Module):
+        def forward(self, x, model: Prognostic):
+            return list(model.create_iterator(x))
+"""
+
+
+def test_a_protocol_member_of_nn_modules_api_is_implemented_by_any_module():
+    """earth2studio's `PrognosticModel` declares `to(device)`, which its models inherit from nn.Module: a protocol
+    member torch defines for every module counts for a module, not for a plain class (the decoys)."""
+    found = hot({"m": MODELS})
+    assert found["Dlwp.create_iterator"][1] == ("Runner.forward", "Dlwp.create_iterator")
+    assert "Stepper.create_iterator" not in found  # no `to`: not a module
+    assert "Lone.create_iterator" not in found  # no `input_coords`
+
+
 def test_a_call_on_an_abstract_base_runs_each_subclass_implementation():
     """The nominal case the structural one follows: an ABC-typed value holds an instance of a subclass."""
     source = """

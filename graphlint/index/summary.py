@@ -1382,7 +1382,7 @@ class _Indexer(ast.NodeVisitor):
                         if kind:
                             cls.attrs[target.attr] = kind
                         else:
-                            self._dispatch_attr(cls, target.attr, value, local_calls)
+                            self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls)
             elif isinstance(sub, ast.Call):
                 name = dotted(sub.func) or ""
                 if name.endswith(("register_buffer", "register_parameter")) and sub.args \
@@ -1438,7 +1438,7 @@ class _Indexer(ast.NodeVisitor):
                     cls.attrs[target.attr] = kind
                     self.lazy_attrs.add(lazy)
                 elif kind is None:
-                    self._dispatch_attr(cls, target.attr, value, local_calls)
+                    self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls)
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
         """`self.model: TpPartBaseModel = self.model` (an engine typing what a loader returned): the attribute
@@ -3046,6 +3046,19 @@ def takes_from_queue(node: ast.Call) -> bool:
     so a `get` with no positional argument and no keyword but `block` and `timeout` is a queue's."""
     return isinstance(node.func, ast.Attribute) and node.func.attr in QUEUE_TAKES and not node.args \
         and all(kw.arg in ("block", "timeout") for kw in node.keywords)
+
+
+def _param_held(value: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr:
+    """`self.output_model = output_model.to(dtype=dtype)` (torchmdnet's `TorchMD_Net.__init__`) with `output_model` a
+    parameter of `func`: nn.Module's `to` / `eval` / `cuda` return the module itself, so the field holds what the
+    parameter holds, as `self.output_model = output_model` would (the parameter's name); not what a function named
+    `output_model.to` returns. `value` itself otherwise."""
+    inner = value
+    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+            and inner.func.attr in MODULE_SELF_METHODS:
+        inner = inner.func.value
+    params = {a.arg for a in (*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs)}
+    return inner if inner is not value and isinstance(inner, ast.Name) and inner.id in params - {"self"} else value
 
 
 def _keeps_module(name: str, value: ast.Call, resolve: Callable[[str | None], str | None]) -> bool:

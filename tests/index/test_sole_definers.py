@@ -90,6 +90,38 @@ def test_an_attribute_stored_from_a_parameter_holds_the_only_class_with_the_meth
     assert "PromptCodec.encode_prompt" not in h
 
 
+# torchmdnet's shape: `create_model` builds the output model (from a class named by a config string) and hands it
+# to the model's constructor, which stores it cast (`self.output_model = output_model.to(dtype=dtype)`).
+CAST = """
+    import torch
+    from torch import nn
+
+    class OutputModel(nn.Module):
+        def reduce(self, x, batch):
+            return x.new_zeros(int(batch.max().item() + 1))
+
+    class Tokens:
+        def encode_text(self, x):
+            return x.tolist()
+
+    class Net(nn.Module):
+        def __init__(self, output_model, tokens, dtype=torch.float32):
+            super().__init__()
+            self.output_model = output_model.to(dtype=dtype)
+            self.tokens = make_tokens.to(dtype)
+
+        def forward(self, x, batch):
+            return self.output_model.reduce(x, batch) + self.tokens.encode_text(x)
+"""
+
+
+def test_a_parameter_stored_through_module_to_holds_the_only_class_with_the_method():
+    h = hot({"pkg.model": "from lib import make_tokens\n" + textwrap.dedent(CAST)})
+    assert h["OutputModel.reduce"][1][-1] == "OutputModel.reduce [method of the only class with reduce]"
+    # decoy: `.to` on a name that is no parameter (another library's object) is still what that library's call built
+    assert "Tokens.encode_text" not in h
+
+
 # KVCache-Factory's shape: a forward patched onto transformers' attention calls the cluster a set-up function
 # stored on the layer.
 PATCHED = """

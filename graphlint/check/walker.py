@@ -1080,8 +1080,6 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             pinned = index.call_facts.module_field(owner, attr)  # a plain attribute, which `.to()` never moved
             if pinned is not None:
                 return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
-        if val == UNKNOWN and (handed := index.handed_module(owner, attr)) is not None:
-            return Val(Kind.MODULE, handed)  # `self.model = model`, every construction passing a project module
         if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
         if val == UNKNOWN or val.kind is Kind.MODULE:

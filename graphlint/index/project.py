@@ -216,7 +216,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
         self._handed_memo: dict[tuple[str, str, bool], list[tuple[ClassInfo, str]]] = {}
-        self._handed_fields: dict[tuple[str, str], str] | None = None  # `handed_module_fields`
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -1448,122 +1447,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if found:
                 return found
         return self.foreign_classes(cls, name) or self._stored_param_classes(cls, name)
-
-    def handed_module(self, cls: ClassInfo, name: str) -> str | None:
-        """The project module class (dotted) a module's field `self.<name>` holds where its `__init__` stores a
-        parameter as it came (`self.model = model`, also through `super().__init__(model)`), it is the field's only
-        store in the class family, the family calls the field (`self.model(z, pos)`), and every construction the
-        project makes passes an instance of a project module class (torchmd-net's `AtomFilter(representation_model,
-        ..)` with `representation_model = TorchMD_ET(..)` in each arm). A wrapper runs the module it wraps. None
-        where any construction passes something else or records no argument (a tensor, None, a config-built
-        object), where no construction is in the tree, or where another method stores the field too. The first
-        class stands for all: the reader asks only that it is a project module (`handed_module_fields`)."""
-        return self.handed_module_fields().get((cls.key, name))
-
-    def handed_module_fields(self) -> dict[tuple[str, str], str]:
-        """(class key, field) -> module class for every module field `handed_module` types; computed once (stores
-        and constructions in any file decide it, so it is part of every file's cache key). Only fields some method
-        calls: asking every module's constructor callers for each field it reads made the whole-program pass 37% of
-        a transformers lint (`_stored_param_classes`)."""
-        if self._handed_fields is None:
-            found: dict[tuple[str, str], str] = {}
-            foreign = {a for fn in self.functions.values() for a in fn.foreign_sets}
-            for cls in self.classes.values():
-                init = self.functions.get(cls.methods.get("__init__", ""))
-                if init is None or not any(isinstance(k, Fwd) for _a, k in init.attr_sets):
-                    continue
-                if not self.is_nn_module(cls):
-                    continue
-                classes = {c.key: c for c in (*self.mro(cls), *self.subclasses(cls))}.values()
-                family = [self.functions[k] for c in classes for k in c.methods.values() if k in self.functions]
-                called = {callee.removeprefix("self.") for m in family for callee, _line in m.calls
-                          if callee.startswith("self.")}
-                for attr, kind in init.attr_sets:
-                    if isinstance(kind, Fwd) and kind.name in init.params and attr in called and attr not in foreign \
-                            and sum(a == attr for m in family for a, _kind in m.attr_sets) == 1:
-                        # (stored again elsewhere, by a setter or a reset: the constructions say nothing of it)
-                        held = self._handed_field(init, kind.name)
-                        if held is not None:
-                            for c in self.subclasses(cls):
-                                found.setdefault((c.key, attr), held)
-            self._handed_fields = found
-        return self._handed_fields
-
-    def _handed_field(self, init: FunctionInfo, param: str) -> str | None:
-        """`handed_module` for a field that the module `__init__` `init` fills from its parameter `param`."""
-        held = self._strictly_handed(init, param, 0)
-        return f"{held[0].module}.{held[0].qualname}" if held else None
-
-    def _strictly_handed(self, owner: FunctionInfo, name: str, depth: int) -> list[ClassInfo] | None:
-        """The project module classes every call of `owner` in the project passes for its parameter `name`
-        (`_handed_classes`, but all or nothing): None where a call passes anything else, records no argument for it,
-        or where no call is seen."""
-        if depth > MAX_SETTLE_DEPTH:
-            return None
-        out: dict[str, ClassInfo] = {}
-        sites = self._init_sites(owner)
-        if sites is None:
-            return None
-        for caller, desc, line in sites:
-            records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == desc and ln == line]
-            if not records:
-                return None
-            slots = self._slots(owner, desc, name)
-            for positional, keywords in records:
-                kinds = [k for i, k in enumerate(positional) if str(i) in slots]
-                kinds += [k for kw, k in keywords if kw in slots]
-                if len(kinds) != 1:
-                    return None
-                found = self._strictly_passed(caller, kinds[0], depth)
-                if not found:
-                    return None
-                out.update((c.key, c) for c in found)
-        return list(out.values()) or None
-
-    def _init_sites(self, owner: FunctionInfo) -> list[tuple[FunctionInfo, str, int]] | None:
-        """The calls that run `owner`: for a module's `__init__`, which constructions have no call edge for
-        (`_construct`), also `Cls(..)` of each class that runs it (its own, or a subclass without an `__init__` of its
-        own); None where a `cls(..)` in a classmethod of such a class builds one (which class, with what?)."""
-        sites = list(self._project_calls(owner))
-        cls = self.classes.get(owner.class_key) if owner.class_key else None
-        if cls is None or owner.qualname.rpartition(".")[2] != "__init__" or not self.is_nn_module(cls):
-            return sites
-        built = [c for c in self.subclasses(cls) if self.method(c, "__init__") is owner]
-        keys = {c.key for c in built}
-        for name in {c.qualname.rpartition(".")[2] for c in built}:
-            for caller, desc, line in self.call_facts.calls_named(name):
-                made = self.class_by_dotted(desc)
-                if made is not None and made.key in keys:
-                    sites.append((caller, desc, line))
-        if any(caller.class_key in keys for caller, _desc, _line in self.call_facts.calls_named("cls")):
-            return None
-        return sites
-
-    def _strictly_passed(self, caller: FunctionInfo, kind: IKind, depth: int) -> list[ClassInfo] | None:
-        """The module classes an argument is, all of them project modules, or None (`_strictly_handed`)."""
-        if isinstance(kind, Fwd):
-            owner = self._param_owner(caller, kind.name)
-            return self._strictly_handed(owner, kind.name, depth + 1) if owner is not None else None
-        if isinstance(kind, Join):  # `rep = TorchMD_ET(..)` in one arm, `rep = TorchMD_GN(..)` in another
-            parts = [self._module_classes(caller, part) or self._unread_class(part) for part in kind.parts]
-            if not all(part is not None for part in parts):
-                return None
-            found = [c for part in parts if part for c in part]
-            return found or None
-        return self._module_classes(caller, kind) or None
-
-    def _unread_class(self, kind: IKind) -> list[ClassInfo] | None:
-        """`[]` for a construction of a class (a capitalised name) in a module of the project's own package that the
-        lint did not read (linting a sub-folder: `from pkg.models.torchmd_gn import TorchMD_GN` with no
-        `pkg/models/torchmd_gn.py` among the files): an arm of a join whose other arms say what it is. None for
-        anything else (a function's return, a library class)."""
-        if not isinstance(kind, Returned) or kind.receiver or kind.item is not None:
-            return None
-        module, _, name = kind.callee.rpartition(".")
-        if not name[:1].isupper() or not module or module in self.modules or self.class_by_dotted(kind.callee):
-            return None
-        top = module.partition(".")[0]
-        return [] if any(m.partition(".")[0] == top for m in self.modules) else None
 
     def _stored_param_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
         """`self.model = model` in a method of `cls` or a base (its `__init__`, mostly) whose parameter the project's

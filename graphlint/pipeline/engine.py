@@ -392,14 +392,12 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
     # the host fields and methods of the whole project type receivers of unknown class in any file
     # (CallFacts.field, CallFacts.method); so does a default device some module moves (facts.default_device), and the
     # plain host fields of modules, which stores in any file of the class family decide (CallFacts.module_fields), and
-    # the device fields that settle `obj.x` at call sites (CallFacts.device_fields), and the module fields every
-    # construction fills with a project module (ProjectIndex.handed_module_fields)
+    # the device fields that settle `obj.x` at call sites (CallFacts.device_fields)
     prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items()),
                    sorted(index.call_facts.device_fields().items()),
                    sorted(index.call_facts.methods().items()), index.call_facts.forwarded(),
                    index.default_device_moved, index.default_device_surely_moved, _sorted_or_none(index.default_moved_modules()),
                    sorted(index.call_facts.module_fields().items()),
-                   sorted(index.handed_module_fields().items()),
                    index.call_facts.keyed_digest()))
     own_hot = hot_entries(hot, index)
     return [file_key(prefix, h, own_hot.get(src.path, []), deps.digest(summary) + _instance_reach(

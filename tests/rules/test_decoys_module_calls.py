@@ -5,8 +5,6 @@ a caller passes a device tensor, or where some caller's mapping is not spelled o
 
 from __future__ import annotations
 
-import textwrap
-
 from snippets import findings
 
 WAN = """
@@ -312,62 +310,3 @@ def test_hit_outputs_of_a_project_module_call_are_device_tensors():
                 return x, n, count + rows, ids, a, m, nz, k, padded, s
     """
     assert findings(src, scope="hot") == {(18, "GL103"), (37, "GL122"), (39, "GL123"), (45, "GL120")}
-
-
-# A module that runs the module its constructor was handed (`test_hit_a_module_handed_to_a_constructor_types_the_field`)
-WRAPPER = """
-class {name}(nn.Module):
-    def __init__(self, model):
-        super().__init__()
-        self.model = model
-{extra}
-    def forward(self, z):
-        a, b = self.model(z)
-        return len(b.unique()), a[b > 0]
-"""
-
-
-def test_hit_a_module_handed_to_a_constructor_types_the_field():
-    """`self.model = model` in a module's `__init__` (here through `super().__init__(model)`), where every
-    construction in the tree passes a project module (`Filter(rep, 1)` with `rep = Rep()`): the field is that module,
-    so the items unpacked from `self.model(z, pos, batch=batch)` are device tensors (torchmd-net's `AtomFilter`, a
-    `BaseWrapper`). Decoys: a field one construction fills with a module and another with None (`Mixed`), a module no
-    code in the tree builds (`Orphan`), and a field another method stores again (`Reset.swap`)."""
-    src = """
-        import torch.nn as nn
-
-
-        class Rep(nn.Module):
-            def forward(self, z, pos, batch):
-                return pos * 2, None, z, pos, batch
-
-
-        class Base(nn.Module):
-            def __init__(self, model):
-                super().__init__()
-                self.model = model
-
-
-        class Filter(Base):
-            def __init__(self, model, t):
-                super().__init__(model)
-                self.t = t
-
-            def forward(self, z, pos, batch):
-                x, v, z, pos, batch = self.model(z, pos, batch=batch)
-                n = len(batch.unique())
-                return x[z > self.t], n
-
-
-        def build(t):
-            rep = Rep()
-            return Filter(rep, t), Mixed(Rep()), Mixed(None), Reset(Rep())
-    """
-    swap = "    def swap(self, other):\n        self.model = other\n"
-    decoys = "".join(WRAPPER.format(name=name, extra=extra) for name, extra in
-                     (("Mixed", ""), ("Orphan", ""), ("Reset", swap)))
-    assert findings(textwrap.dedent(src) + decoys, scope="hot") == {(22, "GL122"), (23, "GL123")}
-    # the decoys are look-alikes: with one module passed everywhere and no second store, each is flagged too
-    every = textwrap.dedent(src).replace("Mixed(None)", "Orphan(Rep())") + "".join(
-        WRAPPER.format(name=name, extra="") for name in ("Mixed", "Orphan", "Reset"))
-    assert len(findings(every, scope="hot")) == 8

@@ -952,12 +952,6 @@ def object_val(index: ProjectIndex | None, qual: str | None, iterable: bool = Tr
     return Val(Kind.OBJECT, qual, elem=iterated(index, owner) if iterable else None)
 
 
-def project_module(index: ProjectIndex | None, qual: str) -> bool:
-    """`qual` names an nn.Module class the project defines, with a `forward` the index holds."""
-    owner = index.class_by_dotted(qual) if index is not None else None
-    return owner is not None and index.is_nn_module(owner) and index.method(owner, "forward") is not None
-
-
 def returned_object(index: ProjectIndex, fn: FunctionInfo, iterable: bool = True) -> Val | None:
     """An instance of the project class `fn` returns, or None: the class its annotation names (`-> Meta`, named in
     `fn`'s module; in a method, a class nested in its own class first, as the class body evaluates the annotation:
@@ -1325,7 +1319,6 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                     lookup_member)
     inf.lookup_keyed = lookup_keyed
     inf.lookup_class = functools.partial(object_val, index)
-    inf.project_module = functools.partial(project_module, index)
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

@@ -412,8 +412,6 @@ class Inference:
         self.lookup_keyed: Callable[[cst.Attribute, cst.BaseExpression], Val | None] | None = None
         # an instance of the plain project class of this dotted name (`isinstance(v, Meta)`), or None
         self.lookup_class: Callable[[str], Val | None] | None = None
-        # whether this dotted name is an nn.Module class the project defines with a `forward` (`module_output_items`)
-        self.project_module: Callable[[str], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -1371,10 +1369,6 @@ class Inference:
         projected = self.call_returns(node)
         if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`
             projected = self._tokenized(node)
-        if projected is not None and not recv.host and projected.kind is Kind.UNKNOWN and projected.items is not None \
-                and self.project_module is not None and recv.ref is not None and self.project_module(recv.ref):
-            # a tuple whose items the forward's summary leaves open: see `module_output_items`
-            return projected._replace(items=tuple(TENSOR if item == UNKNOWN else item for item in projected.items))
         return projected if projected is not None else UNKNOWN
 
     def _tokenized(self, node: cst.Call) -> Val | None:
@@ -2423,20 +2417,6 @@ def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:
     return 0 if inf(data) == HOST else None
 
 
-def module_output_items(inf: Inference, source: cst.BaseExpression | None) -> bool:
-    """Whether `source` calls a project module (`x, v, z, pos, batch = self.rep(z, pos, batch=batch)`): a module
-    computes where its weights live, and what it hands back that is not host data (a number, a list) is computed there
-    or was an input its layers read there. So the items of its output that nothing else types are device tensors
-    (torchmd-net's `AtomFilter.forward`). The output as a whole stays unknown: a dict, a tensor or a tuple. Only a
-    class the project defines: a library module's forward is not read (Transformer Engine's `Fp8Padding` hands back
-    its split sizes as a Python list, Megatron's `experts.py`)."""
-    if not isinstance(source, cst.Call):
-        return False
-    recv = inf(source.func)
-    return recv.kind is Kind.MODULE and not recv.host and recv.ref is not None and inf.project_module is not None \
-        and inf.project_module(recv.ref)
-
-
 def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False,
                  source: cst.BaseExpression | None = None) -> None:
     """Bind an assignment (or `for`) target to a value; tuples unpack sequences elementwise. `source`: the
@@ -2455,8 +2435,6 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
         # `a, b = t` unpacks a tensor (or an array) along its first dimension, `a, b = parts` a sequence
         inner = element_of(val) if val.kind in UNPACKED_KINDS or val.elem is not None \
             else HOST if val.kind is Kind.HOST else UNKNOWN
-        if inner == UNKNOWN and val == UNKNOWN and module_output_items(inf, source):
-            inner = TENSOR
         for el in target.elements:
             bind_targets(inf, el.value, inner if el.__class__ is not cst.StarredElement else UNKNOWN)
     elif target.__class__ is cst.StarredElement:

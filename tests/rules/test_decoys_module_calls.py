@@ -251,14 +251,12 @@ def test_hit_python_list_a_forward_normalises_to_a_device_tensor():
     assert findings(src, scope="all") == {(8, "GL130"), (9, "GL126"), (19, "GL102")}
 
 
-def test_hit_outputs_of_a_project_module_call_are_device_tensors():
-    """A project module computes where its weights live, and what it hands back that is not host data is computed
-    there or was an input its layers read there: `x, v, z, pos, batch = self.rep(z, pos, batch=batch)` (torchmd-net's
-    `AtomFilter.forward`) unpacks device tensors, so a mask of `z` and `batch.unique()` wait for the GPU. Decoys: the
-    module's host items (a count the forward reads with `len`, a list of `tolist()`), an output whose summary says
-    it is a host tensor (`.cpu()`), a call of a module the code cannot name (no evidence it is one), and a library
-    module's output (Transformer Engine's `Fp8Padding` returns its splits as a list: its forward is not read). A tuple
-    whose summary types some items (`return z, len(z)`) gives its open items the same reading."""
+def test_unpacked_outputs_of_a_project_module_are_not_claimed_as_tensors():
+    """What a project module's forward hands back is not a device tensor by default: Hugging Face encoders return
+    `hidden_states, all_hidden_states, all_attentions` (tuples or None) and patch embeddings a Python width, so reading
+    every open item as a device tensor flagged GL402 on iterating a tuple and GL126 on an int in transformers 5.17
+    (cpmant, superglue, timesformer; session 39 tried it and took it back). Only what the summary types is read:
+    `Stats` hands back a host copy (`.cpu()`), whose own line is the D2H."""
     src = """
         import torch
         import torch.nn as nn
@@ -309,4 +307,4 @@ def test_hit_outputs_of_a_project_module_call_are_device_tensors():
                 s = len(splits.unique())
                 return x, n, count + rows, ids, a, m, nz, k, padded, s
     """
-    assert findings(src, scope="hot") == {(18, "GL103"), (37, "GL122"), (39, "GL123"), (45, "GL120")}
+    assert findings(src, scope="hot") == {(18, "GL103")}

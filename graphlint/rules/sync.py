@@ -414,6 +414,12 @@ def _instead(op: str) -> str:
 
 DIST_NON_DISTRIBUTIONS = ("constraints", "transforms", "constraint_registry", "kl", "utils", "biject_to",
                           "transform_to")
+# Distributions whose own `arg_constraints` is `{}` in torch (`independent.py`, `mixture_same_family.py`,
+# `transformed_distribution.py`): `Distribution.__init__`'s validation loop has nothing to check, and their
+# constructors read only shapes and `isinstance`, so building one reads no device value. The validating syncs
+# are the wrapped distributions' own constructions. Subclasses that declare constraints (`LogNormal`,
+# `Gumbel`, ... of `TransformedDistribution`) are not in the set. Checked against torch by a test.
+DIST_UNCONSTRAINED = frozenset(("Independent", "MixtureSameFamily", "TransformedDistribution"))
 
 
 class DistributionsValidateArgs(Rule):
@@ -424,7 +430,8 @@ class DistributionsValidateArgs(Rule):
     time a distribution is built (and `log_prob` validates its sample the same way). Pass
     `validate_args=False` (or call `Distribution.set_default_validate_args(False)` in that function).
     Distributions built from Python numbers or CPU tensors only (`Normal(0, 1)`) validate host values
-    and are not reported; a global `set_default_validate_args(False)` elsewhere is not seen (a possible false
+    and are not reported, nor are wrappers with no argument constraints (`Independent`,
+    `MixtureSameFamily`, `TransformedDistribution`: the distribution they wrap is the one that validates); a global `set_default_validate_args(False)` elsewhere is not seen (a possible false
     positive, documented).
     """
 
@@ -471,6 +478,8 @@ class DistributionsValidateArgs(Rule):
             return
         if tail.endswith(("Transform", "Constraint")) or tail in ("Distribution", "ExponentialFamily"):
             return
+        if tail in DIST_UNCONSTRAINED:
+            return  # no argument constraints: the constructor validates nothing
         arg = kwarg(node, "validate_args")
         if arg is not None and not is_true(arg.value):
             return  # False, or a value we cannot judge

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import textwrap
 
+import pytest
+
 from graphlint.pipeline.config import Config
 from graphlint.pipeline.engine import Linter
 
@@ -79,6 +81,42 @@ def test_error_checking_ops():
                 torch.nn.utils.clip_grad_norm_(self.parameters(), 1.0, error_if_nonfinite=True)  # <- GL152
                 return L, L2, d, d2, ok, close, g
     """)
+
+
+def test_wrapper_distributions_without_constraints_validate_nothing():
+    """robomimic's policy heads wrap a `Normal` in `D.Independent(dist, 1)` and build a GMM with
+    `D.MixtureSameFamily(mixture_distribution=.., component_distribution=..)`: those wrappers declare
+    `arg_constraints = {}`, so their construction reads no device value (barbican, two GL151 look-alikes). The
+    wrapped `Normal` / `Categorical` still validate (hits), also when built inside the wrapper's call, and a
+    `TransformedDistribution` subclass that declares constraints (`LogNormal`) stays a hit."""
+    check("""
+        import torch
+        import torch.distributions as D
+
+        class Head(torch.nn.Module):
+            def forward(self, mu, sd, logits):
+                dist = D.Normal(mu, sd)  # <- GL151
+                dist = D.Independent(dist, 1)
+                nested = D.Independent(D.Normal(mu, sd), 1)  # <- GL151
+                mix = D.Categorical(logits=logits)  # <- GL151
+                gmm = D.MixtureSameFamily(mixture_distribution=mix, component_distribution=dist)
+                t = D.TransformedDistribution(dist, [D.transforms.TanhTransform()])
+                ln = D.LogNormal(mu, sd)  # <- GL151
+                return dist, nested, gmm, t, ln
+    """)
+
+
+def test_unconstrained_distribution_set_matches_torch():
+    """`DIST_UNCONSTRAINED` is exactly the public `torch.distributions` classes whose `arg_constraints` is `{}`."""
+    torch_dist = pytest.importorskip("torch.distributions")
+    from graphlint.rules.sync import DIST_UNCONSTRAINED
+
+    empty = {
+        name for name in torch_dist.__all__
+        if isinstance(cls := getattr(torch_dist, name), type) and issubclass(cls, torch_dist.Distribution)
+        and cls is not torch_dist.Distribution and "arg_constraints" in vars(cls) and vars(cls)["arg_constraints"] == {}
+    }
+    assert empty == DIST_UNCONSTRAINED
 
 
 def test_torch_functions_of_a_host_tensor_stay_on_the_host():

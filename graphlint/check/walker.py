@@ -81,9 +81,10 @@ def _host_literal_default(param: cst.Param) -> bool:
 # `.max()`, `.sum()`, ... as written (black leaves no spaces there): a search for one spares most functions the walk
 # of `reduced_params`, which only a unit that reduces something needs
 _WHOLE_REDUCTION = re.compile(r"\.(?:%s)\(\)" % "|".join(sorted(FULL_REDUCTIONS)))
-# what `untensored_params` reads, as written: `json.dump(`, a comparison with or an index by a string literal; and a
-# method call on a plain name (`_METHOD_CALL`), whose method a tensor may lack
-_OTHER_USE = re.compile(r"json\.dumps?\(|(?:==|!=|\bin)\s*[\[(]?\s*[rbuf]*[\"']|\w\[\s*[rbuf]*[\"']")
+# what `untensored_params` reads, as written: `json.dump(`, a comparison with or an index by a string literal, a
+# `topk(` / `kthvalue(` (its `k`); and a method call on a plain name (`_METHOD_CALL`), whose method a tensor may lack
+_OTHER_USE = re.compile(
+    r"json\.dumps?\(|(?:==|!=|\bin)\s*[\[(]?\s*[rbuf]*[\"']|\w\[\s*[rbuf]*[\"']|\.(?:topk|kthvalue)\(")
 _METHOD_CALL = re.compile(r"\b(\w+)\.(\w+)\(")
 
 

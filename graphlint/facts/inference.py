@@ -21,7 +21,7 @@ from graphlint.facts.literals import (
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
 from graphlint.facts.elements import bound_names, element_reads, flat_subscript, index_code, single_bindings
 from graphlint.facts.names import dotted_name
-from graphlint.facts.syntax import code_children, descendants, method_call
+from graphlint.facts.syntax import code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
     ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
     HOST_MODULE, HOSTS, HOST_SEQ, LIST,
@@ -1943,8 +1943,9 @@ JSON_WRITERS = frozenset({"json.dumps", "json.dump"})
 def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[str]:
     """Of `names` (parameters only their names make tensors: `k`, `v`, `x`), those the body shows hold other data
     before it rebinds them: a method no tensor has called on one (`x.encode()`, `k.items()`), one compared with a
-    string literal (`v == "true"`, `v in ("a", "b")`) or indexed by one (`x["language"]`), or one `json.dumps` serialises (alone or in a literal dict,
-    list or tuple: LLMLingua's `json.dumps({k: v})`). Nested defs count, as in `reduced_params`. A parameter the body
+    string literal (`v == "true"`, `v in ("a", "b")`) or indexed by one (`x["language"]`), one `json.dumps` serialises (alone or in a literal dict,
+    list or tuple: LLMLingua's `json.dumps({k: v})`), or one passed as the `k` of `topk` / `kthvalue`, an `int` in
+    torch's signature (LightGlue's `top_k_keypoints(keypoints, scores, k)`: a count, not an attention key). Nested defs count, as in `reduced_params`. A parameter the body
     type-tests (`isinstance(value, dict)`) may be of several types, one per arm (Megatron's `_jsonable_arg_value`):
     what one arm does with it says nothing of the others, so it keeps its guess."""
     found: set[str] = set()
@@ -1963,6 +1964,8 @@ def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[s
                 found.add(m[0].value)
             elif dotted_name(node.func) in JSON_WRITERS and node.args:
                 found |= live & _data_names(node.args[0].value)
+            if (count := _count_arg(node)) is not None and count.__class__ is cst.Name and count.value in live:
+                found.add(count.value)
         elif node.__class__ is cst.Comparison and node.left.__class__ is cst.Name and node.left.value in live \
                 and any(_string_operand(c) for c in node.comparisons):
             found.add(node.left.value)
@@ -1971,6 +1974,24 @@ def untensored_params(fn: cst.FunctionDef, names: frozenset[str]) -> frozenset[s
                     cst.SimpleString, cst.ConcatenatedString) for el in node.slice):
             found.add(node.value.value)  # `x["language"]`: a tensor raises on a string index; a sample dict does not
     return frozenset(found)
+
+
+# torch's ops whose `k` is typed `int` in their signature (`topk(input, k: int, ..)`, `kthvalue(input, k: int, ..)`):
+# the count they select, which only a name guess (`k` of attention's q/k/v) would make a tensor
+COUNT_OPS = frozenset({"topk", "kthvalue"})
+
+
+def _count_arg(node: cst.Call) -> cst.BaseExpression | None:
+    """The `k` of `torch.topk(x, k)` / `x.topk(k)` / `k=` (and `kthvalue`), or None for any other call."""
+    func = node.func
+    if func.__class__ is not cst.Attribute or func.attr.value not in COUNT_OPS:
+        return None
+    given = kwarg(node, "k")
+    if given is not None:
+        return given.value
+    args = positional(node)
+    at = 1 if dotted_name(func.value) == "torch" else 0  # the function takes the input first, the method does not
+    return args[at] if len(args) > at else None
 
 
 def _data_names(expr: cst.BaseExpression) -> set[str]:

@@ -291,6 +291,45 @@ def test_a_parameter_named_like_a_tensor_that_the_body_shows_is_other_data():
                                           (39, "GL107")}
 
 
+def test_a_parameter_named_like_a_tensor_that_the_body_passes_as_a_topk_count():
+    """`k` is taken for an attention key by its name alone; passed as the `k` of `torch.topk` / `x.topk` /
+    `kthvalue` (an `int` in torch's signature) it is the count (LightGlue's `top_k_keypoints(keypoints, scores, k)`,
+    called with `self.conf.max_num_keypoints`: GL110 on `if k >= len(keypoints)` and GL126 on the `topk`, two barbican
+    look-alikes; decoys). Hits: a caller that passes a device 0-d count (`mask.sum()`) still makes it a device tensor
+    (the callers' data flow beats the name), and a `k` the body uses as an attention key stays guessed."""
+    src = """
+        import torch
+
+
+        def top_k_keypoints(keypoints, scores, k):
+            if k >= len(keypoints):
+                return keypoints, scores
+            scores, indices = torch.topk(scores, k, dim=0, sorted=True)
+            return keypoints[indices], scores
+
+
+        def kth(scores, k):
+            return scores.kthvalue(k=k)
+
+
+        def top_k(scores, k):
+            return scores.topk(k)
+
+
+        def attend(q, k):
+            if k.sum() > 0:
+                return q @ k
+            return q
+
+
+        class Head(torch.nn.Module):
+            def forward(self, x: torch.Tensor, mask: torch.Tensor):
+                kp = top_k_keypoints(x, x, self.conf.max_num_keypoints)
+                return kp, kth(x, self.conf.k), top_k(x, mask.sum()), attend(x, x)
+    """
+    assert findings(src, scope="all") == {(16, "GL126"), (20, "GL110")}
+
+
 def test_mps_probes_and_a_tensor_on_another_accelerator_leave_cuda():
     """moondream's `if torch.backends.mps.is_available(): def adaptive_avg_pool2d(...)` (a host round trip for MPS)
     with `else: adaptive_avg_pool2d = F.adaptive_avg_pool2d`: on a CUDA machine the probe is false, so the def never

@@ -649,10 +649,11 @@ def keyed_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
 
 def _field_kind(attr: str, value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
     """What `self.<attr> = value` stores. A list display nothing else types (`self.results = [None] * n`,
-    `self.pending = []`, `[a, b]`) or a store with a list annotation (`self.labels: list[str] = labels`) is a
-    Python list (`LIST`): indexing it with a device tensor reads the index on the host, whatever its items are."""
+    `self.pending = []`, `[a, b]`, a list of blank slots `[[] for _ in range(n)]`) or a store with a list annotation
+    (`self.labels: list[str] = labels`) is a Python list (`LIST`): indexing it with a device tensor reads the index
+    on the host, whatever its items are."""
     kind = _stored_kind(value, resolve, scope, memo)
-    if kind == UNKNOWN and _list_display(value) or attr in scope.list_fields and kind not in (HOST_SEQ, HOST_LIST):
+    if kind == UNKNOWN and (_list_display(value) or _blank_slots(value)) or attr in scope.list_fields and kind not in (HOST_SEQ, HOST_LIST):
         return LIST  # (an annotation says more than a parameter passed on: `self.labels: list[str] = labels`)
     return kind
 

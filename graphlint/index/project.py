@@ -216,6 +216,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
         self._handed_memo: dict[tuple[str, str, bool], list[tuple[ClassInfo, str]]] = {}
+        # (function key, parameter) -> the classes every project call passes an instance of (`_every_caller_classes`)
+        self._instances_memo: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -343,6 +345,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._subclasses = None
         self._handed.clear()
         self._handed_memo.clear()
+        self._instances_memo.clear()
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
@@ -767,6 +770,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if caller is not None and (held := self._global_edges(caller, module, callee, depth)):
             return held
         edges = self._dispatch(callee, depth) or (self._through_handed_self(caller, module, callee) if caller else []) \
+            or (self._through_handed_instances(caller, module, callee) if caller else []) \
             or (self.bound_callable_edges(caller, callee) if caller else []) or self.library_override_edges(callee)
         if not edges and head and "[" not in head and head.endswith("()") and self.library_class(head[:-2]) \
                 and (installed := self.class_install_edges(head, meth, typed=True)):
@@ -847,6 +851,75 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 out += [(fn, how) for fn in self._instance_call(cls)]
             else:
                 out += [(fn, _join(how, h)) for fn, h in self._resolve_self(cls, rest)]
+        return out
+
+    def _through_handed_instances(self, caller: FunctionInfo, module: str, callee: str
+                                  ) -> list[tuple[FunctionInfo, str]]:
+        """`strategy.advance(x)` where `strategy` is an unannotated parameter (of `caller`, or of the function it is
+        nested in) that every project call fills with an instance of a project class (`GreedySearch(..)` in one arm,
+        `BeamSearch(..)` in the other; `_every_caller_classes`): the call runs that method of each class, as it
+        would on a parameter annotated with their base. A method call only: calling the parameter itself is a
+        model's business (`_handed_models`)."""
+        if not callee.startswith(f"{module}."):
+            return []
+        name, _, meth = callee[len(module) + 1:].partition(".")
+        if not meth.isidentifier() or meth.startswith("__") or not name.isidentifier():
+            return []
+        owner = self._param_owner(caller, name)
+        # (a module's `forward` is called as `self.part(x)`, which no call named `forward` counts)
+        if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
+            return []
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for cls, how in self._every_caller_classes(owner, name):
+            for fn, h in self.methods_via(cls, meth):
+                out.setdefault(fn.key, (fn, _join(how, h)))
+        return list(out.values())
+
+    def _every_caller_classes(self, owner: FunctionInfo, name: str, depth: int = 0
+                              ) -> list[tuple[ClassInfo, str]]:
+        """The project classes whose instances the project's calls of `owner` pass for its parameter `name`, when
+        every such call passes one (`_value_classes`: a construction, a factory's return, a field the index
+        types, a join of those), or its own parameter that this holds for in turn; each labelled `name = Cls by
+        Caller`. One call passing anything else (`None`, a config, an unknown value), leaving the default, or
+        spreading `*args` / `**kwargs`, and no call at all (a public function), say nothing: the parameter may
+        hold an object of another library there."""
+        if depth > MAX_SETTLE_DEPTH:
+            return []
+        key = (owner.key, name)
+        found = self._instances_memo.get(key)
+        if found is not None:
+            return found
+        self._instances_memo[key] = []  # cycle guard
+        # (the calls recording their arguments first: most parameters have none, and resolving every call of a
+        # common method name only to find that is the cost `passing_calls_named` avoids)
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        if next(self._project_calls(owner, passing=True), None) is not None:
+            for caller, desc, line in self._project_calls(owner):
+                passed = self._call_instance_classes(owner, name, caller, desc, line, depth)
+                if not passed:
+                    out.clear()
+                    break
+                for cls, how in passed:
+                    out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
+        self._instances_memo[key] = list(out.values())
+        return self._instances_memo[key]
+
+    def _call_instance_classes(self, owner: FunctionInfo, name: str, caller: FunctionInfo, desc: str, line: int,
+                               depth: int) -> list[tuple[ClassInfo, str]]:
+        """The classes one call of `owner` passes instances of for `name` (`_every_caller_classes`); empty when it
+        passes anything else or nothing the caller records."""
+        kinds = self._slot_kinds(owner, name, caller, desc, line)
+        out: list[tuple[ClassInfo, str]] = []
+        for kind in kinds:
+            if isinstance(kind, Fwd):
+                up = self._param_owner(caller, kind.name)
+                got = self._every_caller_classes(up, kind.name, depth + 1) \
+                    if up is not None and kind.name not in ("self", "cls") else []
+            else:
+                got = [(c, "") for c in self._value_classes(caller, kind)]
+            if not got:
+                return []
+            out += got
         return out
 
     def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
@@ -3157,15 +3230,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed_memo[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
         for caller, desc, line in self._project_calls(owner, passing=True):  # (a call recording no argument passes none)
-            slots = self._slots(owner, desc, name)
-            for c, ln, positional, keywords in caller.call_args:
-                if c != desc or ln != line:
-                    continue
-                kinds = [k for i, k in enumerate(positional) if str(i) in slots] \
-                    + [k for kw, k in keywords if kw in slots]
-                for kind in kinds:
-                    for cls, how in self._passed_classes(caller, kind, depth, modules):
-                        out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
+            for kind in self._slot_kinds(owner, name, caller, desc, line):
+                for cls, how in self._passed_classes(caller, kind, depth, modules):
+                    out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
         self._handed_memo[key] = list(out.values())
         return self._handed_memo[key]
 
@@ -3177,6 +3244,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         nested = {d.key for d in self.nested_defs(fn)}
         return any(t.key in nested and any(self._handed_models(t, c) for c, _line in t.calls)
                    for t, _how in (self.call_edges(fn, fn.module, callee) if nested else ()))
+
+    def _slot_kinds(self, owner: FunctionInfo, name: str, caller: FunctionInfo, desc: str, line: int) -> list[IKind]:
+        """The recorded argument kinds (`call_args`) that the call `desc` of `caller` at `line` passes for the
+        parameter `name` of `owner`, by position or keyword; empty where it records none for it."""
+        slots = self._slots(owner, desc, name)
+        return [k for c, ln, positional, keywords in caller.call_args if c == desc and ln == line
+                for k in [k for i, k in enumerate(positional) if str(i) in slots]
+                + [k for kw, k in keywords if kw in slots]]
 
     def _slots(self, fn: FunctionInfo, desc: str, param: str) -> set[str]:
         """The slots (a position, as a string, or the keyword) through which a call spelt `desc` fills `param`."""

@@ -181,3 +181,87 @@ class Holder(nn.Module):
 """})
     fn = index.functions["pkg.other:Holder.forward"]
     assert all(not index.call_edges(fn, fn.module, callee) for callee, _ in fn.calls)
+
+
+# OpenNMT's shape: `_translate_batch_with_strategy(batch, decode_strategy)` with no annotation, its one caller binding
+# the parameter to `GreedySearch(..)` in one arm and `BeamSearch(..)` in the other.
+STRATEGIES = {
+    "pkg.__init__": "",
+    "pkg.run": """
+import torch
+from torch import nn
+
+
+class Gen(nn.Module):
+    def forward(self, x):
+        return x
+
+
+class Strategy:
+    def advance(self, out):
+        raise NotImplementedError
+
+
+class Greedy(Strategy):
+    def advance(self, out):
+        return out.sum().item()
+
+
+class Beam(Strategy):
+    def advance(self, out):
+        return out.tolist()
+
+
+class Other:
+    def advance(self, out):
+        return out.cpu()
+
+
+class Runner:
+    def __init__(self):
+        self.model = Gen()
+
+    @torch.no_grad()
+    def run(self, strategy, x):
+        for step in range(10):
+            strategy.advance(self.model(x))
+
+    @torch.no_grad()
+    def run_mixed(self, strategy, x):
+        for step in range(10):
+            strategy.advance(self.model(x))
+
+    @torch.no_grad()
+    def run_public(self, strategy, x):
+        for step in range(10):
+            strategy.advance(self.model(x))
+
+    def go(self, x, greedy: bool, maker):
+        if greedy:
+            strategy = Greedy()
+        else:
+            strategy = Beam()
+        self.run_mixed(Greedy(), x)
+        self.run_mixed(maker(), x)
+        self.run_mixed(None, x)
+        return self.run(strategy, x)
+""",
+}
+
+
+def test_a_method_of_a_parameter_every_caller_fills_with_project_instances_runs_on_each_class() -> None:
+    found = hot(STRATEGIES)
+    assert found["Greedy.advance"] == ("step", ("Runner.run (step: calls the model)",
+                                                "Greedy.advance [strategy = Greedy by Runner.go]"))
+    assert found["Beam.advance"] == ("step", ("Runner.run (step: calls the model)",
+                                              "Beam.advance [strategy = Beam by Runner.go]"))
+
+
+def test_a_parameter_some_caller_fills_otherwise_or_no_caller_fills_dispatches_nowhere() -> None:
+    # Decoys: `run_mixed` is also handed a factory's unknown product and `None`; `run_public` has no project caller;
+    # `Other` defines the same method but no caller passes one.
+    index = project_index(STRATEGIES)
+    for name in ("Runner.run_mixed", "Runner.run_public"):
+        fn = next(f for f in index.functions.values() if f.qualname == name)
+        assert index.call_edges(fn, fn.module, f"{fn.module}.strategy.advance") == [], name
+    assert "Other.advance" not in hot(STRATEGIES)

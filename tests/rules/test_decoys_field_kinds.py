@@ -145,3 +145,34 @@ def test_a_numpy_field_compared_in_a_condition_is_host_data():
                 return x
     """) if hit[1] == "GL111"}
     assert hits == {(14, "GL111"), (16, "GL111")}
+
+
+def test_a_field_of_blank_list_slots_is_a_python_list():
+    """OpenNMT's `self.hypotheses = [[] for _ in range(batch_size)]` (in the base class' `__init__`), read per batch
+    entry as `self.hypotheses[b]` with `b = self._batch_offset[i]`, an element of a CPU `torch.arange`: a list,
+    indexed by a host value, copies nothing (no GL133 "CPU index tensor" into an untyped value); indexed by an item of
+    a device tensor it is read through `__index__` (GL127). Decoy: a comprehension of something else
+    (`[self.make(k) for k in ..]`) stays untyped, so the CPU index into it is still reported."""
+    check("""
+        import torch
+
+
+        class Base:
+            def __init__(self, n):
+                self.hyps = [[] for _ in range(n)]
+                self.made = [self.make(k) for k in range(n)]
+                self.offset = torch.arange(n, dtype=torch.long)
+
+            def make(self, k):
+                return k
+
+
+        class Decoder(torch.nn.Module):
+            def forward(self, state: Base, logits: torch.Tensor, i):
+                b = state.offset[i]
+                kept = sorted(state.hyps[b])
+                idx = logits.argmax(-1)
+                state.hyps[idx[0]].append(logits)  # <- GL127
+                other = state.made[b]  # <- GL133
+                return kept, other
+    """)

@@ -775,7 +775,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if not edges and head and "[" not in head and head.endswith("()") and self.library_class(head[:-2]) \
                 and (installed := self.class_install_edges(head, meth, typed=True)):
             return installed
-        if not edges and head and "[" not in head and self._unknown_receiver(head) and not _returned_by_function(head):
+        if not edges and head and ("[" not in head and self._unknown_receiver(head) and not _returned_by_function(head)
+                                   or self._unknown_element(head)):
             if installed := self.class_install_edges(head, meth, typed=False):
                 return installed
             # `model.prepare_inputs(...)` with `model` a parameter; `params.get_block_diag_mask()`: the one class with it
@@ -1036,6 +1037,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return []
         if desc.endswith("[]"):
             base = desc[:-2]
+            if elements := self._returned_elements(base):
+                return elements
             label = f"registry {base.rpartition('.')[2]}"
             return [(t, label) for ref in self._registry_entries(base, depth + 1)
                     for t, _how in self._denotes(ref, depth + 1)]
@@ -1080,6 +1083,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if head and self._unknown_receiver(head):
             return [(fn, f"method {meth}") for fn in self._methods_named(meth)]
         return []
+
+    def _returned_elements(self, base: str) -> list[tuple["ClassInfo | FunctionInfo", str]]:
+        """`get_potentials()[]`, an element of the list a project function returns: instances of the project
+        classes its returned lists are built from (`FunctionInfo.element_makes`); none for anything else."""
+        fn = self.function_by_dotted(base[:-2]) if base.endswith("()") else None
+        if fn is None or not fn.element_makes:
+            return []
+        label = f"element of {fn.qualname}()"
+        return [(cls, label) for ref in fn.element_makes if (cls := self.class_by_dotted(ref)) is not None]
+
+    def _unknown_element(self, head: str) -> bool:
+        """`make()[]`, the element of a loop over a project function's list whose classes nobody wrote down
+        (`summary._returned_list`): as unknown as the loop's local was before the index read lists."""
+        return head.endswith("()[]") and _returned_by_function(head[:-2]) \
+            and self.function_by_dotted(head[:-4]) is not None and not self._returned_elements(head[:-2])
 
     def _unknown_receiver(self, head: str) -> bool:
         """True for `pkg.mod.backend` where `backend` is a local or parameter of `pkg.mod` (no module-level

@@ -33,6 +33,7 @@ from graphlint.index.assigned import (
     MODULE_SELF_METHODS, built_by, chained_call, foreign_target, module_held, type_annotation_class, wraps_module,
 )
 from graphlint.index.decode import exit_calls, token_cycles
+from graphlint.index.elements import returned_elements
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
@@ -187,6 +188,9 @@ class FunctionInfo:
     # it (`return model, semantic_fn` in seed-vc's `load_models`) or the call a local was bound by (`model =
     # AutoModelForCausalLM.from_pretrained(p)`), as dotted names; "" for anything else or where the returns disagree
     item_makes: tuple[str, ...] = ()
+    # the classes the elements of a list it returns are built from (`out.extend([A(..), B(..)]); return out`), as
+    # dotted names: what `for x in f(): x.m()` calls `m` on (`index.elements`)
+    element_makes: tuple[str, ...] = ()
     nesting: int = 0  # deepest expression in its text (nested defs included): see engine.MAX_NESTING
     params: tuple[str, ...] = ()  # positional parameter names in order (`self` included)
     kwonly: tuple[str, ...] = ()  # keyword-only parameter names (after `*` or `*args`)
@@ -1095,6 +1099,7 @@ class _Indexer(ast.NodeVisitor):
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
         at_end = self._makes(node, info)
         info.makes = at_end + [ref for ref in info.makes if ref not in at_end]
+        info.element_makes = returned_elements(node, self.resolve)
         self.scopes.pop()
         self.union_params.pop()
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
@@ -1545,8 +1550,23 @@ class _Indexer(ast.NodeVisitor):
             for target, it in _loop_elements(_uncopied(node)):
                 if it and isinstance(target, ast.Name):
                     self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
+            if isinstance(node.target, ast.Name) and (returned := self._returned_list(_uncopied(node).iter)):
+                self.local_binds[-1][node.target.id] = f"{returned}()[]"
         self._loop(node)
         self.generic_visit(node)
+
+    def _returned_list(self, it: ast.expr) -> str | None:
+        """The plain function whose returned list a loop walks: `for p in get_potentials(a)`, or `ps =
+        get_potentials(a)` then `for p in ps` (the local holds nothing the walk knows else): the index reads what its
+        elements are (`FunctionInfo.element_makes`). None for anything else (a method's or a class's call)."""
+        if isinstance(it, ast.Name) and it.id not in self.local_binds[-1] and self.call_locals:
+            it = self.call_locals[-1].get(it.id)
+        if not isinstance(it, ast.Call) or not isinstance(it.func, (ast.Name, ast.Attribute)):
+            return None
+        name = dotted(it.func)
+        if not name or name.partition(".")[0] in ("self", "cls") or name.rpartition(".")[2][:1].isupper():
+            return None
+        return self.resolve(name)
 
     def visit_While(self, node: ast.While) -> None:
         self._loop(node)

@@ -37,6 +37,20 @@ def _report_per_step(rule: Rule, node: cst.CSTNode, message: str) -> None:
 
 # -- rules ----------------------------------------------------------------------------------------
 
+
+# `*`, `&`, `|`, `^` of two bool tensors is a bool tensor (torch keeps the dtype): a mask like its operands
+_MASK_JOINS = (cst.Multiply, cst.BitAnd, cst.BitOr, cst.BitXor)
+
+
+def _mask_syntax(idx: cst.BaseExpression) -> bool:
+    """An index the syntax shows is a bool mask: `~m` (the engine's reading of an inverted index), and a join of two
+    such (`~a * ~b`, `~a & ~b`: boltz's bound masks)."""
+    if isinstance(idx, cst.UnaryOperation) and isinstance(idx.operator, cst.BitInvert):
+        return True
+    return isinstance(idx, cst.BinaryOperation) and isinstance(idx.operator, _MASK_JOINS) \
+        and _mask_syntax(idx.left) and _mask_syntax(idx.right)
+
+
 class HostDataToDevice(Rule):
     """Building a device tensor from host data every step is a pageable host-to-device copy.
 
@@ -481,8 +495,8 @@ class HostIndex(Rule):
             idx = el.slice.value if isinstance(el.slice, cst.Index) else None
             if idx is None or ctx.host.is_cpu(idx):
                 continue
-            if isinstance(idx, cst.UnaryOperation) and isinstance(idx.operator, cst.BitInvert):
-                continue  # `x[~m] = 0.0`: `~` of an index is a mask (a masked_fill), not integer indices
+            if _mask_syntax(idx):
+                continue  # `x[~m] = 0.0`, `x[~a * ~b] = 0.0`: a mask (a masked_fill), not integer indices
             val = ctx.val(idx)
             if val.kind is Kind.TENSOR and not val.weak and not is_mask_name(dotted_name(idx) or "") \
                     and not val.is_0d:  # 0-d: GL127

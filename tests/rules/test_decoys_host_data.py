@@ -21,6 +21,25 @@ def test_scalar_store_through_inverted_or_mask_named_index_is_a_masked_fill():
     assert findings(src) == {(7, "GL133")}
 
 
+def test_scalar_store_through_a_join_of_inverted_masks_is_a_masked_fill():
+    """`*` / `&` / `|` of two bool masks is a bool mask (boltz's `upper[~below * ~negated] = float("inf")`): a
+    masked fill, no index copy. Decoys that stay: a product of an inverted mask with an index tensor, and a plain
+    index tensor."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, h: torch.Tensor, lo: torch.Tensor, up: torch.Tensor, ids: torch.Tensor):
+                below = torch.isneginf(lo)
+                above = torch.isposinf(up)
+                h[~below * ~above] = float("inf")
+                h[(~below) & ~above] = 0.0
+                h[~below * ids] = 0.0
+                h[ids] = 0.0
+                return h
+    """
+    assert findings(src) == {(8, "GL133"), (9, "GL133")}
+
+
 def test_rng_states_are_host_tensors():
     """A generator's state is a host ByteTensor, for CUDA generators too: `generator.get_state()` and
     `torch.cuda.get_rng_state()` read no device memory, so `.tolist()` / `.item()` of them is no sync.

@@ -19,6 +19,9 @@ from graphlint.facts.names import dotted
 # list), not a small family of strategies; dispatching every element call to all of them would flood the graph.
 MAX_ELEMENT_CLASSES = 12
 _DISPLAYS = (ast.List, ast.Tuple)
+# list methods that add one element, and the position of the element among their arguments (also `summary`'s
+# `self.<list>` adds)
+LIST_ADDERS = {"append": 0, "appendleft": 0, "insert": 1}
 
 
 def returned_elements(node: ast.FunctionDef | ast.AsyncFunctionDef,
@@ -65,10 +68,8 @@ def _local_items(body: list[ast.AST], name: str) -> Iterator[ast.expr]:
 def _added(call: ast.Call) -> list[ast.expr]:
     """What `xs.append(v)`, `xs.insert(i, v)` or `xs.extend([..])` adds to `xs`."""
     method, args = call.func.attr, call.args  # type: ignore[attr-defined]
-    if method == "append" and len(args) == 1:
-        return [args[0]]
-    if method == "insert" and len(args) == 2:
-        return [args[1]]
+    if method in LIST_ADDERS and len(args) == LIST_ADDERS[method] + 1:
+        return [args[-1]]
     if method == "extend" and len(args) == 1 and isinstance(args[0], _DISPLAYS):
         return list(args[0].elts)
     return []

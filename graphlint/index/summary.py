@@ -33,7 +33,7 @@ from graphlint.index.assigned import (
     MODULE_SELF_METHODS, built_by, chained_call, foreign_target, module_held, type_annotation_class, wraps_module,
 )
 from graphlint.index.decode import exit_calls, token_cycles
-from graphlint.index.elements import returned_elements
+from graphlint.index.elements import LIST_ADDERS as _LIST_ADDERS, returned_elements
 from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
@@ -661,10 +661,6 @@ def _slices_per_pass(loop: ast.For | ast.AsyncFor | ast.While, own: list[ast.AST
                for sub in own if isinstance(sub, ast.Call)
                for arg in (*sub.args, *(k.value for k in sub.keywords)) if isinstance(arg, ast.Subscript)
                for s in ast.walk(arg.slice))
-
-
-# list methods that add one element, and the position of the element among their arguments
-_LIST_ADDERS = {"append": 0, "appendleft": 0, "insert": 1}
 
 
 def _uncopied(node: ast.For | ast.AsyncFor) -> ast.For | ast.AsyncFor:

@@ -1678,24 +1678,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The project classes a class-valued attribute holds on an instance of `cls`: the value of the nearest class
         of its MRO that assigns it, and those of the subclasses that assign it anew (an instance may be one of
         them). A value that is no project class (a string, a function) names none."""
-        out: dict[str, ClassInfo] = {}
-        owners = [next((c for c in self.mro(cls) if attr in c.callables), None),
-                  *(c for c in self._descendants(cls) if attr in c.callables)]
-        for c in owners:
-            for ref in (c.callables[attr] if c is not None else ()):
-                if (target := self.class_by_dotted(ref)) is not None:
-                    out.setdefault(target.key, target)
-        return list(out.values())
+        nearest = next((c for c in self.mro(cls) if attr in c.callables), None)
+        return self._held_classes([*([nearest] if nearest else []), *self._descendants(cls)], attr)
 
     def _class_values(self, cls: ClassInfo, attr: str) -> list[ClassInfo]:
         """The project classes a class-valued attribute can hold on an instance of `cls`: what `cls`, its bases
         and its subclasses assign it (`pre_infer_class = LlamaPreInfer` at class level in each model, `None`
         in the base whose methods instantiate it)."""
+        return self._held_classes([*self.mro(cls), *self._descendants(cls)], attr)
+
+    def _held_classes(self, owners: list[ClassInfo], attr: str) -> list[ClassInfo]:
+        """The project classes the owners assign to the class-valued attribute `attr`, once each."""
         out: dict[str, ClassInfo] = {}
-        for c in (*self.mro(cls), *self._descendants(cls)):
+        for c in owners:
             for ref in c.callables.get(attr, ()):
-                target = self.class_by_dotted(ref)
-                if target is not None:
+                if (target := self.class_by_dotted(ref)) is not None:
                     out.setdefault(target.key, target)
         return list(out.values())
 

@@ -6,7 +6,10 @@ decoders/seq2seq.py:1188  log_probs[torch.arange(B).unsqueeze(1), cuda_candidate
 decoders/transducer.py:277 torch.Tensor([0.0 + cuda_0d, 0.0])  -> labelled sync.
 decoders/transducer.py:378 builtin max(hyps, key=score / len) with 0-d CUDA scores -> labelled sync.
 decoders/transducer.py:398 input_PN[0, 0] = python_int  -> labelled host.
-Run from benchmarks/accuracy: python3 h200_checks_ravelin_sbrain.py  (torch only)."""
+Run from benchmarks/accuracy: python3 h200_checks_ravelin_sbrain.py  (torch only).
+Session 39 device run (H100, torch 2.11.0+cu130; device_runs/s39_h100/ravelin_checks.txt), host_ms_behind_sleep, debug:
+  237 0.2 ok (control 9a 0.0 ok)   1188 100.8 RAISES (CUDA arange 0.1 ok)   277 100.7 RAISES   378 100.8 RAISES
+  398 100.6 RAISES: disagrees with its host label, relabelled sync in session 40; 237 lost its uncertain mark."""
 import sys
 
 import torch

@@ -4,7 +4,11 @@ autobatching.py:1040  convergence_tensor[cur_idx] = torch.tensor(True)  (CPU 0-d
 neighbors.py:177  torch.clip(cuda_long[:, c], 0, n_bins_c[c] - 1)  inside @torch.jit.script, the upper bound a CUDA 0-d
   -> labelled sync (the Scalar overload's implicit conversion reads the bound); overload choice unmeasured.
 neighbors.py:545  VesinNeighborList_ts(cutoff.item()) is a plain .item() (catalogue row 1); nothing to time here.
-Run from benchmarks/accuracy: python3 h200_checks_ravelin_torchsim.py  (torch only)."""
+Run from benchmarks/accuracy: python3 h200_checks_ravelin_torchsim.py  (torch only).
+Session 39 device run (H100, torch 2.11.0+cu130; device_runs/s39_h100/ravelin_checks.txt), host_ms_behind_sleep, debug:
+  1040 CPU 0-d into CUDA bool element 100.6 RAISES   Python True 100.6 RAISES   CUDA 0-d 0.0 ok
+  177 scripted clip 100.8 RAISES   eager clip 100.8 RAISES   Python bounds 0.0 ok
+Both agree with their sync labels, which lost their uncertain mark in session 40."""
 import sys
 from pathlib import Path
 

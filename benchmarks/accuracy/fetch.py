@@ -2234,6 +2234,135 @@ GIT_SETS: dict[str, GitSet] = {
                            "lzero/mcts/utils.py", "lzero/policy/muzero.py", "lzero/model/muzero_model.py")),
     ), "the thirty-sixth untouched set, pinned in session 39 for the release after next (TorchRL, "
        "cuRobo, PhysicsNeMo, Cosmos-Predict2, Aurora, TorchSim, RFdiffusion, DPVO, SpeechBrain, LightZero)"),
+    "casemate": GitSet(HERE / ".casemate", (
+        GitCorpus("orb", "https://github.com/orbital-materials/orb-models",
+                  "6857ef61fd977f6135720d76bff7b04816b3f288", ".",
+                  "Orb: Orbital Materials' universal interatomic potentials: the graph network simulator (GNS) "
+                  "message-passing backbone and conservative regressor that compute energies and autograd forces / "
+                  "stress on every MD or relaxation step, the forcefield heads and adapter, the graph regressor, the "
+                  "D3 dispersion model compiled with dynamic shapes, and the on-the-fly graph featurisation that "
+                  "builds neighbour lists each step (the pretrained registry, reference energies, datasets, training "
+                  "and the angular basis are left out)",
+                  include=("orb_models/common/models/gns.py",
+                           "orb_models/forcefield/models/conservative_regressor.py",
+                           "orb_models/forcefield/models/forcefield_heads.py",
+                           "orb_models/forcefield/forcefield_adapter.py",
+                           "orb_models/forcefield/inference/d3_model.py",
+                           "orb_models/common/models/graph_regressor.py", "orb_models/common/models/nn_util.py",
+                           "orb_models/common/atoms/graph_featurization.py")),
+        GitCorpus("tdict", "https://github.com/pytorch/tensordict",
+                  "a1a061e3dd4b4c892925525a726a72c9eef9a0cc", ".",
+                  "TensorDict: PyTorch's dictionary-of-tensors library: CudaGraphModule, which warms a module up, "
+                  "captures it into a torch.cuda.CUDAGraph on a side stream and on every later call copies the "
+                  "inputs into static buffers and replays it (with tensordict and plain-tensor variants), and the "
+                  "TensorDictModule / sequential / probabilistic modules that RL policies call every environment "
+                  "step (the TensorDict containers, memmap, functorch helpers, distributions and the C++ extension "
+                  "are left out)",
+                  include=("tensordict/nn/cudagraphs.py", "tensordict/nn/common.py", "tensordict/nn/sequence.py",
+                           "tensordict/nn/probabilistic.py", "tensordict/nn/utils.py")),
+        GitCorpus("tengine", "https://github.com/NVIDIA/TransformerEngine",
+                  "d0067d0da6cb01811b8072a7d304f0e00344ce2b", ".",
+                  "Transformer Engine: NVIDIA's FP8 / FP4 training library: make_graphed_callables, which captures "
+                  "per-layer forward and backward graphs (with FP8 scaling state, capture-time hooks and warm-up) "
+                  "and replays them every training step, the module base that every TE layer's forward passes "
+                  "through (FP8 metadata, workspace and weight caches, amax reduction) and the quantization state "
+                  "management updated every step (the C++/CUDA extension, attention, the other modules, JAX and the "
+                  "distributed helpers are left out)",
+                  include=("transformer_engine/pytorch/graph.py", "transformer_engine/pytorch/fp8.py",
+                           "transformer_engine/pytorch/module/base.py", "transformer_engine/pytorch/quantization.py")),
+        GitCorpus("airbench", "https://github.com/KellerJordan/cifar10-airbench",
+                  "f1c599c4af24aca803e3e65a6a7e52a502e09d0e", ".",
+                  "airbench: fast CIFAR-10 training scripts: the 94% Muon, 96% faster and legacy compiled 94% "
+                  "trainers whose models are compiled with mode=\"max-autotune\" and run every training step with GPU "
+                  "data augmentation, lookahead / EMA updates and test-time-augmented evaluation, and the packaged "
+                  "loader / evaluation utilities (the uncompiled legacy scripts, the other packaged variants and the "
+                  "research scripts are left out)",
+                  include=("airbench94_muon.py", "airbench96_faster.py", "legacy/airbench94_compiled.py",
+                           "airbench/utils.py")),
+        GitCorpus("rslrl", "https://github.com/leggedrobotics/rsl_rl",
+                  "c281c32e5746e75570c1a29bfa78bca0200cc5ff", ".",
+                  "RSL-RL: ETH's GPU reinforcement-learning library for legged robots: the on-policy and "
+                  "distillation runners whose learn() loop steps thousands of vectorised simulator environments per "
+                  "iteration, PPO and student-teacher distillation (act, process_env_step, update, with an optional "
+                  "torch.compile that refuses CUDA-graph modes), the rollout storage, the MLP / CNN / RNN actor- "
+                  "critic models, distributions and normalisers, and the RND and symmetry extensions (the loggers, "
+                  "exporters and tests are left out)",
+                  include=("rsl_rl/runners/on_policy_runner.py", "rsl_rl/runners/distillation_runner.py",
+                           "rsl_rl/algorithms/ppo.py", "rsl_rl/algorithms/distillation.py",
+                           "rsl_rl/storage/rollout_storage.py", "rsl_rl/env/vec_env.py",
+                           "rsl_rl/models/mlp_model.py", "rsl_rl/models/cnn_model.py", "rsl_rl/models/rnn_model.py",
+                           "rsl_rl/modules/cnn.py", "rsl_rl/modules/distribution.py", "rsl_rl/modules/mlp.py",
+                           "rsl_rl/modules/normalization.py", "rsl_rl/modules/rnn.py", "rsl_rl/extensions/rnd.py",
+                           "rsl_rl/extensions/symmetry.py", "rsl_rl/utils/utils.py")),
+        GitCorpus("fairchem", "https://github.com/facebookresearch/fairchem",
+                  "a73c95be1db2f5ca60cce19f00fd5bff4c29fd7d", ".",
+                  "fairchem UMA: Meta FAIR's universal model for atoms: the ASE calculator whose calculate() runs "
+                  "every MD or relaxation step, the MLIP predict unit (batching, merged mixture-of-linear-experts "
+                  "fast path, inference settings), the eSCN-MD backbone (edge embedding, Wigner rotations, SO(2) "
+                  "convolutions per layer, energy / force heads) with its blocks and SO(2) layers (training, "
+                  "datasets, the Triton kernels, graph parallelism and the other models are left out)",
+                  include=("src/fairchem/core/calculate/ase_calculator.py",
+                           "src/fairchem/core/units/mlip_unit/predict.py", "src/fairchem/core/models/uma/escn_md.py",
+                           "src/fairchem/core/models/uma/escn_md_block.py",
+                           "src/fairchem/core/models/uma/nn/so2_layers.py")),
+        GitCorpus("titan", "https://github.com/pytorch/torchtitan",
+                  "b5bcd76c66d0acb1a08b176d9639425bc55e0b2a", ".",
+                  "torchtitan: PyTorch's native large-model training platform: the Trainer whose train() loop calls "
+                  "train_step every iteration (gradient accumulation over microbatches, forward_backward_step, "
+                  "gradient clipping, loss reduction and logging), with the forward-backward function wrapped by "
+                  "wrap_with_cuda_graph when CUDA graphs are enabled, the CUDAGraphWrapper that captures it into a "
+                  "torch.cuda.CUDAGraph on a shared pool and replays it with static-address checks, the per-block "
+                  "compile helper, the distributed utilities, the loss functions, the metrics processor and the "
+                  "validator (models, parallelisms, checkpointing, data loading and the experiments are left out)",
+                  include=("torchtitan/train.py", "torchtitan/trainer.py", "torchtitan/distributed/cudagraph.py",
+                           "torchtitan/distributed/compile.py", "torchtitan/distributed/utils.py",
+                           "torchtitan/components/loss.py", "torchtitan/components/metrics.py",
+                           "torchtitan/components/validate.py")),
+        GitCorpus("anemoi", "https://github.com/ecmwf/anemoi-inference",
+                  "29dc717d8c513d22f658fb911123fa6e171af586", ".",
+                  "anemoi-inference: ECMWF's runner for data-driven weather models: the Runner whose forecast / "
+                  "forecast_stepper loop calls predict_step every lead time and feeds each prediction back into the "
+                  "input tensor (with autocast precision, output hooks and profiling), the default / simple / "
+                  "parallel / external-graph / temporal-downscaler runners and the checkpoint wrapper (inputs, "
+                  "outputs, post-processors, the CLI and GRIB handling are left out)",
+                  include=("src/anemoi/inference/runner.py", "src/anemoi/inference/runners/__init__.py",
+                           "src/anemoi/inference/runners/default.py", "src/anemoi/inference/runners/simple.py",
+                           "src/anemoi/inference/runners/parallel.py",
+                           "src/anemoi/inference/runners/external_graph.py",
+                           "src/anemoi/inference/runners/temporal_downscaler.py",
+                           "src/anemoi/inference/checkpoint.py", "src/anemoi/inference/precisions.py",
+                           "src/anemoi/inference/profiler.py", "src/anemoi/inference/lazy.py")),
+        GitCorpus("esm3", "https://github.com/evolutionaryscale/esm",
+                  "6e89bf7d127b06e95d8243c020936cd67d862229", ".",
+                  "ESM3: EvolutionaryScale's multimodal protein language model: the iterative sampling loop that "
+                  "unmasks tokens over decoding steps (iterative_sampling_tokens / _raw with annealed temperature "
+                  "and per-step masks), the sampling and decoding utilities, the ESM3 model's forward / generate / "
+                  "encode / decode, and the SDK API dataclasses (the structure tokenizer, function annotation, ESM "
+                  "C, the Forge client and the pretrained loaders are left out)",
+                  include=("esm/utils/generation.py", "esm/utils/sampling.py", "esm/utils/decoding.py",
+                           "esm/models/esm3.py", "esm/sdk/api.py")),
+        GitCorpus("ptts", "https://github.com/kyutai-labs/pocket-tts",
+                  "9514983efd6411aa39ddf862391d16c38a062de7", ".",
+                  "Pocket TTS: Kyutai's small streaming text-to-speech model: the TTS model whose _generate loop "
+                  "runs the flow LM once per audio frame (with the lsd_decode flow-matching steps in flow_lm.py) and "
+                  "streams Mimi-decoded audio chunks, the stateful streaming transformer, MLP and rope modules, the "
+                  "text conditioner, quantization and the command-line entry point (the Mimi codec, SEANet / "
+                  "convolution / resampling modules shared with moshi, docs and tests are left out)",
+                  include=("pocket_tts/__init__.py", "pocket_tts/conditioners/__init__.py",
+                           "pocket_tts/conditioners/base.py", "pocket_tts/conditioners/text.py",
+                           "pocket_tts/data/__init__.py", "pocket_tts/data/audio.py",
+                           "pocket_tts/data/audio_utils.py", "pocket_tts/default_parameters.py",
+                           "pocket_tts/main.py", "pocket_tts/models/__init__.py", "pocket_tts/models/flow_lm.py",
+                           "pocket_tts/models/tts_model.py", "pocket_tts/modules/__init__.py",
+                           "pocket_tts/modules/dummy_quantizer.py", "pocket_tts/modules/layer_scale.py",
+                           "pocket_tts/modules/mlp.py", "pocket_tts/modules/rope.py",
+                           "pocket_tts/modules/stateful_module.py", "pocket_tts/modules/transformer.py",
+                           "pocket_tts/quantization.py", "pocket_tts/utils/__init__.py",
+                           "pocket_tts/utils/config.py", "pocket_tts/utils/debugging.py",
+                           "pocket_tts/utils/logging_utils.py", "pocket_tts/utils/utils.py",
+                           "pocket_tts/utils/weights_loading.py")),
+    ), "the thirty-eighth untouched set, pinned in session 40 for the release after next (Orb, "
+       "TensorDict, Transformer Engine, airbench, RSL-RL, fairchem UMA, torchtitan, anemoi-inference, ESM3, Pocket TTS)"),
 }
 
 # Sets labelled for a coming release: graphlint work never lints them, reads their labels or looks at their

@@ -2361,7 +2361,7 @@ GIT_SETS: dict[str, GitSet] = {
                            "pocket_tts/utils/config.py", "pocket_tts/utils/debugging.py",
                            "pocket_tts/utils/logging_utils.py", "pocket_tts/utils/utils.py",
                            "pocket_tts/utils/weights_loading.py")),
-    ), "the thirty-eighth untouched set, pinned in session 40 for the release after next (Orb, "
+    ), "the thirty-seventh untouched set, pinned in session 40 for the release after next (Orb, "
        "TensorDict, Transformer Engine, airbench, RSL-RL, fairchem UMA, torchtitan, anemoi-inference, ESM3, Pocket TTS)"),
 }
 

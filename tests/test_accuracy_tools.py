@@ -1,4 +1,4 @@
-"""benchmarks/accuracy/score_sets.py and compare_runs.py on tiny synthetic run folders: no graphlint run."""
+"""benchmarks/accuracy/score_sets.py, compare_runs.py and census.py on tiny synthetic run folders: no graphlint run."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "accuracy"
 sys.path.insert(0, str(BENCH))
+import census  # noqa: E402
 import compare_runs  # noqa: E402
 import score_sets  # noqa: E402
 
@@ -117,3 +118,35 @@ def test_a_set_without_fetched_corpora_is_skipped_not_failed(tmp_path: Path) -> 
     done = json.loads((out / "DONE").read_text())
     assert (done["scored"], done["skipped"], done["failed"]) == ([], ["dev"], [])
     assert sorted(p.name for p in out.iterdir()) == ["DONE"]  # no empty report or JSON to pass for a scored set
+
+
+def test_census_classes_only_hot_tier_sync_misses() -> None:
+    assert census.miss_class(record("a:1", "sync", False)) == "facts"
+    assert census.miss_class(record("a:2", "sync", False, all_=True)) == "reach"
+    assert census.miss_class(record("a:3", "sync", False, tier="other")) is None  # cold tier: not a hot-path miss
+    assert census.miss_class(record("a:4", "sync", True)) is None
+    assert census.miss_class(record("a:5", "host", False)) is None
+
+
+def test_census_caps_each_set_and_never_reads_held_back_sets(tmp_path: Path) -> None:
+    big = [record(f"b/x.py:{i}", "sync", False) for i in range(50)]
+    run = write_run(tmp_path / "run", {
+        "dev": big, "fresh": [record("f/y.py:1", "sync", False), record("f/y.py:2", "sync", False, all_=True)],
+        "ravelin": [record("r/z.py:1", "sync", False)], "casemate": [record("k/z.py:1", "sync", False)]})
+    runs = census.read_run(run)
+    assert sorted(runs) == ["dev", "fresh"]
+    first = census.draw(runs, {"facts": 10, "reach": 5}, per_set=3, seed=40)
+    assert first["population"]["facts"] == {"total": 51, "by_set": {"dev": 50, "fresh": 1}}
+    assert [r["set"] for r in first["sample"]["facts"]].count("dev") == 3  # the cap, though dev has 50 candidates
+    assert len(first["sample"]["reach"]) == 1 and first["sync_labels"] == 52
+    assert first == census.draw(runs, {"facts": 10, "reach": 5}, per_set=3, seed=40)  # seeded: redoable
+
+
+def test_census_tally_ranks_causes_and_weights_by_set() -> None:
+    rows = [{"set": "a", "cause": "X"}, {"set": "a", "cause": "X"}, {"set": "b", "cause": "Y"}]
+    result = {"sync_labels": 1000, "population": {"facts": {"total": 30, "by_set": {"a": 10, "b": 20}}},
+              "sample": {"facts": rows}}
+    table = census.tally(result)
+    # X: 2/3 of 30 = 20 by count, 10 set-weighted (set a has 10 of the 30); Y the reverse
+    assert "| X | 2 | 1 | 20 | 10 | 2.00 |" in table and "| Y | 1 | 1 | 10 | 20 | 1.00 |" in table
+    assert table.index("| X |") < table.index("| Y |")

@@ -40,12 +40,16 @@ def development_sets() -> list[str]:
     return [*LABEL_SETS, *(key for key in GIT_SETS if key not in HELD_BACK)]
 
 
+def set_dest(name: str) -> Path:
+    """Where fetch.py puts the corpora of set `name` (dev and heldout share the dev corpora)."""
+    dest = {"dev": DEFAULT_DEST, "heldout": DEFAULT_DEST, "fresh": FRESH_DEST}.get(name)
+    return dest or GIT_SETS[name].dest
+
+
 def score_args(name: str, fetched: Path) -> list[str]:
     """score.py's set flag and the corpora folder of set `name` under `fetched`."""
-    dest = {"dev": DEFAULT_DEST, "heldout": DEFAULT_DEST, "fresh": FRESH_DEST}.get(name)
-    dest = dest or GIT_SETS[name].dest
     flag = [] if name == "dev" else [f"--{name}"]
-    return [*flag, "--corpora", str(fetched / dest.name)]
+    return [*flag, "--corpora", str(fetched / set_dest(name).name)]
 
 
 def child_env() -> dict[str, str]:

@@ -273,6 +273,8 @@ class CpuTensorToDevice(Rule):
         "    return x\n",
     )
 
+    MODULE = ("Moving a module whose weights are on the host copies each of them to the device (`{call}`): the host "
+              "blocks on every copy")
     STORE = ("Writing a {what} into a device tensor copies it from host memory every step (a blocking `copy_`): "
              "the host blocks, capture fails")
 
@@ -306,7 +308,9 @@ class CpuTensorToDevice(Rule):
         src, call = found
         if non_blocking(node, self.ctx):
             return  # pinned: fine; pageable: GL134
-        _report_per_step(self, node, self.message.format(call=call))
+        held = self.ctx.val(src)
+        message = self.MODULE if held.kind is Kind.MODULE and held.host else self.message
+        _report_per_step(self, node, message.format(call=call))
 
     def _moved_field(self, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
         """`self.x = self.x.to(device)` of a field the class rebuilds on the host (`Context.moves_host_field`); not

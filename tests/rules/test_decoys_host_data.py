@@ -1039,6 +1039,92 @@ def test_a_module_whose_init_skips_its_bases_holds_only_what_its_own_init_makes(
     check(src, scope="all")
 
 
+def test_unpacked_arguments_place_nothing_where_the_constructor_has_no_device_slot():
+    """`Extractor(**model_params)` of an `__init__` with no device parameter, no `*args` and no `**kwargs`: nothing
+    the mapping holds can say where to build, so the module is built on the host and `.to(device)` copies its
+    weights (GL131; LivePortrait's `load_model`). Silent: the same unpacking into a constructor that takes a
+    `device` parameter or `**kwargs` (either may receive one), and `*args` into one with a `device` parameter."""
+    src = """
+        import torch
+        from torch import nn
+        class Extractor(nn.Module):
+            def __init__(self, channels: int, depth: int = 2):
+                super().__init__()
+                self.proj = nn.Linear(channels, depth)
+        class Placed(nn.Module):
+            def __init__(self, channels: int, device=None):
+                super().__init__()
+                self.proj = nn.Linear(channels, channels, device=device)
+        class Forwards(nn.Module):
+            def __init__(self, **kwargs):
+                super().__init__()
+                self.proj = nn.Linear(4, 4, **kwargs)
+        def load(params: dict, args: tuple, device: torch.device):
+            a = Extractor(**params).to(device)  # <- GL131
+            b = Placed(**params).to(device)
+            c = Forwards(**params).to(device)
+            d = Placed(*args).to(device)
+            e = Extractor(*args).cuda()  # <- GL131
+            return a, b, c, d, e
+    """
+    check(src, scope="all")
+
+
+def test_a_script_builds_its_own_module_classes_on_the_host():
+    """A script's top level (its `if __name__ == "__main__":` block) that builds a module class the same file
+    defines (LeanRL's `q_network = QNetwork(envs).to(device)`, Cutie's `PositionalEncoding(8).cuda()`): the name is
+    the module's class, so the construction holds host weights and the move copies them (GL131). Silent: a class
+    built with its device, and a wrapper whose only submodule is the one passed in (already moved)."""
+    src = """
+        import torch
+        from torch import nn
+        class QNetwork(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.fc = nn.Linear(n, n)
+        class Placed(nn.Module):
+            def __init__(self, n: int, device: torch.device):
+                super().__init__()
+                self.fc = nn.Linear(n, n, device=device)
+        class Wrapper(nn.Module):
+            def __init__(self, inner):
+                super().__init__()
+                self.inner = inner
+        if __name__ == "__main__":
+            device = torch.device("cuda")
+            q_network = QNetwork(4).to(device)  # <- GL131
+            target = QNetwork(4).cuda()  # <- GL131
+            placed = Placed(4, device).to(device)
+            wrapped = Wrapper(q_network).to(device)
+    """
+    check(src, scope="all")
+
+
+def test_modules_built_under_init_empty_weights_hold_no_host_weights():
+    """`with init_empty_weights():` (accelerate) registers parameters on the meta device, and `init_on_device(d)` on
+    `d`: a module built inside holds no host weights, so moving it is silent (as under `with torch.device("meta")`).
+    `copy.deepcopy` of a module built on the host copies each weight where it is: moving the copy is GL131."""
+    src = """
+        import copy
+        import torch
+        from torch import nn
+        from accelerate import init_empty_weights, init_on_device
+        class Net(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.fc = nn.Linear(n, n)
+        def build(n: int, device: torch.device):
+            with init_empty_weights():
+                empty = Net(n)
+            with init_on_device(device):
+                placed = Net(n)
+            host = Net(n)
+            twin = copy.deepcopy(host)
+            return empty.to(device), placed.to(device), twin.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
 def test_list_facts_follow_list_arithmetic_not_names():
     """A host index is known by its data flow: `[i] * n`, `ids + [eos]` and a comprehension of host values are
     Python lists (each copied to the device when it indexes a CUDA tensor), and a NumPy array index is copied too.

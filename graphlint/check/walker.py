@@ -21,7 +21,7 @@ from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, bind_targets, filled_defaults,
     is_cpu_name, kind_val, merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, untensored_params,
-    DEVICE_NAME_RE, FULL_REDUCTIONS,
+    DEVICE_NAME_RE, FULL_REDUCTIONS, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -1006,6 +1006,33 @@ def takes_no_device(index: ProjectIndex, qual: str) -> bool:
     return not any(DEVICE_NAME_RE.search(name) for name in (*init.params, *init.kwonly))
 
 
+# Methods of the module a factory builds that may leave it off the host before it is returned
+MODULE_MOVES = frozenset({"to", "cuda", "to_empty", "xpu", "npu", "apply"})
+# Calls that make the factories and constructions after them build elsewhere (a device context, a default device)
+PLACING_CONTEXTS = frozenset({"torch.device", "torch.set_default_device", *PARAMETER_PLACERS})
+
+
+def returned_host_module(index: ProjectIndex, fn: FunctionInfo) -> Val | None:
+    """A module on the host that `fn` builds and returns (`model = Net(cfg); model.load_state_dict(sd); return
+    model`): a project module class built on the host (`built_module`) whose constructor has no slot for a device
+    (`takes_no_device`), where `fn` neither moves it (`model.cuda()`; a rebinding `model = model.to(d)` is a moved
+    return already), nor enters a device context, nor hands it to another call (a helper may move it). None
+    otherwise."""
+    made = fn.returns
+    if not isinstance(made, ik.Call) or made.receiver or made.item is not None:
+        return None
+    held = built_module(index, made.callee)
+    if held is None or not takes_no_device(index, made.callee):
+        return None
+    methods = f"{made.callee}()."
+    if any(callee in PLACING_CONTEXTS or callee.startswith(methods) and callee[len(methods):] in MODULE_MOVES
+           for callee, _line in fn.calls):
+        return None
+    if any(made in (*args, *(kind for _key, kind in keywords)) for _callee, _line, args, keywords in fn.call_args):
+        return None
+    return held
+
+
 def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     """`Cls(...)` of a project nn.Module class that builds its weights where it runs
     (`ProjectIndex.builds_on_host`): a module on the host, unless the call or a device context places it (the
@@ -1248,6 +1275,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return returned_object(index, targets[0])
         if len(targets) == 1 and (obj := returned_object(index, targets[0])) is not None:
             return obj  # a plain factory (`c = Collater(symbols); return c`): an instance of the class it builds
+        if len(targets) == 1 and not own and (built := returned_host_module(index, targets[0])) is not None:
+            return built  # `model = get_model(cfg)` of a factory that builds a module on the host and returns it
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items

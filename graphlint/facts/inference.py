@@ -536,22 +536,26 @@ class Inference:
         """`model.to(dev)`, `model.lm_head.cuda()`, `dispatch_model(model, ...)` as a statement: `nn.Module.to` moves
         the module in place, so a host-loaded model the call reaches is no longer known to be on the host (a method
         that keeps the weights where they are, `model.eval()`, does not move it)."""
-        if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) \
-                and self(call.func.value).host and self._keeps_module(call.func.attr.value, call) \
+        func = call.func
+        if isinstance(func, cst.Attribute) and (isinstance(func.value, cst.Name) or _self_key(func.value)) \
+                and self(func.value).host and self._keeps_module(func.attr.value, call) \
                 and not any(isinstance(a.value, cst.Name) and self(a.value).host for a in call.args):
             return
-        roots = [arg.value for arg in call.args]
-        func = call.func
+        reached = [arg.value for arg in call.args]
         while isinstance(func, (cst.Attribute, cst.Subscript)):
             func = func.value
-        for root in (func, *roots):
-            if isinstance(root, cst.Name) and self(root).host:
-                self.bind(root.value, UNKNOWN)
+            reached.append(func)
+        for root in reached:
+            # a local (`model.cuda()`), or a field this function bound (`self.model.to(d)`, `save(self.model)`)
+            key = root.value if isinstance(root, cst.Name) else _self_key(root)
+            if key is not None and key in self.env and self.env[key].host:
+                self.bind(key, UNKNOWN)
 
     def device_context(self, call: cst.BaseExpression) -> Dev | None:
         """What `torch.device(d)` (a `with` item) or `torch.set_default_device(d)` makes the default device of the
         factories after it; None for any other call. `"meta"` is no device a copy can come from: unknown; so is a
-        context that registers parameters elsewhere (`with init_empty_weights():`, `zero.Init()`: `PARAMETER_PLACERS`)."""
+        context that registers parameters elsewhere (`with init_empty_weights():`, `zero.Init()`:
+        `PARAMETER_PLACERS`)."""
         if isinstance(call, cst.Call) and (self.resolve(call.func) or "") in PARAMETER_PLACERS:
             return Dev.UNKNOWN
         if not (isinstance(call, cst.Call) and call.args and call.args[0].keyword is None):
@@ -2454,6 +2458,13 @@ def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:
         inner = {_literal_rank(e.value, inf) for e in data.elements}
         return None if len(inner) != 1 or None in inner else 1 + inner.pop()  # type: ignore[operator]
     return 0 if inf(data) == HOST else None
+
+
+def _self_key(expr: cst.BaseExpression) -> str | None:
+    """The env key of `self.x` / `cls.x` (how `bind_targets` binds a field the function assigns), or None."""
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+        return f"{expr.value.value}.{expr.attr.value}"
+    return None
 
 
 def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False,

@@ -211,7 +211,9 @@ class CpuTensorToDevice(Rule):
     tensor is read into pageable host memory and copied up (no `map_location`, a lambda or a dict: not
     judged). And so does moving a module whose weights are on the host (`Whisper(dims).to(device)`,
     `from_pretrained(name).cuda()`: a project module built with no device argument outside a device context,
-    or a model loaded without `device_map`): every weight is copied up. So does moving a field in place,
+    `**cfg` into a constructor with no device parameter, a project factory's such module, `copy.deepcopy` of one,
+    or a model loaded without `device_map`): every weight is copied up, once; built under `init_empty_weights()`
+    it holds none. So does moving a field in place,
     `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
     request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
     once, on the first call: not reported, unless the move runs under a test that finds it elsewhere (`if

@@ -21,7 +21,7 @@ from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, bind_targets, filled_defaults,
     is_cpu_name, kind_val, merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, untensored_params,
-    FULL_REDUCTIONS,
+    DEVICE_NAME_RE, FULL_REDUCTIONS, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -512,9 +512,18 @@ class Walker:
         # Top-level code: functions and classes are their own units, skip their bodies here.
         for stmt in module.body:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
-                self.ctx.inference.bind(stmt.name.value, UNKNOWN)
+                if not self._own_class(stmt):
+                    self.ctx.inference.bind(stmt.name.value, UNKNOWN)
             else:
                 self.statement(stmt)
+
+    def _own_class(self, stmt: cst.FunctionDef | cst.ClassDef) -> bool:
+        """A class statement of the script's top level names the module's own class, which the index records and
+        `resolve_name` resolves, not a local nothing types: `QNetwork(envs).to(device)` under the module's `if
+        __name__ == "__main__":` builds an instance of it. Only while nothing else bound the name before."""
+        name = stmt.name.value
+        return stmt.__class__ is cst.ClassDef and name in self.ctx.module.classes \
+            and name not in self.ctx.inference.env
 
     # -- statements ---------------------------------------------------------------------------
     def walk_block(self, block: cst.BaseSuite) -> None:
@@ -985,6 +994,45 @@ def iterated(index: ProjectIndex, owner: ClassInfo) -> Val | None:
     return Val(Kind.UNKNOWN, items=host) if any(item != UNKNOWN for item in host) else None
 
 
+def takes_no_device(index: ProjectIndex, qual: str) -> bool:
+    """The project class `qual`'s constructor has no parameter a device could be passed in: its first `__init__` (the
+    one `Cls(...)` runs) has no `*args`, no `**kwargs` and no parameter named for a device (`device`, `dev`, `gpu`,
+    `map_device`). False where no project `__init__` is found (a library base's takes anything)."""
+    owner = index.class_by_dotted(qual)
+    init = next((index.functions.get(c.methods["__init__"]) for c in index.mro(owner) if "__init__" in c.methods),
+                None) if owner is not None else None
+    if init is None or init.star_kwargs or init.star_args:
+        return False
+    return not any(DEVICE_NAME_RE.search(name) for name in (*init.params, *init.kwonly))
+
+
+# Methods of the module a factory builds that may leave it off the host before it is returned
+MODULE_MOVES = frozenset({"to", "cuda", "to_empty", "xpu", "npu", "apply"})
+# Calls that make the factories and constructions after them build elsewhere (a device context, a default device)
+PLACING_CONTEXTS = frozenset({"torch.device", "torch.set_default_device", *PARAMETER_PLACERS})
+
+
+def returned_host_module(index: ProjectIndex, fn: FunctionInfo) -> Val | None:
+    """A module on the host that `fn` builds and returns (`model = Net(cfg); model.load_state_dict(sd); return
+    model`): a project module class built on the host (`built_module`) whose constructor has no slot for a device
+    (`takes_no_device`), where `fn` neither moves it (`model.cuda()`; a rebinding `model = model.to(d)` is a moved
+    return already), nor enters a device context, nor hands it to another call (a helper may move it). None
+    otherwise."""
+    made = fn.returns
+    if not isinstance(made, ik.Call) or made.receiver or made.item is not None:
+        return None
+    held = built_module(index, made.callee)
+    if held is None or not takes_no_device(index, made.callee):
+        return None
+    methods = f"{made.callee}()."
+    if any(callee in PLACING_CONTEXTS or callee.startswith(methods) and callee[len(methods):] in MODULE_MOVES
+           for callee, _line in fn.calls):
+        return None
+    if any(made in (*args, *(kind for _key, kind in keywords)) for _callee, _line, args, keywords in fn.call_args):
+        return None
+    return held
+
+
 def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     """`Cls(...)` of a project nn.Module class that builds its weights where it runs
     (`ProjectIndex.builds_on_host`): a module on the host, unless the call or a device context places it (the
@@ -1227,6 +1275,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return returned_object(index, targets[0])
         if len(targets) == 1 and (obj := returned_object(index, targets[0])) is not None:
             return obj  # a plain factory (`c = Collater(symbols); return c`): an instance of the class it builds
+        if len(targets) == 1 and not own and (built := returned_host_module(index, targets[0])) is not None:
+            return built  # `model = get_model(cfg)` of a factory that builds a module on the host and returns it
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
@@ -1320,6 +1370,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                     lookup_member)
     inf.lookup_keyed = lookup_keyed
     inf.lookup_class = functools.partial(object_val, index)
+    inf.takes_no_device = functools.partial(takes_no_device, index)
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

@@ -56,6 +56,12 @@ MODULE_TENSOR_ATTRS = frozenset({"weight", "bias"})
 # Module methods that leave the weights where they are and return the module (`model.eval()`, `.half()`)
 MODULE_KEEPING_METHODS = frozenset({"eval", "train", "half", "float", "bfloat16", "double", "requires_grad_",
                                     "zero_grad", "tie_weights"})
+# Contexts that register a module's parameters off the host (on the meta device, on a given device, partitioned across
+# GPUs): a module built inside holds no host weights a later `.to(device)` copies
+PARAMETER_PLACERS = frozenset({
+    "accelerate.init_empty_weights", "accelerate.big_modeling.init_empty_weights", "accelerate.init_on_device",
+    "accelerate.big_modeling.init_on_device", "deepspeed.zero.Init",
+})
 # `from_pretrained` keywords that place the weights (`device_map="cuda"`, `device="cuda"`): without them, on the host
 PLACING_KEYWORDS = frozenset({"device_map", "device"})
 HOST_METHODS = frozenset({
@@ -412,6 +418,9 @@ class Inference:
         self.lookup_keyed: Callable[[cst.Attribute, cst.BaseExpression], Val | None] | None = None
         # an instance of the plain project class of this dotted name (`isinstance(v, Meta)`), or None
         self.lookup_class: Callable[[str], Val | None] | None = None
+        # whether the project module class of this dotted name has a constructor with no slot a device could be
+        # passed in (`ProjectIndex.takes_no_device`): `**cfg` given to it cannot say where to build
+        self.takes_no_device: Callable[[str], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -503,12 +512,15 @@ class Inference:
             return self._has_kw(node, "assign") is None
         return name in MODULE_KEEPING_METHODS
 
-    def _places(self, node: cst.Call) -> bool:
-        """A constructor call that may say where to build: a `device=` / `device_map=` keyword, `*args` /
-        `**kwargs`, or an argument that names a device (`Model(cfg, device)`, `"cuda"`, `torch.device(...)`)."""
+    def _places(self, node: cst.Call, ref: str | None) -> bool:
+        """A constructor call of the module class `ref` that may say where to build: a `device=` / `device_map=`
+        keyword, `*args` / `**kwargs`, or an argument that names a device (`Model(cfg, device)`, `"cuda"`,
+        `torch.device(...)`). Unpacked arguments place nothing where the constructor has no slot for a device
+        (`takes_no_device`: `Extractor(**model_params)` of an `__init__` with no device parameter, no `**kwargs`)."""
+        fixed = ref is not None and self.takes_no_device is not None and self.takes_no_device(ref)
         for arg in node.args:
             value = arg.value
-            if arg.star or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS:
+            if arg.star and not fixed or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS:
                 return True
             if isinstance(value, cst.SimpleString) or isinstance(value, cst.Call) \
                     and (self.resolve(value.func) or "") == "torch.device":
@@ -524,21 +536,28 @@ class Inference:
         """`model.to(dev)`, `model.lm_head.cuda()`, `dispatch_model(model, ...)` as a statement: `nn.Module.to` moves
         the module in place, so a host-loaded model the call reaches is no longer known to be on the host (a method
         that keeps the weights where they are, `model.eval()`, does not move it)."""
-        if isinstance(call.func, cst.Attribute) and isinstance(call.func.value, cst.Name) \
-                and self(call.func.value).host and self._keeps_module(call.func.attr.value, call) \
+        func = call.func
+        if isinstance(func, cst.Attribute) and (isinstance(func.value, cst.Name) or _self_key(func.value)) \
+                and self(func.value).host and self._keeps_module(func.attr.value, call) \
                 and not any(isinstance(a.value, cst.Name) and self(a.value).host for a in call.args):
             return
-        roots = [arg.value for arg in call.args]
-        func = call.func
+        reached = [arg.value for arg in call.args]
         while isinstance(func, (cst.Attribute, cst.Subscript)):
             func = func.value
-        for root in (func, *roots):
-            if isinstance(root, cst.Name) and self(root).host:
-                self.bind(root.value, UNKNOWN)
+            reached.append(func)
+        for root in reached:
+            # a local (`model.cuda()`), or a field this function bound (`self.model.to(d)`, `save(self.model)`)
+            key = root.value if isinstance(root, cst.Name) else _self_key(root)
+            if key is not None and key in self.env and self.env[key].host:
+                self.bind(key, UNKNOWN)
 
     def device_context(self, call: cst.BaseExpression) -> Dev | None:
         """What `torch.device(d)` (a `with` item) or `torch.set_default_device(d)` makes the default device of the
-        factories after it; None for any other call. `"meta"` is no device a copy can come from: unknown."""
+        factories after it; None for any other call. `"meta"` is no device a copy can come from: unknown; so is a
+        context that registers parameters elsewhere (`with init_empty_weights():`, `zero.Init()`:
+        `PARAMETER_PLACERS`)."""
+        if isinstance(call, cst.Call) and (self.resolve(call.func) or "") in PARAMETER_PLACERS:
+            return Dev.UNKNOWN
         if not (isinstance(call, cst.Call) and call.args and call.args[0].keyword is None):
             return None
         if (self.resolve(call.func) or "") not in ("torch.device", "torch.set_default_device"):
@@ -1110,7 +1129,8 @@ class Inference:
         projected = self.call_returns(node)
         if projected is None and (batch := self._tokenized(node)) is not None:
             return batch
-        if projected is not None and projected.host and (self.default_device is not Dev.CPU or self._places(node)):
+        if projected is not None and projected.host and (self.default_device is not Dev.CPU
+                                                         or self._places(node, projected.ref)):
             projected = projected._replace(host=False)  # `Model(cfg, device)`, or under `with torch.device(...)`
         if projected is None and isinstance(func, cst.Attribute) and self.lookup_method is not None \
                 and (self(func.value) == UNKNOWN or self(func.value).kind is Kind.OBJECT):
@@ -1695,6 +1715,8 @@ class Inference:
             return args[0]  # `tqdm(host_params)` yields what it wraps
         if qual in ("any", "all"):
             return HOST
+        if qual == "copy.deepcopy" and args and args[0].kind is Kind.MODULE and args[0].host:
+            return args[0]  # each parameter and buffer copied where it is: a module on the host
         if qual in ("next", "iter") and args and args[0].elem is not None and args[0].ref != "dict":
             # `next(gen)` of an iterator whose items are known (a project class's `__next__`): one item; `iter(v)`
             # yields what `v` does
@@ -2436,6 +2458,13 @@ def _literal_rank(data: cst.BaseExpression, inf: Inference) -> int | None:
         inner = {_literal_rank(e.value, inf) for e in data.elements}
         return None if len(inner) != 1 or None in inner else 1 + inner.pop()  # type: ignore[operator]
     return 0 if inf(data) == HOST else None
+
+
+def _self_key(expr: cst.BaseExpression) -> str | None:
+    """The env key of `self.x` / `cls.x` (how `bind_targets` binds a field the function assigns), or None."""
+    if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
+        return f"{expr.value.value}.{expr.attr.value}"
+    return None
 
 
 def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: bool = False,

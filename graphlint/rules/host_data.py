@@ -211,7 +211,9 @@ class CpuTensorToDevice(Rule):
     tensor is read into pageable host memory and copied up (no `map_location`, a lambda or a dict: not
     judged). And so does moving a module whose weights are on the host (`Whisper(dims).to(device)`,
     `from_pretrained(name).cuda()`: a project module built with no device argument outside a device context,
-    or a model loaded without `device_map`): every weight is copied up. So does moving a field in place,
+    `**cfg` into a constructor with no device parameter, a project factory's such module, `copy.deepcopy` of one,
+    or a model loaded without `device_map`): every weight is copied up, once; built under `init_empty_weights()`
+    it holds none. So does moving a field in place,
     `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
     request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
     once, on the first call: not reported, unless the move runs under a test that finds it elsewhere (`if
@@ -273,6 +275,8 @@ class CpuTensorToDevice(Rule):
         "    return x\n",
     )
 
+    MODULE = ("Moving a module whose weights are on the host copies each of them to the device (`{call}`): the host "
+              "blocks on every copy")
     STORE = ("Writing a {what} into a device tensor copies it from host memory every step (a blocking `copy_`): "
              "the host blocks, capture fails")
 
@@ -306,7 +310,9 @@ class CpuTensorToDevice(Rule):
         src, call = found
         if non_blocking(node, self.ctx):
             return  # pinned: fine; pageable: GL134
-        _report_per_step(self, node, self.message.format(call=call))
+        held = self.ctx.val(src)
+        message = self.MODULE if held.kind is Kind.MODULE and held.host else self.message
+        _report_per_step(self, node, message.format(call=call))
 
     def _moved_field(self, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
         """`self.x = self.x.to(device)` of a field the class rebuilds on the host (`Context.moves_host_field`); not

@@ -1039,6 +1039,178 @@ def test_a_module_whose_init_skips_its_bases_holds_only_what_its_own_init_makes(
     check(src, scope="all")
 
 
+def test_unpacked_arguments_place_nothing_where_the_constructor_has_no_device_slot():
+    """`Extractor(**model_params)` of an `__init__` with no device parameter, no `*args` and no `**kwargs`: nothing
+    the mapping holds can say where to build, so the module is built on the host and `.to(device)` copies its
+    weights (GL131; LivePortrait's `load_model`). Silent: the same unpacking into a constructor that takes a
+    `device` parameter or `**kwargs` (either may receive one), and `*args` into one with a `device` parameter."""
+    src = """
+        import torch
+        from torch import nn
+        class Extractor(nn.Module):
+            def __init__(self, channels: int, depth: int = 2):
+                super().__init__()
+                self.proj = nn.Linear(channels, depth)
+        class Placed(nn.Module):
+            def __init__(self, channels: int, device=None):
+                super().__init__()
+                self.proj = nn.Linear(channels, channels, device=device)
+        class Forwards(nn.Module):
+            def __init__(self, **kwargs):
+                super().__init__()
+                self.proj = nn.Linear(4, 4, **kwargs)
+        def load(params: dict, args: tuple, device: torch.device):
+            a = Extractor(**params).to(device)  # <- GL131
+            b = Placed(**params).to(device)
+            c = Forwards(**params).to(device)
+            d = Placed(*args).to(device)
+            e = Extractor(*args).cuda()  # <- GL131
+            return a, b, c, d, e
+    """
+    check(src, scope="all")
+
+
+def test_a_script_builds_its_own_module_classes_on_the_host():
+    """A script's top level (its `if __name__ == "__main__":` block) that builds a module class the same file
+    defines (LeanRL's `q_network = QNetwork(envs).to(device)`, Cutie's `PositionalEncoding(8).cuda()`): the name is
+    the module's class, so the construction holds host weights and the move copies them (GL131). Silent: a class
+    built with its device, and a wrapper whose only submodule is the one passed in (already moved)."""
+    src = """
+        import torch
+        from torch import nn
+        class QNetwork(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.fc = nn.Linear(n, n)
+        class Placed(nn.Module):
+            def __init__(self, n: int, device: torch.device):
+                super().__init__()
+                self.fc = nn.Linear(n, n, device=device)
+        class Wrapper(nn.Module):
+            def __init__(self, inner):
+                super().__init__()
+                self.inner = inner
+        if __name__ == "__main__":
+            device = torch.device("cuda")
+            q_network = QNetwork(4).to(device)  # <- GL131
+            target = QNetwork(4).cuda()  # <- GL131
+            placed = Placed(4, device).to(device)
+            wrapped = Wrapper(q_network).to(device)
+    """
+    check(src, scope="all")
+
+
+def test_a_factory_that_builds_a_module_on_the_host_returns_it_there():
+    """`model = get_model(cfg)` of a project function that builds a module on the host, loads its weights and
+    returns it (`load_state_dict` and `eval()` leave them where they are): moving the result copies every weight
+    (GL131), as moving the construction itself would. Silent: a factory that moves the module before returning it
+    (rebinding `model = model.to(d)`, or `model.cuda()` as a statement), builds it under `with torch.device(...)`,
+    hands it to a helper (which may move it), or builds a class whose constructor takes a device. (The factories'
+    own moves are the copies: GL131 there.)"""
+    src = """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.fc = nn.Linear(n, n)
+        class Placed(nn.Module):
+            def __init__(self, n: int, device=None):
+                super().__init__()
+                self.fc = nn.Linear(n, n, device=device)
+        def get_model(n: int, path: str):
+            model = Net(n)
+            model.load_state_dict(torch.load(path, map_location="cpu"))
+            model.eval()
+            return model
+        def direct(n: int):
+            return Net(n)
+        def get_moved(n: int, device: torch.device):
+            model = Net(n)
+            model = model.to(device)  # <- GL131
+            return model
+        def get_placed(n: int):
+            model = Net(n)
+            model.cuda()  # <- GL131
+            return model
+        def get_ctx(n: int):
+            with torch.device("cuda"):
+                model = Net(n)
+            return model
+        def load_weights(path: str, model):
+            model.load_state_dict(torch.load(path))
+        def get_loaded(n: int, path: str):
+            model = Net(n)
+            load_weights(path, model)
+            return model
+        def get_dev(n: int, device: torch.device):
+            return Placed(n, device)
+        def main(n: int, path: str, device: torch.device):
+            a = get_model(n, path).to(device)  # <- GL131
+            b = direct(n).cuda()  # <- GL131
+            c = get_moved(n, device).to(device)
+            d = get_placed(n).to(device)
+            e = get_ctx(n).to(device)
+            f = get_loaded(n, path).to(device)
+            g = get_dev(n, device).to(device)
+            return a, b, c, d, e, f, g
+    """
+    check(src, scope="all")
+
+
+def test_a_field_moved_once_in_the_function_is_no_longer_on_the_host():
+    """`self.model = Net(n)` then `self.model.to(device)` in the same `__init__`: the first move copies the weights up
+    (GL131), after which the field is on the device: a second `.to(device)` is a no-op (silent), and so is a move
+    after the field was handed to a helper (which may have moved it). `eval()` and `load_state_dict` in between keep
+    the weights where they are."""
+    src = """
+        import torch
+        from torch import nn
+        class Net(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.fc = nn.Linear(n, n)
+        def save(m):
+            pass
+        class Runner:
+            def __init__(self, n: int, device: torch.device, sd: dict):
+                self.model = Net(n)
+                self.model.eval()
+                self.model.load_state_dict(sd)
+                self.model.to(device)  # <- GL131
+                self.model.to(device)
+                self.other = Net(n)
+                save(self.other)
+                self.other.to(device)
+    """
+    check(src, scope="all")
+
+
+def test_modules_built_under_init_empty_weights_hold_no_host_weights():
+    """`with init_empty_weights():` (accelerate) registers parameters on the meta device, and `init_on_device(d)` on
+    `d`: a module built inside holds no host weights, so moving it is silent (as under `with torch.device("meta")`).
+    `copy.deepcopy` of a module built on the host copies each weight where it is: moving the copy is GL131."""
+    src = """
+        import copy
+        import torch
+        from torch import nn
+        from accelerate import init_empty_weights, init_on_device
+        class Net(nn.Module):
+            def __init__(self, n: int):
+                super().__init__()
+                self.fc = nn.Linear(n, n)
+        def build(n: int, device: torch.device):
+            with init_empty_weights():
+                empty = Net(n)
+            with init_on_device(device):
+                placed = Net(n)
+            host = Net(n)
+            twin = copy.deepcopy(host)
+            return empty.to(device), placed.to(device), twin.to(device)  # <- GL131
+    """
+    check(src, scope="all")
+
+
 def test_list_facts_follow_list_arithmetic_not_names():
     """A host index is known by its data flow: `[i] * n`, `ids + [eos]` and a comprehension of host values are
     Python lists (each copied to the device when it indexes a CUDA tensor), and a NumPy array index is copied too.

@@ -1191,3 +1191,71 @@ def test_a_tensor_of_what_a_handed_in_object_returns_for_arrays_lives_on_the_hos
             lib = library(audio).to(device)
             return out, emb, wav, lib
     """, scope="all")
+
+
+
+def test_a_tensor_target_moves_to_where_that_tensor_lives():
+    """`t.to(other)` moves `t` to `other`'s device and dtype (torch's `Tensor.to(other)`), as `t.to(other.device)`
+    does: a host tensor so moved is copied up. The target is a tensor where the inference types one or where the
+    unit reads it as one (`other.view(..)`, `other.dim()`, `other.size(1)`: no device, device string or dtype has
+    those; LightGlue's `torch.tensor([w, h]).to(keypoints)`). Decoys: a target nothing types (`dt`: a dtype as
+    likely), one read only through a dtype's method, a string split like a device name, a host tensor, a dtype, and a
+    device tensor's own move."""
+    check("""
+        import torch
+        from torch import nn
+
+
+        def sample(keypoints, descriptors, s: int = 8):
+            b, c, h, w = descriptors.shape
+            keypoints = keypoints - s / 2 + 0.5
+            keypoints /= torch.tensor([w * s, h * s]).to(keypoints)[None]  # <- GL131
+            return keypoints.view(b, 1, -1, 2)
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            def forward(self, x, img, dt, spec, name):
+                out = self.lin(x) + sample(x, x)
+                if img.dim() == 3:
+                    img = img[None]
+                a = torch.tensor(img.shape[-2:])[None].to(img)  # <- GL131
+                b = torch.zeros(3).to(dt)
+                c = torch.zeros(3).to(spec) if spec.is_floating_point else None
+                host = torch.zeros(3)
+                d = torch.zeros(host.size(0)).to(host)
+                e = out.to(img)
+                f = torch.zeros(3).to(img.dtype)
+                parts = name.split(":")
+                g = torch.zeros(3).to(name)
+                return out, a, b, c, d, e, f, g, parts
+    """, scope="all")
+
+
+def test_type_as_moves_to_the_other_tensors_device():
+    """`t.type_as(other)` is `t.type(other.type())`: `other`'s dtype and device, so a host tensor so cast is copied
+    up (rife's `torch.ones(n, 1, h, w).type_as(t)`, OpenNMT's `torch.Tensor(b).type_as(enc_out)`). `type_as` takes only
+    a tensor: one nothing types is read as `t.to(other.device)` is. Decoys: a cast to a host tensor, an empty legacy
+    tensor (`torch.Tensor([])`: no byte moves, CogVideo's concat default), and a device tensor's own cast."""
+    check("""
+        import torch
+        from torch import nn
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            def forward(self, x, t, n: int):
+                a = torch.ones(n, 1).type_as(t)  # <- GL131
+                host = torch.zeros(3)
+                b = torch.ones(3).type_as(host)
+                c = torch.Tensor([]).type_as(x)
+                d = self.lin(x).type_as(t)
+                e = torch.Tensor([]).to(x.device)
+                return a, b, c, d, e
+    """, scope="all")

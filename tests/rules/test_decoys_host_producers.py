@@ -1259,3 +1259,45 @@ def test_type_as_moves_to_the_other_tensors_device():
                 e = torch.Tensor([]).to(x.device)
                 return a, b, c, d, e
     """, scope="all")
+
+
+def test_clip_tokenizers_and_torchvision_decoders_build_on_the_host():
+    """OpenAI's `clip.tokenize(texts)` and open_clip's `tokenize(texts)` fill a `torch.zeros(n, context_length,
+    dtype=torch.long)` on the host; so does the tokenizer open_clip's `get_tokenizer(name)` returns, called on texts,
+    also through a field the constructor stores (mmaudio's `self.tokenizer`, `None` in the other arm). torchvision's
+    `read_image` / `decode_image` / `decode_png` decode on the host. Decoys: `decode_jpeg(data, device="cuda")`
+    decodes on the device, a project `tokenize` of its own returns a device tensor, and a dtype-only cast moves
+    nothing."""
+    check("""
+        import clip
+        import open_clip
+        import torch
+        from torch import nn
+        from torchvision.io import decode_image, decode_jpeg, decode_png, read_file
+
+
+        def tokenize(texts, device):
+            return torch.zeros(len(texts), 77, dtype=torch.long, device=device)
+
+
+        class TextEncoder(nn.Module):
+            def __init__(self, name, enable: bool):
+                super().__init__()
+                if enable:
+                    self.tokenizer = open_clip.get_tokenizer(name)
+                else:
+                    self.tokenizer = None
+                self.proj = nn.Linear(77, 8)
+
+            def forward(self, texts, path, device):
+                a = clip.tokenize(texts, truncate=True).to(device)  # <- GL131
+                b = open_clip.tokenize(texts).to(device)  # <- GL131
+                c = self.tokenizer(texts).to(device)  # <- GL131
+                data = read_file(path)
+                d = decode_image(data).to(device)  # <- GL131
+                e = decode_png(data).cuda()  # <- GL131
+                f = decode_jpeg(data, device="cuda").to(device)
+                g = tokenize(texts, device).to(device)
+                h = clip.tokenize(texts).to(torch.int32)
+                return self.proj(a + b + c + g + h), d, e, f
+    """, scope="all")

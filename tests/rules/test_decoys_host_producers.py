@@ -1301,3 +1301,60 @@ def test_clip_tokenizers_and_torchvision_decoders_build_on_the_host():
                 h = clip.tokenize(texts).to(torch.int32)
                 return self.proj(a + b + c + g + h), d, e, f
     """, scope="all")
+
+
+def test_a_data_loader_carries_its_host_batches_across_calls():
+    """torch's `DataLoader(dataset, ...)` with the default collate (no `collate_fn=`, no `pin_memory=`) yields host
+    batches wherever it goes: stored in a field (`for b in self.loader`), returned by a project function, passed to a
+    parameter, and through `iter(loader)` passed on (`next(data_iterator)` in a helper every caller hands one). Decoys:
+    a loader with a collate function that moves each batch, a pinned one (its copy is GL206's question), one whose
+    arguments are spread in, and a helper whose caller passes an iterator over device tensors."""
+    check("""
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def make_loader(ds):
+            return DataLoader(ds, batch_size=2)
+
+
+        def fetch(data_iterator, device):
+            batch = next(data_iterator)
+            return batch.to(device)  # <- GL131
+
+
+        def fetch_device(rows, device):
+            return next(rows).to(device)
+
+
+        def consume(loader, device):
+            for b in loader:
+                yield b.to(device)  # <- GL131
+
+
+        class Trainer:
+            def __init__(self, ds, model, kwargs):
+                self.model = model
+                self.loader = DataLoader(ds, batch_size=2)
+                self.moved = DataLoader(ds, batch_size=2, collate_fn=lambda b: [t.cuda() for t in b])
+                self.pinned = DataLoader(ds, batch_size=2, pin_memory=True)
+                self.spread = DataLoader(ds, **kwargs)
+
+            def train(self, ds, device):
+                it = iter(self.loader)
+                for _ in range(10):
+                    self.model(fetch(it, device))
+                for b in self.loader:
+                    self.model(b.to(device))  # <- GL131
+                for y in consume(self.loader, device):
+                    self.model(y)
+                first = next(iter(make_loader(ds))).to(device)  # <- GL131
+                for b in self.moved:
+                    self.model(b.to(device))
+                for b in self.pinned:
+                    self.model(b.to(device))
+                for b in self.spread:
+                    self.model(b.to(device))
+                dev = iter([torch.ones(2, device=device)])
+                return first, fetch_device(dev, device)
+    """, scope="all")

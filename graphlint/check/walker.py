@@ -27,7 +27,7 @@ from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, j
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
-from graphlint.facts.torch_kinds import HOST_CALLBACK_PARAMS, HOST_ONLY_LIBRARIES
+from graphlint.facts.torch_kinds import DATA_LOADERS, HOST_CALLBACK_PARAMS, HOST_ONLY_LIBRARIES
 from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
@@ -1125,6 +1125,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
         if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
+        if val.kind is Kind.MODULE and val.ref in DATA_LOADERS \
+                and index.call_facts.attr(owner, attr) is ik.HOST_LOADER:
+            return kind_val(ik.HOST_LOADER)  # `self.loader = DataLoader(ds)`: each store a loader of host batches
         if val == UNKNOWN or val.kind is Kind.MODULE:
             # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
             # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing

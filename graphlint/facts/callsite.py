@@ -20,7 +20,7 @@ from graphlint.facts.names import bound_names, child_fields, dotted, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
-    BOOL_DTYPES, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
+    BOOL_DTYPES, DATA_LOADERS, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_TENSOR_MODULES, DTYPES, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind,
@@ -32,7 +32,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY,
-    HOST_LIST, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
+    HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
     Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
@@ -47,7 +47,7 @@ Resolve = Callable[[str | None], "str | None"]
 
 HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
 SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
-READ_BUILTINS = HOST_BUILTINS | SEQ_BUILTINS | {"range"}  # the builtins whose results the kinds below read
+READ_BUILTINS = HOST_BUILTINS | SEQ_BUILTINS | {"range", "iter"}  # the builtins whose results the kinds below read
 # Tensor methods whose result is host data, whatever the receiver.
 HOST_RESULT_METHODS = {"tolist": HOST_SEQ, "item": HOST, "numpy": NDARRAY, "cpu": CPU_TENSOR,
                        "pin_memory": CPU_TENSOR}
@@ -1669,6 +1669,21 @@ NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.r
                            "numpy.random.RandomState", "numpy.random.Generator", "numpy.load"})
 
 
+def _default_collate(call: ast.Call) -> bool:
+    """A `DataLoader(...)` call that leaves `collate_fn` (its seventh parameter) at torch's default collate, and
+    `pin_memory` off (a pinned batch is no pageable copy), with nothing spread in: its batches are host tensors, as
+    `Inference._loader` reads the call in the unit."""
+    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    for kw in call.keywords:
+        if kw.arg is None:
+            return False  # `**loader_kwargs`: not read
+        if kw.arg in ("collate_fn", "pin_memory") and not (
+                isinstance(kw.value, ast.Constant) and kw.value.value in (None, False)):
+            return False
+    return True
+
+
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
     if host_batch(ast_keywords(value, BATCH)):
         return CPU_TENSOR
@@ -1692,6 +1707,14 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return CPU_TENSOR
     if qual in HOST_TENSOR_AND_NUMBER:
         return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
+    if qual in DATA_LOADERS and _default_collate(value):
+        return HOST_LOADER  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
+    if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):
+        # `iter(loader)`: the same batches, one `next` at a time; of a field or a project call's return, a loader where
+        # that settles to one (`HostIf`)
+        inner = again(value.args[0])
+        return HOST_LOADER if inner is HOST_LOADER else host_if(inner) if isinstance(inner, (*FIELDS, Call)) \
+            else UNKNOWN
     made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
     if made in TRANSFORM_COMPOSE:
         made = composed(value.func, resolve)  # type: ignore[arg-type]

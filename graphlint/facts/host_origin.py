@@ -19,6 +19,8 @@ import libcst as cst
 from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, HOST_WRAPPERS, SLICES,
                                        VIEW_METHODS, in_config, off_cuda_arm, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
+from graphlint.facts.names import dotted_name
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.syntax import code_children, code_of, descendants, is_true, kwarg, method_call, positional
 from graphlint.facts.values import HOST_DATA, Dev, Dims, Kind, Source
 
@@ -37,7 +39,11 @@ def device_arg_class(ctx, expr: cst.BaseExpression) -> Dev:
 
 def to_target(ctx, node: cst.Call) -> Dev:
     """Where `t.to(...)` (or `t.type(...)`) sends its receiver: `Dev.CPU`, `DEVICE` or `UNKNOWN` (dtype-only casts:
-    `NONE`); a tensor type names its device (`t.type(torch.cuda.HalfTensor)`: `Inference.tensor_type`)."""
+    `NONE`); a tensor type names its device (`t.type(torch.cuda.HalfTensor)`: `Inference.tensor_type`). A tensor
+    argument (`t.to(other)`: torch's `Tensor.to(other)` takes `other`'s device and dtype) is read as its `.device`
+    is: the device, unless it is known to live on the host. A positional argument nothing types is such a tensor
+    when the unit uses it as one (`HostOrigins.used_as_tensor`: `.to()` takes only a tensor, a device or a dtype,
+    and neither of the others has a `.shape` or a `.view()`)."""
     found = Dev.NONE
     if node.func.__class__ is cst.Attribute and node.func.attr.value == "type":
         typed = next((t for a in node.args if not a.star and (a.keyword is None or a.keyword.value == "dtype")
@@ -55,6 +61,8 @@ def to_target(ctx, node: cst.Call) -> Dev:
         if arg.star:
             return Dev.UNKNOWN
         cls = device_arg_class(ctx, arg.value)
+        if cls is Dev.UNKNOWN and ctx.host.used_as_tensor(arg.value):
+            cls = Dev.DEVICE  # `.to(keypoints)` of a `keypoints.view(..)`: where that tensor is, as `.device` reads
         if cls in (Dev.CPU, Dev.DEVICE):
             return cls
         if cls is Dev.UNKNOWN:
@@ -167,6 +175,33 @@ def _loop_of_names(tree: cst.CSTNode) -> dict[int, cst.For | cst.While]:
     return loops
 
 
+# What a value `Tensor.to(..)` takes as its target has when it is a tensor and not a device (a string, an ordinal, a
+# `torch.device`) or a dtype: a tensor's attributes (`x.shape`), and the tensor methods none of those has (`x.view(..)`,
+# `x.size(1)`; not `type`, `index`, the string methods, a dtype's `is_floating_point`)
+TENSOR_USE_ATTRS = frozenset({"shape", "ndim", "dtype", "device", "is_cuda", "T", "mT", "grad", "requires_grad"})
+_TARGET_METHODS = frozenset({name for t in (str, bytes, int, float, list, tuple, dict, set) for name in dir(t)}
+                            | {"type", "index", "is_floating_point", "is_complex", "is_signed", "itemsize", "to_real",
+                               "to_complex"})
+TENSOR_USE_METHODS = TENSOR_METHOD_NAMES - _TARGET_METHODS
+
+
+def tensor_uses(tree: cst.CSTNode) -> frozenset[str]:
+    """The names and dotted fields (`keypoints`, `self.target_prefix`) whose attributes or methods the code of `tree`
+    reads as only a tensor's (`TENSOR_USE_ATTRS`, `TENSOR_USE_METHODS`)."""
+    found: set[str] = set()
+    for node in descendants(tree):
+        if node.__class__ is cst.Call and node.func.__class__ is cst.Attribute \
+                and node.func.attr.value in TENSOR_USE_METHODS:
+            name = dotted_name(node.func.value)
+        elif node.__class__ is cst.Attribute and node.attr.value in TENSOR_USE_ATTRS:
+            name = dotted_name(node.value)
+        else:
+            continue
+        if name is not None:
+            found.add(name)
+    return frozenset(found)
+
+
 CAST_METHODS = frozenset({"float", "double", "half", "bfloat16", "long", "int", "short", "char", "byte"})
 MATH_METHODS = frozenset({
     "exp", "log", "sqrt", "rsqrt", "sin", "cos", "abs", "neg", "pow", "sign", "floor", "ceil", "round", "clamp",
@@ -214,12 +249,26 @@ class HostOrigins:
         self._loops: dict[int, cst.For | cst.While] | None = None  # `_loop_of_names` of the unit's tree
         # id of a loop -> `_last_rebinds` of its body: one walk per loop, whatever names the rules read in it
         self._loop_rebinds: dict[int, dict[str, tuple[cst.CSTNode, bool]]] = {}
+        self._tensor_uses: frozenset[str] | None = None  # `tensor_uses` of the unit's tree, read when first asked
 
     @property
     def consts(self) -> set[str]:
         if self._consts is None:
             self._consts = set(_int_params(self.ctx))
         return self._consts
+
+    def used_as_tensor(self, expr: cst.BaseExpression) -> bool:
+        """`expr`, a local, a parameter or a field nothing types, is one the unit reads as a tensor (`tensor_uses`):
+        its `.view(..)`, `.size(1)`, `.shape` anywhere in the unit (one walk, made when first asked)."""
+        if expr.__class__ not in (cst.Name, cst.Attribute) or self.ctx.val(expr).kind is not Kind.UNKNOWN:
+            return False
+        name = dotted_name(expr)
+        if name is None:
+            return False
+        if self._tensor_uses is None:
+            tree = getattr(self.ctx, "tree", None)
+            self._tensor_uses = tensor_uses(tree) if tree is not None else frozenset()
+        return name in self._tensor_uses
 
     def assigned(self, name: str) -> bool:
         """The unit assigns the local `name` (where the rules run)."""
@@ -453,7 +502,8 @@ class HostOrigins:
             listed = bool(data) and (data[0].__class__ in (cst.List, cst.Tuple, cst.ListComp)
                                      or ctx.val(data[0]).kind is Kind.HOST_SEQ)
             return Origin(is_bool=qual == "torch.BoolTensor", dims=Dims.SHAPED if listed else Dims.UNKNOWN,
-                          const=listed and self.is_const(data[0]))
+                          const=listed and self.is_const(data[0]),
+                          empty=data[0].__class__ in (cst.List, cst.Tuple) and not data[0].elements if listed else False)
         if qual in ("torch.cat", "torch.stack", "torch.concat", "torch.concatenate"):
             data = positional(expr)
             if data and data[0].__class__ in (cst.List, cst.Tuple) and data[0].elements:

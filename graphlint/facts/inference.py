@@ -203,6 +203,8 @@ _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "
                     "host_list": HOST_LIST, "list": LIST, "cpu_tensor_seq": CPU_TSEQ, "ndarray_seq": ARRAYS}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
+# (what `Inference._loader` makes of a `DataLoader(...)` call with the default collate)
+_BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
 
 
 def kind_val(kind: IKind) -> Val:

@@ -49,6 +49,10 @@ class Base(Enum):
     # a Hugging Face tokenizer or processor, by where it was made (`AutoTokenizer.from_pretrained(...)`,
     # graphlint.facts.tokenizers): its `decode` of a tensor reads it on the host
     TOKENIZER = "tokenizer"
+    # torch's `DataLoader(dataset, ...)` with its default collate (no `collate_fn=`, no `pin_memory=`), or an iterator
+    # over one (`iter(loader)`): each batch it yields is host tensors (dicts and tuples of them), wherever it is
+    # passed, stored or returned
+    HOST_LOADER = "host_loader"
     # a Python list whose every element is a host tensor (`ids = []` filled by `ids.append(torch.tensor(row))`, `[
     # torch.tensor(r) for r in rows]`): an element of it is a host tensor, and so is the `.device` it names
     CPU_SEQ = "cpu_tensor_seq"
@@ -263,12 +267,15 @@ IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, El
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
-TOKENIZER, CPU_TENSOR_DEVICE = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE
+TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE, Base.HOST_LOADER
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
+# library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
+# does): a tokenizer, a loader of host batches
+LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Arith, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

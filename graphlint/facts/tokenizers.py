@@ -1,7 +1,8 @@
 """Hugging Face tokenizers: which expressions hold one, by where the value was made (`Context.tokenizers`).
 
 A tokenizer is what `transformers`' `*Tokenizer*.from_pretrained(...)` / `*Processor*.from_pretrained(...)` returns
-(`AutoTokenizer`, `LlamaTokenizerFast`, `AutoProcessor`), or a processor's `.tokenizer`. The value reaches the call
+(`AutoTokenizer`, `LlamaTokenizerFast`, `AutoProcessor`), or a processor's `.tokenizer`, or open_clip's
+`get_tokenizer(name)` (its call returns a host `LongTensor`). The value reaches the call
 through the data flow the index records, never through a name: a local bound in the unit, a module global
 (`ModuleSummary.global_sets`), or an attribute a method of the class, a base or a subclass stores
 (`ClassInfo.factories`: ShadowKV's base class decodes with `self.tokenizer`, which each model subclass loads).
@@ -22,7 +23,10 @@ from graphlint.facts.values import Kind
 # `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
 # `transformers.AutoProcessor.from_pretrained`, `transformers.WhisperFeatureExtractor.from_pretrained`: the library's
 # loaders of a tokenizer (or a processor holding one) and of the other input preprocessors a processor holds
-_PRODUCER_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor|FeatureExtractor)\w*\.from_pretrained$")
+# open_clip's `get_tokenizer(model_name)` returns its `SimpleTokenizer` / `HFTokenizer`, whose call returns a
+# `torch.LongTensor` of token ids built on the host (never lists, never on a device)
+_PRODUCER_RE = re.compile(r"^(?:transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor|FeatureExtractor)\w*\.from_pretrained"
+                          r"|open_clip\.(?:factory\.)?get_tokenizer)$")
 # the loaders of a text tokenizer alone (`AutoTokenizer`, `LlamaTokenizerFast`): `PreTrainedTokenizerBase.__call__`
 # returns Python lists of ids unless `return_tensors=` names a tensor type
 _TEXT_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*Tokenizer\w*\.from_pretrained$")

@@ -164,6 +164,14 @@ CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safe
 HOST_LIBRARY_TENSORS = frozenset({
     "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
     "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
+    # torchvision's file readers and CPU decoders (`decode_jpeg` takes a `device=`: not one of these), and the v2
+    # converters of a PIL image
+    *(f"torchvision.io.{ns}{name}" for ns in ("", "image.")
+      for name in ("read_image", "decode_image", "decode_png", "read_file")),
+    "torchvision.transforms.v2.functional.pil_to_tensor", "torchvision.transforms.v2.functional.to_image",
+    # CLIP's tokenizers (OpenAI's `clip.tokenize`, open_clip's `tokenize`): a `torch.zeros(n, context_length,
+    # dtype=torch.long)` they fill with the token ids, on the host
+    "clip.tokenize", "clip.clip.tokenize", "open_clip.tokenize", "open_clip.tokenizer.tokenize",
     # Triton's Python backend hands a model its request inputs in CPU memory unless the model's configuration sets
     # FORCE_CPU_ONLY_INPUT_TENSORS to "no"
     "triton_python_backend_utils.get_input_tensor_by_name",

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, NDARRAY, TENSOR, TOKENIZER,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, LIBRARY_OBJECTS, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
@@ -157,7 +157,8 @@ class CallFacts:
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
-        tensor or a tokenizer (`_passed` says which call sites count as evidence).
+        tensor or a library object (`LIBRARY_OBJECTS`: a tokenizer, a loader of host batches; `_passed` says which
+        call sites count as evidence).
         Empty when the function has no resolved call site, is a root, or is passed around as a value
         (registries, partials, hooks, compiled or stored callables: calls the index cannot see)."""
         found = self._memo.get(fn.key)
@@ -181,8 +182,8 @@ class CallFacts:
 
     def attr(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
-        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`), a tokenizer (`self.tokenizer =
-        tokenizer` where every construction passes one), or a device mask where every
+        (`self.logits_pinned = torch.empty(...)`, `self.sigmas = sigmas.to("cpu")`), a library object (`self.tokenizer =
+        tokenizer` where every construction passes one, `self.loader = DataLoader(ds)`), or a device mask where every
         store is one (mistral-inference's `CacheInputMetadata(to_cache_mask=torch.tensor(..., device=d,
         dtype=torch.bool))`: a field annotated `torch.Tensor` names no dtype); None when any assignment is
         anything else, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
@@ -198,7 +199,7 @@ class CallFacts:
                 built = self._constructed(cls, name)  # a dataclass field: what its constructions pass
                 kinds = kinds | built if built is not None else {UNKNOWN}
             kind = join_kinds(kinds) if kinds else None
-            self._attrs[key] = kind if kind in KEPT or kind is TOKENIZER else None
+            self._attrs[key] = kind if kind in KEPT or kind in LIBRARY_OBJECTS else None
         return self._attrs[key]
 
     def attr_rank(self, cls: "ClassInfo", name: str) -> int | None:
@@ -665,8 +666,9 @@ class CallFacts:
             return join_paths({self.settle(k, caller, depth, calls) for k in kind.parts})
         if isinstance(kind, Prior):  # an annotated tensor: on the host where the body settles there
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
-        if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is
-            return CPU_TENSOR if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
+        if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is, an iterator over a loader
+            inner = self.settle(kind.inner, caller, depth, calls)
+            return inner if inner in (CPU_TENSOR, HOST_LOADER) else UNKNOWN
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
             return elements_list(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
@@ -823,9 +825,9 @@ class CallFacts:
             if isinstance(kind, Items):
                 # a tuple every site passes (`fbank((sample_rate, wav_np))`): its host items, the others unknown
                 kind = _host_part(kind) or UNKNOWN
-            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind is TOKENIZER or kind in FLOWN_DEVICE and (
+            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind in LIBRARY_OBJECTS or kind in FLOWN_DEVICE and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
-                # every site passes host data (data flow beats the annotation), a tokenizer, its own instance, or every
+                # every site passes host data (data flow beats the annotation), a library object, its own instance, or every
                 # site a device tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
                 # to data flow (`n: int` fed `lengths.sum()` of an annotated, device-less tensor stays int)
                 out[param] = kind
@@ -1055,10 +1057,10 @@ class CallFacts:
 
     def keywords(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Key -> the kind every call site that fills it passes into `fn`'s `**kwargs`, for keys where that is host
-        data, a device tensor or a tokenizer: what `kwargs.get("k", d)` holds, joined with `d` (a site may leave the
+        data, a device tensor or a library object: what `kwargs.get("k", d)` holds, joined with `d` (a site may leave the
         key out). Empty where `received` makes no claim."""
         return {key: kind for key, kind in (self.received(fn) or {}).items()
-                if kind in HOST_FAMILY or kind is TOKENIZER or kind in FLOWN_DEVICE}
+                if kind in HOST_FAMILY or kind in LIBRARY_OBJECTS or kind in FLOWN_DEVICE}
 
     def received(self, fn: "FunctionInfo") -> dict[str, IKind] | None:
         """Key -> the join of what the resolved call sites pass into `fn`'s `**kwargs` under that key (`k=v`, a

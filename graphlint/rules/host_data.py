@@ -19,7 +19,7 @@ from graphlint.facts.inference import in_config, is_mask_name
 from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, holds_cpu_tensors, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.facts.host_origin import (
-    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, builds_off_host, factory_device_is_cpu, host_list, is_host_data,
+    CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, builds_off_host, device_arg_class, factory_device_is_cpu, host_list, is_host_data,
     lazy_init, non_blocking, tensor_elements, to_target,
 )
 from graphlint.facts.syntax import code_of, method_call, names_columns, positional
@@ -204,7 +204,10 @@ class CpuTensorToDevice(Rule):
     """A CPU tensor copied to the device every step (`.to(device)`, `.cuda()`, `dst.copy_(cpu)`, `dst[i] = cpu`).
 
     A cast to a CUDA tensor type is the same copy (`.type(torch.cuda.FloatTensor)`, `.type("torch.cuda.HalfTensor")`,
-    `.type(x.type())` of a device `x`): `Tensor.type` reads a device and a dtype out of the type and calls `.to`.
+    `.type(x.type())` of a device `x`): `Tensor.type` reads a device and a dtype out of the type and calls `.to`. So is
+    a move to another tensor's place, `.to(other)` or `.type_as(other)` (`other`'s device and dtype), of a tensor not
+    known to be on the host: `.type_as` takes only a tensor, and `.to(other)` is read as one where the unit uses
+    `other` as a tensor (`other.view(..)`, `other.size(1)`), as `.to(other.device)` is.
     `dst.diagonal_scatter(cpu, ...)` and `dst.slice_scatter(cpu, ...)` copy too: they clone `dst` and
     `copy_` the CPU source into a view of the clone. So does a checkpoint read onto the device,
     `torch.load(path, map_location=device)` or `safetensors.torch.load_file(path, device="cuda")`: each
@@ -346,6 +349,9 @@ def _h2d_copy(rule: Rule, node: cst.Call) -> tuple[cst.BaseExpression, str] | No
         if name != "cuda" and to_target(ctx, node) is not Dev.DEVICE:
             return None  # (`.type(torch.cuda.HalfTensor)` moves, `.type(torch.half)` casts)
         return recv, f".{name}(...)"
+    if name == "type_as" and len(node.args) == 1 and not node.args[0].star and ctx.host.moves_bytes(recv) \
+            and device_arg_class(ctx, node.args[0].value) is not Dev.CPU:
+        return recv, ".type_as(...)"  # `torch.ones(n).type_as(x)`: to `x`'s device, as `.to(x.device)` reads it
     if name in COPYING_SCATTERS and node.args:
         src = node.args[0].value
         if ctx.is_device_tensor(recv) and not ctx.host.is_cpu(recv) and ctx.host.moves_bytes(src):

@@ -1191,3 +1191,170 @@ def test_a_tensor_of_what_a_handed_in_object_returns_for_arrays_lives_on_the_hos
             lib = library(audio).to(device)
             return out, emb, wav, lib
     """, scope="all")
+
+
+
+def test_a_tensor_target_moves_to_where_that_tensor_lives():
+    """`t.to(other)` moves `t` to `other`'s device and dtype (torch's `Tensor.to(other)`), as `t.to(other.device)`
+    does: a host tensor so moved is copied up. The target is a tensor where the inference types one or where the
+    unit reads it as one (`other.view(..)`, `other.dim()`, `other.size(1)`: no device, device string or dtype has
+    those; LightGlue's `torch.tensor([w, h]).to(keypoints)`). Decoys: a target nothing types (`dt`: a dtype as
+    likely), one read only through a dtype's method, a string split like a device name, a host tensor, a dtype, and a
+    device tensor's own move."""
+    check("""
+        import torch
+        from torch import nn
+
+
+        def sample(keypoints, descriptors, s: int = 8):
+            b, c, h, w = descriptors.shape
+            keypoints = keypoints - s / 2 + 0.5
+            keypoints /= torch.tensor([w * s, h * s]).to(keypoints)[None]  # <- GL131
+            return keypoints.view(b, 1, -1, 2)
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            def forward(self, x, img, dt, spec, name):
+                out = self.lin(x) + sample(x, x)
+                if img.dim() == 3:
+                    img = img[None]
+                a = torch.tensor(img.shape[-2:])[None].to(img)  # <- GL131
+                b = torch.zeros(3).to(dt)
+                c = torch.zeros(3).to(spec) if spec.is_floating_point else None
+                host = torch.zeros(3)
+                d = torch.zeros(host.size(0)).to(host)
+                e = out.to(img)
+                f = torch.zeros(3).to(img.dtype)
+                parts = name.split(":")
+                g = torch.zeros(3).to(name)
+                return out, a, b, c, d, e, f, g, parts
+    """, scope="all")
+
+
+def test_type_as_moves_to_the_other_tensors_device():
+    """`t.type_as(other)` is `t.type(other.type())`: `other`'s dtype and device, so a host tensor so cast is copied
+    up (rife's `torch.ones(n, 1, h, w).type_as(t)`, OpenNMT's `torch.Tensor(b).type_as(enc_out)`). `type_as` takes only
+    a tensor: one nothing types is read as `t.to(other.device)` is. Decoys: a cast to a host tensor, an empty legacy
+    tensor (`torch.Tensor([])`: no byte moves, CogVideo's concat default), and a device tensor's own cast."""
+    check("""
+        import torch
+        from torch import nn
+
+
+        class M(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = nn.Linear(4, 4)
+
+            def forward(self, x, t, n: int):
+                a = torch.ones(n, 1).type_as(t)  # <- GL131
+                host = torch.zeros(3)
+                b = torch.ones(3).type_as(host)
+                c = torch.Tensor([]).type_as(x)
+                d = self.lin(x).type_as(t)
+                e = torch.Tensor([]).to(x.device)
+                return a, b, c, d, e
+    """, scope="all")
+
+
+def test_clip_tokenizers_and_torchvision_decoders_build_on_the_host():
+    """OpenAI's `clip.tokenize(texts)` and open_clip's `tokenize(texts)` fill a `torch.zeros(n, context_length,
+    dtype=torch.long)` on the host; so does the tokenizer open_clip's `get_tokenizer(name)` returns, called on texts,
+    also through a field the constructor stores (mmaudio's `self.tokenizer`, `None` in the other arm). torchvision's
+    `read_image` / `decode_image` / `decode_png` decode on the host. Decoys: `decode_jpeg(data, device="cuda")`
+    decodes on the device, a project `tokenize` of its own returns a device tensor, and a dtype-only cast moves
+    nothing."""
+    check("""
+        import clip
+        import open_clip
+        import torch
+        from torch import nn
+        from torchvision.io import decode_image, decode_jpeg, decode_png, read_file
+
+
+        def tokenize(texts, device):
+            return torch.zeros(len(texts), 77, dtype=torch.long, device=device)
+
+
+        class TextEncoder(nn.Module):
+            def __init__(self, name, enable: bool):
+                super().__init__()
+                if enable:
+                    self.tokenizer = open_clip.get_tokenizer(name)
+                else:
+                    self.tokenizer = None
+                self.proj = nn.Linear(77, 8)
+
+            def forward(self, texts, path, device):
+                a = clip.tokenize(texts, truncate=True).to(device)  # <- GL131
+                b = open_clip.tokenize(texts).to(device)  # <- GL131
+                c = self.tokenizer(texts).to(device)  # <- GL131
+                data = read_file(path)
+                d = decode_image(data).to(device)  # <- GL131
+                e = decode_png(data).cuda()  # <- GL131
+                f = decode_jpeg(data, device="cuda").to(device)
+                g = tokenize(texts, device).to(device)
+                h = clip.tokenize(texts).to(torch.int32)
+                return self.proj(a + b + c + g + h), d, e, f
+    """, scope="all")
+
+
+def test_a_data_loader_carries_its_host_batches_across_calls():
+    """torch's `DataLoader(dataset, ...)` with the default collate (no `collate_fn=`, no `pin_memory=`) yields host
+    batches wherever it goes: stored in a field (`for b in self.loader`), returned by a project function, passed to a
+    parameter, and through `iter(loader)` passed on (`next(data_iterator)` in a helper every caller hands one). Decoys:
+    a loader with a collate function that moves each batch, a pinned one (its copy is GL206's question), one whose
+    arguments are spread in, and a helper whose caller passes an iterator over device tensors."""
+    check("""
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def make_loader(ds):
+            return DataLoader(ds, batch_size=2)
+
+
+        def fetch(data_iterator, device):
+            batch = next(data_iterator)
+            return batch.to(device)  # <- GL131
+
+
+        def fetch_device(rows, device):
+            return next(rows).to(device)
+
+
+        def consume(loader, device):
+            for b in loader:
+                yield b.to(device)  # <- GL131
+
+
+        class Trainer:
+            def __init__(self, ds, model, kwargs):
+                self.model = model
+                self.loader = DataLoader(ds, batch_size=2)
+                self.moved = DataLoader(ds, batch_size=2, collate_fn=lambda b: [t.cuda() for t in b])
+                self.pinned = DataLoader(ds, batch_size=2, pin_memory=True)
+                self.spread = DataLoader(ds, **kwargs)
+
+            def train(self, ds, device):
+                it = iter(self.loader)
+                for _ in range(10):
+                    self.model(fetch(it, device))
+                for b in self.loader:
+                    self.model(b.to(device))  # <- GL131
+                for y in consume(self.loader, device):
+                    self.model(y)
+                first = next(iter(make_loader(ds))).to(device)  # <- GL131
+                for b in self.moved:
+                    self.model(b.to(device))
+                for b in self.pinned:
+                    self.model(b.to(device))
+                for b in self.spread:
+                    self.model(b.to(device))
+                dev = iter([torch.ones(2, device=device)])
+                return first, fetch_device(dev, device)
+    """, scope="all")

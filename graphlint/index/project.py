@@ -3289,7 +3289,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """One call of `unit` (`fn` or a def nested in it) runs the model, as `_enters_model` tells it."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if _model_call(callee, receivers) or (callee in SELF_CALLS and cls is not None
-                                              and any(t.key in model for t in self._instance_call(cls))):
+                                              and self._self_runs_model(cls, model)):
             return True
         # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
         # defining it are models, as for `_model_receivers`; any other method named alone is no evidence)
@@ -3297,6 +3297,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return any(t.key in model and not how.startswith((BY_NAME[0], NEW))
                    or through_modules and not how.startswith((*BY_NAME, NEW)) and self._runs_parts(t, model)
                    for t, how in edges) or not edges and self._library_generate(unit, callee, model)
+
+    def _self_runs_model(self, cls: ClassInfo, model: set[str]) -> bool:
+        """`self(x)` / `self.forward(x)` on an instance of `cls` runs the model: its forward (or a subclass') is a
+        model entry, or `cls` is an nn.Module whose forward no project class defines, the library base's
+        (`SentenceTransformerPatched(SentenceTransformer)`: `nn.Sequential.forward` runs its modules)."""
+        called = self._instance_call(cls)
+        return any(t.key in model for t in called) or not called and self.is_nn_module(cls)
 
     def _library_generate(self, unit: FunctionInfo, callee: str, model: set[str]) -> bool:
         """`model.generate(ids)` where calling `model` runs a model entry, the forward of a project nn.Module class

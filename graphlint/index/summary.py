@@ -54,6 +54,12 @@ SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
 DEFAULT_MODULE_BASES = (
     "torch.nn.Module", "torch.nn.modules.module.Module", "PreTrainedModel", "*PreTrainedModel",
     "GradientCheckpointingLayer", "ModelMixin", "LightningModule", "CustomOp", "torch.nn.Sequential",
+    # sentence-transformers' model class is an `nn.Sequential` of its modules (`class SentenceTransformer(
+    # nn.Sequential, FitMixin, PeftAdapterMixin)`, sentence_transformers/SentenceTransformer.py, every release since
+    # 0.2): a project subclass' `self.forward(features)` runs the model. Matched by its full name only (a project's own
+    # `SentenceTransformer` is read from its code); its `CrossEncoder` is left out: a plain class holding
+    # `self.model` before 4.0, an `nn.Module` after.
+    "sentence_transformers.SentenceTransformer", "sentence_transformers.SentenceTransformer.SentenceTransformer",
 )
 # The suffixes of the Hugging Face model classes an annotation may name (`transformers.PreTrainedModel`,
 # `LlamaForCausalLM`, `T5ForConditionalGeneration`, `AutoModel`): whole models, called per step.

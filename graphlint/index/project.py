@@ -83,6 +83,13 @@ TIER_RANK = {"captured": 0, "step": 1, "forward": 2, None: 3}
 STEP_DRIVER_CALLS = ("replay",)
 # How a method calls its own object's forward (`self(ids)`).
 SELF_CALLS = ("self", "self.forward", "self.__call__")
+# Lightning's hook of a `LightningModule` that its Trainer's predict loop runs per batch with autograd off
+# (`Trainer(inference_mode=True)`, the default: "use torch.inference_mode or torch.no_grad during evaluation
+# (validate/test/predict)", lightning.ai/docs/pytorch/stable/common/trainer.html#inference-mode): the inference
+# path, as a module's `forward`. `training_step` trains; `validation_step` / `test_step` are evaluation inside or
+# after a fit, which the sets label `other`, so they stay out.
+LIGHTNING_BASE = "LightningModule"
+LIGHTNING_INFERENCE_HOOKS = ("predict_step",)
 # Names of start-up work that runs the model or replays graphs once (`_warms_up`).
 WARMUP_WORDS = ("warmup", "warm_up", "profile", "capture", "autotune", "benchmark")
 # `via` labels of calls resolved by the method's name alone, not by what the receiver is.
@@ -2271,6 +2278,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 roots["captured"].append((fn, fn.display, None, capture))
             elif is_hot_method or "hot" in fn.markers or matches(fn, hot_patterns):
                 roots["forward"].append((fn, fn.display, None, False))
+            elif cls is not None and fn.parent_key is None and name in LIGHTNING_INFERENCE_HOOKS \
+                    and self._lightning_module(cls):
+                roots["forward"].append((fn, f"{fn.display} (Lightning: the Trainer's predict loop)", None, False))
         for s in self.modules.values():
             for ref, _line, owner in s.graphed_roots:
                 roots["captured"].extend((fn, f"{fn.display} (graphed{': ' + how if how else ''})", None, False)
@@ -2289,6 +2299,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         roots["forward"].extend((fn, label, None, False) for fn, label in self.generation_hooks())
         roots["forward"].extend(self.installed_on_parts())
         return roots
+
+    def _lightning_module(self, cls: ClassInfo) -> bool:
+        """`cls` or a project base of it names Lightning's `LightningModule` as a base (`pl.LightningModule`,
+        `lightning.pytorch.LightningModule`, `L.LightningModule`)."""
+        return any(base.rpartition(".")[2] == LIGHTNING_BASE and self.class_by_dotted(base) is None
+                   for c in self.mro(cls) for base in c.bases)
 
     def _installed(self, caller: FunctionInfo | None, module: str, ref: str) -> list[FunctionInfo]:
         """The functions installed where the forward pass calls them (a hook, a patched forward, an attention
@@ -3289,7 +3305,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """One call of `unit` (`fn` or a def nested in it) runs the model, as `_enters_model` tells it."""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         if _model_call(callee, receivers) or (callee in SELF_CALLS and cls is not None
-                                              and any(t.key in model for t in self._instance_call(cls))):
+                                              and self._self_runs_model(cls, model)):
             return True
         # (a model protocol method, `model.generate(ids)` with `model` a loader's return: most classes
         # defining it are models, as for `_model_receivers`; any other method named alone is no evidence)
@@ -3297,6 +3313,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return any(t.key in model and not how.startswith((BY_NAME[0], NEW))
                    or through_modules and not how.startswith((*BY_NAME, NEW)) and self._runs_parts(t, model)
                    for t, how in edges) or not edges and self._library_generate(unit, callee, model)
+
+    def _self_runs_model(self, cls: ClassInfo, model: set[str]) -> bool:
+        """`self(x)` / `self.forward(x)` on an instance of `cls` runs the model: its forward (or a subclass') is a
+        model entry, or `cls` is an nn.Module whose forward no project class defines, the library base's
+        (`SentenceTransformerPatched(SentenceTransformer)`: `nn.Sequential.forward` runs its modules)."""
+        called = self._instance_call(cls)
+        return any(t.key in model for t in called) or not called and self.is_nn_module(cls)
 
     def _library_generate(self, unit: FunctionInfo, callee: str, model: set[str]) -> bool:
         """`model.generate(ids)` where calling `model` runs a model entry, the forward of a project nn.Module class

@@ -54,6 +54,12 @@ SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
 DEFAULT_MODULE_BASES = (
     "torch.nn.Module", "torch.nn.modules.module.Module", "PreTrainedModel", "*PreTrainedModel",
     "GradientCheckpointingLayer", "ModelMixin", "LightningModule", "CustomOp", "torch.nn.Sequential",
+    # sentence-transformers' model class is an `nn.Sequential` of its modules (`class SentenceTransformer(
+    # nn.Sequential, FitMixin, PeftAdapterMixin)`, sentence_transformers/SentenceTransformer.py, every release since
+    # 0.2): a project subclass' `self.forward(features)` runs the model. Matched by its full name only (a project's own
+    # `SentenceTransformer` is read from its code); its `CrossEncoder` is left out: a plain class holding
+    # `self.model` before 4.0, an `nn.Module` after.
+    "sentence_transformers.SentenceTransformer", "sentence_transformers.SentenceTransformer.SentenceTransformer",
 )
 # The suffixes of the Hugging Face model classes an annotation may name (`transformers.PreTrainedModel`,
 # `LlamaForCausalLM`, `T5ForConditionalGeneration`, `AutoModel`): whole models, called per step.
@@ -2224,7 +2230,8 @@ class _Indexer(ast.NodeVisitor):
             self._note_field_add(node)
         # `type(self)(...)` in a method builds an instance of the object's class, as `cls(...)` does in a classmethod
         callee = self.resolve(dotted(func)) or ("cls" if _own_type(func) else None) or chained_call(func, self.resolve) \
-            or (_self_call_method(func) if self.func_stack else None) or self._through(func)
+            or (_self_call_method(func) if self.func_stack else None) or self._through(func) \
+            or self._called_result(func)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
@@ -2438,6 +2445,26 @@ class _Indexer(ast.NodeVisitor):
                 or not wrapper.rpartition(".")[2][:1].islower() or wrapper.startswith(("self.", "cls.", "torch.")):
             return None
         return f"{THROUGH_CALL}{wrapper}={arg}|" + "".join(f".{name}" for name in reversed(tail))
+
+    def _called_result(self, func: ast.expr) -> str | None:
+        """`Preprocessor(**conf)(img)`, `make_op(cfg)(x)`, `self.make()(x)`: a call of what a call returns, as the
+        `make()` descriptor "pkg.Preprocessor()" / "pkg.make_op()" / "self.make()". Calling a fresh instance runs
+        its class' `__call__` (`forward` for a module), calling a factory's product runs what the factory returns
+        (`ProjectIndex._denotes`, `_resolve_made`): the same edges as binding the result to a local and calling
+        that. None for a callee the index cannot name (a subscript, a local, a parameter) and for torch's own
+        (`torch.compile(m)(x)`, `nn.Linear(4, 4)(x)`: no project code)."""
+        if not isinstance(func, ast.Call) or not isinstance(func.func, (ast.Name, ast.Attribute)):
+            return None
+        name = dotted(func.func, plain=True)
+        head = (name or "").partition(".")[0]
+        if not name or (name.count(".") != 1 if head == "self" else (
+                any(head in binds for binds in self.local_binds)
+                or (self.scopes and (head in self.scopes[-1].params or head in self.scopes[-1].binds)))):
+            return None  # (a local's or a parameter's call: what it returns is read elsewhere, if at all)
+        ref = self.resolve(name)
+        if not ref or ref.startswith(("torch.", "cls.")) or ":" in ref or "|" in ref:
+            return None
+        return f"{ref}()"
 
     def _through_local(self, func: ast.expr) -> str | None:
         """The `THROUGH_CALL` descriptor of a call on a local the function binds once (not a parameter) to a call on

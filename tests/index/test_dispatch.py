@@ -239,6 +239,63 @@ def test_callable_objects_in_lists_partial_and_hooks():
     assert "Unused.__call__" not in found  # decoy: a callable class never called
 
 
+def test_calling_what_a_call_returns_runs_its_call():
+    """`Pre(**conf)(img)` runs `Pre.__call__` (LightGlue's `ImagePreprocessor(**conf)(img)`), `make_norm(cfg)(x)`
+    what the factory's product runs, `self.make()(x)` what the method returns, as if each were bound to a local
+    first. Decoys: a fresh instance only built (`Built(cfg)`, its `__call__` never runs), a torch module called
+    fresh (`nn.Linear(4, 4)(x)`: no project code), and a parameter's call result (`fn(x)(y)`: unknown)."""
+    found = hot({
+        "pkg.model": """
+            from torch import nn
+
+            class Pre:
+                def __init__(self, **conf):
+                    self.conf = conf
+
+                def __call__(self, img):
+                    return img.max().item()
+
+            class Norm:
+                def __call__(self, x):
+                    return x.sum().item()
+
+            class Other:
+                def __call__(self, x):
+                    return x.min().item()
+
+            class Built:
+                def __call__(self, x):
+                    return x.mean().item()
+
+            class Handed:
+                def __call__(self, x):
+                    return x.std().item()
+
+            def make_norm(cfg):
+                return Norm()
+
+            class M(nn.Module):
+                def make(self):
+                    return Other()
+
+                def forward(self, x, fn):
+                    b = Built()
+                    y = nn.Linear(4, 4)(x)
+                    z = fn(x)(y)
+                    return Pre(size=4)(x), make_norm(3)(y), self.make()(z), b
+        """,
+        "pkg.other": """
+            from pkg.model import Handed
+
+            def cold(x):
+                return Handed()(x)
+        """,
+    })
+    assert {"Pre.__call__", "Norm.__call__", "Other.__call__"} <= found.keys()
+    assert found["Norm.__call__"][1] == ("M.forward", "Norm.__call__ [factory make_norm]")
+    assert "Built.__call__" not in found and "Handed.__call__" not in found
+
+
 def test_tiers_capture_region_graphed_callables_and_step_roots():
     found = hot({
         "pkg.runner": """

@@ -132,3 +132,55 @@ def test_a_standard_library_base_dispatches_no_call_to_project_subclasses():
     found = hot(STDLIB_GENERIC)
     assert found["MyCache.update"][1][-1] == "MyCache.update [override MyCache of Cache]"
     assert "LazyMapping.items" not in found  # decoy
+
+
+SENTENCE = {
+    "pkg.__init__": "",
+    "pkg.embedder": """
+        import torch
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError:
+            class SentenceTransformer:
+                pass
+        from .base import Embedder
+
+        class Patched(SentenceTransformer, Embedder):
+            def encode_core(self, features):
+                with torch.no_grad():
+                    out = self.forward(features)
+                    return out["sentence_embedding"].cpu()
+
+        class Plain(Embedder):
+            def encode_core(self, features):
+                with torch.no_grad():
+                    out = self.forward(features)
+                    return out["sentence_embedding"].cpu()
+
+            def forward(self, features):
+                return features
+
+        class Chat(Embedder):
+            def encode_core(self, features):
+                with torch.no_grad():
+                    return self(features).cpu()
+
+            def __call__(self, features):
+                return features
+    """,
+    "pkg.base": """
+        class Embedder:
+            pass
+    """,
+}
+
+
+def test_a_gradless_call_of_the_forward_of_a_library_module_base_is_inference():
+    """infinity's `SentenceTransformerPatched(SentenceTransformer, BaseEmbedder)`: sentence-transformers' class is an
+    `nn.Sequential`, so the subclass is a module and `self.forward(features)` under `torch.no_grad()` runs the model
+    (the library's forward: no project forward to be a model entry). Decoys: the same method on a plain class whose
+    own `forward` / `__call__` computes nothing of a model."""
+    found = hot(SENTENCE)
+    assert found["Patched.encode_core"] == (
+        "forward", ("Patched.encode_core (inference: runs the model with autograd off)",))
+    assert "Plain.encode_core" not in found and "Chat.encode_core" not in found

@@ -687,3 +687,49 @@ def test_a_module_picked_by_a_method_or_from_a_module_list_is_the_model():
             "forward", (f"Staged.{root} (inference: runs the model with autograd off)",)), root
     assert "Staged.reset" not in found and "Staged.project" not in found
     assert "Staged.__init__" not in found and "run" not in found
+
+
+LIGHTNING = """
+    import torch
+    import pytorch_lightning as pl
+    from lightning.pytorch import LightningModule
+
+    class Base(pl.LightningModule):
+        pass
+
+    class Folding(Base):
+        def forward(self, x):
+            return x * 2
+
+        def predict_step(self, batch, batch_idx):
+            out = self(batch["x"])
+            return out, bool(torch.allclose(out, torch.zeros_like(out)))
+
+        def training_step(self, batch, batch_idx):
+            return self(batch["x"]).sum()
+
+        def validation_step(self, batch, batch_idx):
+            return self(batch["x"]).sum().item()
+
+    class Direct(LightningModule):
+        def predict_step(self, batch, batch_idx):
+            return batch.sum()
+
+    class Runner:
+        def predict_step(self, batch, batch_idx):
+            return batch.sum().item()
+"""
+
+
+def test_lightnings_predict_step_is_a_forward_root():
+    """Boltz's `Boltz2.predict_step`: Lightning's Trainer runs a `LightningModule`'s `predict_step` per batch under
+    `torch.inference_mode()`, and it calls the model (`self(batch, ..)`): the inference path, a root of the forward
+    tier like `forward`, also through a project base and for `lightning.pytorch`'s class. Decoys: `training_step`
+    (training) and `validation_step` (evaluation during a fit: `other`) stay cold, and so does a `predict_step` of a
+    class that is no LightningModule."""
+    found = hot({"pkg.__init__": "", "pkg.lit": LIGHTNING})
+    label = "(Lightning: the Trainer's predict loop)"
+    assert found["Folding.predict_step"] == ("forward", (f"Folding.predict_step {label}",))
+    assert found["Direct.predict_step"] == ("forward", (f"Direct.predict_step {label}",))
+    for cold in ("Folding.training_step", "Folding.validation_step", "Runner.predict_step"):
+        assert cold not in found, cold

@@ -101,6 +101,22 @@ def test_a_shape_tuple_holding_a_device_scalar_is_read_item_by_item():
     assert {f for f in findings(src) if f[1] == "GL126"} == {(5, "GL126"), (6, "GL126")}
 
 
+def test_a_shape_tuple_with_a_starred_part_still_reads_its_other_items():
+    """Boltz's `torch.zeros((*energy.shape[:-1], union_index.max() + 1), ..)`: the starred `.shape` part is host
+    ints, the item after it a 0-d device tensor read with `__index__` (GL126). Decoys: the same shape with a host
+    count (`len(..) + 1`, an `int` parameter)."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, e: torch.Tensor, idx: torch.Tensor, n: int):
+                z = torch.zeros((*e.shape[:-1], idx.max() + 1), device=e.device)
+                w = torch.zeros((*e.shape[:-1], len(idx) + 1), device=e.device)
+                v = e.new_zeros((*e.shape[:-2], n + 1, 3))
+                return z, w, v
+    """
+    assert {f for f in findings(src) if f[1] == "GL126"} == {(4, "GL126")}
+
+
 def test_topk_k_given_by_keyword_is_read_like_a_positional_k():
     """`torch.topk(logprobs, k=k)` converts `k` with `__index__` as `torch.topk(logprobs, k)` does: a 0-d device
     `k` is read on the host (GL126; TGI's top-n logprobs, `k = top_n.max()`). Decoys: a host `k=`, `dim=`."""

@@ -56,6 +56,8 @@ MODULE_TENSOR_ATTRS = frozenset({"weight", "bias"})
 # Module methods that leave the weights where they are and return the module (`model.eval()`, `.half()`)
 MODULE_KEEPING_METHODS = frozenset({"eval", "train", "half", "float", "bfloat16", "double", "requires_grad_",
                                     "zero_grad", "tie_weights"})
+# nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
+MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
 # `from_pretrained` keywords that place the weights (`device_map="cuda"`, `device="cuda"`): without them, on the host
 PLACING_KEYWORDS = frozenset({"device_map", "device"})
 HOST_METHODS = frozenset({

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from graphlint.facts.callsite import KEEPS
 from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
@@ -216,6 +217,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # (function key, parameter, modules, every) -> the classes the project's calls pass for it (`_caller_classes`)
         self._caller_memo: dict[tuple[str, str, bool, bool], list[tuple[ClassInfo, str]]] = {}
+        # (class key, field) -> the classes its stores of constructor parameters hold (`_stored_param_classes`)
+        self._stored_memo: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -343,6 +346,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._subclasses = None
         self._handed.clear()
         self._caller_memo.clear()
+        self._stored_memo.clear()
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
@@ -1491,21 +1495,48 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _stored_param_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
         """`self.model = model` in a method of `cls` or a base (its `__init__`, mostly) whose parameter the project's
-        calls fill with instances of project classes (`_caller_classes`, some call: `cls(asr_type, model, tokenizer)` in a
-        classmethod, with `model` a loader's return; `DPM_Solver(model_fn, noise_schedule)` with `noise_schedule =
-        NoiseScheduleVP(..)`): the field holds one of those classes, and no other class that merely defines the
-        method called on it. Only for plain classes: a module's fields are its parts, and asking every module's
+        calls fill with instances of project classes (`_caller_classes`, some call: `cls(asr_type, model, tokenizer)`
+        in a classmethod, with `model` a loader's return; `DPM_Solver(model_fn, noise_schedule)` with
+        `noise_schedule = NoiseScheduleVP(..)`): the field holds one of those classes, and no other class that
+        merely defines the method called on it. Stored through nn.Module's methods that return the module itself
+        (`self.model = model.eval().to(device)`, `FunctionInfo.field_params`), it holds the module classes every
+        call passes (`_caller_classes(every=True)`: where one passes a library's object or an unknown value, the
+        answer would narrow what the call resolves to without it, as TGI's `Model.__init__(model=model_class(..))`
+        showed: a model's capture tier lost to the one class a subclass names). A store of the field's own object
+        (`self.model = self.model.half()`) keeps the classes, one of a construction or a factory's return adds its
+        own; a store of any other value (a loader a method calls later, another field) leaves the field's object
+        unknown: nothing. Only for plain classes: a module's fields are its parts, and asking every module's
         constructor callers for each field it reads made the whole-program pass 37% of a transformers lint."""
         if self.is_nn_module(cls):
             return []
+        key = (cls.key, name)
+        found = self._stored_memo.get(key)
+        if found is None:
+            self._stored_memo[key] = []  # cycle guard (`self.model = self.model if keep else load()`)
+            found = self._stored_memo[key] = self._param_stores_classes(cls, name)
+        return found
+
+    def _param_stores_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """`_stored_param_classes`, computed."""
+        stores = [(m, kind, source) for c in self.mro(cls) for key in c.methods.values()
+                  if (m := self.functions.get(key)) is not None
+                  for (attr, kind), (_attr, source) in zip(m.attr_sets, m.field_params) if attr == name]
+        if not any(source and source != KEEPS for _m, _kind, source in stores):
+            return []
         out: dict[str, tuple[ClassInfo, str]] = {}
-        for c in self.mro(cls):
-            for key in c.methods.values():
-                m = self.functions.get(key)
-                for attr, kind in (m.attr_sets if m is not None else ()):
-                    if attr == name and isinstance(kind, Fwd) and kind.name in m.params:
-                        for held, how in self._caller_classes(m, kind.name):
-                            out.setdefault(held.key, (held, f"self.{name} = {how}"))
+        for m, kind, source in stores:
+            if source == KEEPS:
+                continue
+            if source:  # (a store through `.to(..)` / `.eval()` holds the passed object where it is a module)
+                moved = not (isinstance(kind, Fwd) and kind.name == source)
+                for held, how in self._caller_classes(m, source, modules=moved, every=moved):
+                    out.setdefault(held.key, (held, f"self.{name} = {how}"))
+                continue
+            built = self._value_classes(m, kind) if not isinstance(kind, SelfField) else []
+            if not built:
+                return []
+            for held in built:
+                out.setdefault(held.key, (held, f"self.{name} = {held.qualname} in {m.display}"))
         return list(out.values())
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
@@ -3369,7 +3400,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     f"self.{attr}" for c in self.mro(cls) for key in c.methods.values()
                     if (m := self.functions.get(key)) is not None and m.module_params
                     for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params
-                ) | self._library_model_fields(cls)
+                ) | self._library_model_fields(cls) | self._used_module_fields(cls)
             out |= fields
         return frozenset(out | self._unnamed_modules(fn))
 
@@ -3470,6 +3501,53 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                    for ref in self._loaded_refs(cls, refs))) | frozenset(
             f"self.{attr}" for c in self.mro(cls) for attr, refs in c.callables.items()
             if any(pipeline_model(ref) for ref in refs))  # (`self.unet = pipe.unet` of a diffusers pipeline)
+
+    def _used_module_fields(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.model = model.to(self.device)` in a method of a plain class `cls` (or a project base), directly or
+        through the methods that return the module (`FunctionInfo.field_params`), where the method uses the parameter
+        as nn.Module's own API does (`model.load_state_dict(..)`, `model.eval()`: `MODULE_API`), or some project call
+        fills it with a library model (`AutoModelForCausalLM.from_pretrained(p)`, `_passes_library_model`): the
+        field holds a whole model, whatever class the other callers pass (Real-ESRGAN's `RealESRGANer(model=
+        RRDBNet(..))`, basicsr's, outside the tree), so calling it runs the model. Callers are asked only for a field
+        some method of the class calls (`self.model(x)`). A module class's fields are its parts, read as such."""
+        if self.is_nn_module(cls):
+            return frozenset()
+        out: set[str] = set()
+        called: set[str] | None = None
+        for c in self.mro(cls):
+            for key in c.methods.values():
+                m = self.functions.get(key)
+                stored = [(attr, p) for attr, p in (m.field_params if m else ()) if p and p != KEEPS]
+                if not stored:
+                    continue
+                used = {callee[len(m.module) + 1:].rpartition(".")[0] for callee, _line in m.calls
+                        if callee.startswith(f"{m.module}.") and callee.rpartition(".")[2] in MODULE_API}
+                if called is None:
+                    called = self._called_fields(cls)
+                out.update(f"self.{attr}" for attr, source in stored if source in used
+                           or (f"self.{attr}" in called and self._passes_library_model(m, source)))
+        return frozenset(out)
+
+    def _called_fields(self, cls: ClassInfo) -> set[str]:
+        """The fields `self.x` that a method of `cls` or a project base calls (`self.x(..)`, `self.x.forward(..)`)."""
+        return {callee.removesuffix(".forward") for c in self.mro(cls) for key in c.methods.values()
+                if (m := self.functions.get(key)) is not None for callee, _line in m.calls
+                if callee.startswith("self.") and callee.removesuffix(".forward").count(".") == 1}
+
+    def _passes_library_model(self, fn: FunctionInfo, param: str) -> bool:
+        """Some project call of `fn` fills `param` with what a library's model loader or model class made
+        (`is_model_loader`: `AutoModelForCausalLM.from_pretrained(p)`, `torch.hub.load(..)`), in some arm of a join
+        too, or with its own parameter annotated as a model."""
+        def library(caller: FunctionInfo, kind: IKind) -> bool:
+            if isinstance(kind, Join):
+                return any(library(caller, part) for part in kind.parts)
+            if isinstance(kind, Fwd):
+                return kind.name in caller.module_params
+            return isinstance(kind, Returned) and not kind.receiver and kind.item is None \
+                and is_model_loader(kind.callee) and self.class_by_dotted(kind.callee) is None \
+                and self.class_by_dotted(kind.callee.rpartition(".")[0]) is None
+        return any(library(caller, kind) for caller, desc, line in self._project_calls(fn, passing=True)
+                   for kind in self._slot_kinds(fn, param, caller, desc, line))
 
     def _loaded_refs(self, cls: ClassInfo, refs: list[str]) -> Iterator[str]:
         """`refs` (what made a field of `cls`), with a loader class's product for "self.<attr>().<meth>" (`self_made`:

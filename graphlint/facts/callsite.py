@@ -21,13 +21,13 @@ from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, DATA_LOADERS, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
-    HOST_TENSOR_MODULES, DTYPES, NON_FLOAT_DTYPES, PAIR_RESULTS,
+    HOST_TENSOR_MODULES, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
-    JOIN_TORCH, SAMPLING, config_path, named_device, typed_legacy,
+    JOIN_TORCH, MODULE_SELF_METHODS, SAMPLING, config_path, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
@@ -79,6 +79,8 @@ class Scope:
     # `self.x = value` assignments that can be the value the function leaves in `self.x` (None: rebound
     # another way, `self.x += ...`, a tuple target); one a later top-level assignment replaces is left out
     self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
+    # every `self.x = value` of `self_assigns` before the replaced ones were left out (`field_params`)
+    all_self_assigns: list[tuple[str, ast.expr | None]] = field(default_factory=list)
     # what each local list/deque is filled with by `name.append(v)` / `name.appendleft(v)` statements (None:
     # filled another way, `name.extend(...)` / `name.insert(i, v)`)
     appends: dict[str, list[ast.expr | None]] = field(default_factory=dict)
@@ -256,6 +258,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                 if isinstance(target, ast.Name):
                     scope.top.add(target.id)
                     scope.top_values.add(id(stmt.value))
+    scope.all_self_assigns = scope.self_assigns
     scope.self_assigns = _left_in_self(func.body, scope.self_assigns)
     args = func.args
     positional = [*args.posonlyargs, *args.args]
@@ -560,6 +563,52 @@ def attr_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
     return tuple((attr, _field_kind(attr, value, resolve, scope, memo) if value is not None else UNKNOWN)
                  for attr, value in scope.self_assigns
                  if not (isinstance(value, ast.Constant) and value.value is None))
+
+
+# `FunctionInfo.field_params`: a store of the field's own object (`self.model = self.model.half()`)
+KEEPS = "="
+
+
+def field_params(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
+    """(attribute, source) of each store `attr_sets` reads, in its order: the parameter whose object the field is
+    left holding (`self.model = model`, or through nn.Module's methods that return the module itself and torch's
+    wrappers of it: `self.model = model.eval().to(device)`, `torch.compile(model)`), `KEEPS` for a store of the
+    field's own object (`self.model = self.model.half()`) that no such store of the function comes before, ""
+    for any other value. The parameter is one the body never rebinds; a store of the field's own object after a
+    parameter's (`self.model = model.to(d)` then `self.model = self.model.half()`) holds that parameter's object."""
+    def source(attr: str, value: ast.expr) -> str:
+        held = _module_object(value, resolve)
+        if isinstance(held, ast.Name) and _as_passed(held, scope):
+            return held.id
+        if self_attr(held) != attr:
+            return ""
+        earlier = sorted((v.lineno, p) for a, v in scope.all_self_assigns if a == attr and v is not None
+                         and v.lineno < value.lineno and (p := _passed_param(v, scope, resolve)))
+        return earlier[-1][1] if earlier else KEEPS
+    return tuple((attr, source(attr, value)) for attr, value in scope.self_assigns
+                 if value is not None and not (isinstance(value, ast.Constant) and value.value is None))
+
+
+def _passed_param(value: ast.expr, scope: Scope, resolve: Resolve) -> str:
+    """The parameter whose object `value` is (`field_params`), "" for any other value."""
+    held = _module_object(value, resolve)
+    return held.id if isinstance(held, ast.Name) and _as_passed(held, scope) else ""
+
+
+def _module_object(value: ast.expr, resolve: Resolve) -> ast.expr:
+    """The object `value` is, through nn.Module's methods that return the module itself (`model.eval().to(d)`) and
+    torch's wrappers of a module (`torch.compile(model)`): a tensor's `.to(d)` is a new tensor, which no reader of a
+    parameter's classes takes for a module (`ProjectIndex._stored_param_classes`)."""
+    while isinstance(value, ast.Call):
+        func = value.func
+        if isinstance(func, ast.Attribute) and func.attr in MODULE_SELF_METHODS:
+            value = func.value
+        elif value.args and not isinstance(value.args[0], ast.Starred) \
+                and resolve(dotted(func)) in MODULE_WRAPPERS:
+            value = value.args[0]
+        else:
+            break
+    return value
 
 
 def _dict_field(node: ast.expr | None) -> tuple[str, str] | None:

@@ -62,6 +62,8 @@ PARAMETER_PLACERS = frozenset({
     "accelerate.init_empty_weights", "accelerate.big_modeling.init_empty_weights", "accelerate.init_on_device",
     "accelerate.big_modeling.init_on_device", "deepspeed.zero.Init",
 })
+# nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
+MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
 # `from_pretrained` keywords that place the weights (`device_map="cuda"`, `device="cuda"`): without them, on the host
 PLACING_KEYWORDS = frozenset({"device_map", "device"})
 HOST_METHODS = frozenset({

@@ -10,12 +10,9 @@ from __future__ import annotations
 import ast
 
 from graphlint.facts.factories import instance_argument
-from graphlint.facts.inference import MODULE_KEEPING_METHODS
+from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.names import dotted
 from graphlint.facts.torch_kinds import MODULE_WRAPPER_NAMES, MODULE_WRAPPERS
-
-# nn.Module methods that return the module itself: `Model(cfg).eval().to(device)` is the `Model` instance
-MODULE_SELF_METHODS = MODULE_KEEPING_METHODS | {"to", "cuda", "cpu", "xpu", "to_empty"}
 
 # `-> Type[Impl]`, `-> type[Impl]`: a factory that hands out a class (a registry's `get_class`)
 TYPE_WRAPPERS = ("Type", "type", "typing.Type")

@@ -1290,7 +1290,7 @@ class CallFacts:
 
     def passing_calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         """Those of `calls_named(name)` whose arguments the caller records (its `call_args` at that call), in the same
-        order. Memoised per name: `_handed_classes` reads only what a call passes, and resolving every
+        order. Memoised per name: `_caller_classes` reads only what a call passes, and resolving every
         `super().__init__()` of the project (most pass nothing) for each constructor it asks about was most of its
         cost."""
         return self._calls_named_with(name, self._passing_by_name, lambda caller: caller.call_args)

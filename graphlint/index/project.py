@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from graphlint.facts.callsite import KEEPS
 from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
@@ -221,10 +222,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
-        # (function key, parameter) -> the module forwards the project's calls pass for it (`_handed_models`)
-        self._handed_memo: dict[tuple[str, str, bool], list[tuple[ClassInfo, str]]] = {}
-        # (function key, parameter) -> the classes every project call passes an instance of (`_every_caller_classes`)
-        self._instances_memo: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
+        # (function key, parameter, modules, every) -> the classes the project's calls pass for it (`_caller_classes`)
+        self._caller_memo: dict[tuple[str, str, bool, bool], list[tuple[ClassInfo, str]]] = {}
+        # (class key, field) -> the classes its stores of constructor parameters hold (`_stored_param_classes`)
+        self._stored_memo: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._reset_patching()
         self._stars: dict[str, dict[str, str]] = {}  # module -> `_star_names`
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
@@ -351,8 +352,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._mros.clear()
         self._subclasses = None
         self._handed.clear()
-        self._handed_memo.clear()
-        self._instances_memo.clear()
+        self._caller_memo.clear()
+        self._stored_memo.clear()
         self._handed_to = None
         self._reset_patching()
         self._stars.clear()
@@ -865,7 +866,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                   ) -> list[tuple[FunctionInfo, str]]:
         """`strategy.advance(x)` where `strategy` is an unannotated parameter (of `caller`, or of the function it is
         nested in) that every project call fills with an instance of a project class (`GreedySearch(..)` in one arm,
-        `BeamSearch(..)` in the other; `_every_caller_classes`): the call runs that method of each class, as it
+        `BeamSearch(..)` in the other; `_caller_classes`, every call): the call runs that method of each class, as it
         would on a parameter annotated with their base. A method call only: calling the parameter itself is a
         model's business (`_handed_models`)."""
         if not callee.startswith(f"{module}."):
@@ -878,57 +879,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for cls, how in self._every_caller_classes(owner, name):
+        for cls, how in self._caller_classes(owner, name, every=True):
             for fn, h in self.methods_via(cls, meth):
                 out.setdefault(fn.key, (fn, _join(how, h)))
         return list(out.values())
-
-    def _every_caller_classes(self, owner: FunctionInfo, name: str, depth: int = 0
-                              ) -> list[tuple[ClassInfo, str]]:
-        """The project classes whose instances the project's calls of `owner` pass for its parameter `name`, when
-        every such call passes one (`_value_classes`: a construction, a factory's return, a field the index
-        types, a join of those), or its own parameter that this holds for in turn; each labelled `name = Cls by
-        Caller`. One call passing anything else (`None`, a config, an unknown value), leaving the default, or
-        spreading `*args` / `**kwargs`, and no call at all (a public function), say nothing: the parameter may
-        hold an object of another library there."""
-        if depth > MAX_SETTLE_DEPTH:
-            return []
-        key = (owner.key, name)
-        found = self._instances_memo.get(key)
-        if found is not None:
-            return found
-        self._instances_memo[key] = []  # cycle guard
-        # (the calls recording their arguments first: most parameters have none, and resolving every call of a
-        # common method name only to find that is the cost `passing_calls_named` avoids)
-        out: dict[str, tuple[ClassInfo, str]] = {}
-        if next(self._project_calls(owner, passing=True), None) is not None:
-            for caller, desc, line in self._project_calls(owner):
-                passed = self._call_instance_classes(owner, name, caller, desc, line, depth)
-                if not passed:
-                    out.clear()
-                    break
-                for cls, how in passed:
-                    out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
-        self._instances_memo[key] = list(out.values())
-        return self._instances_memo[key]
-
-    def _call_instance_classes(self, owner: FunctionInfo, name: str, caller: FunctionInfo, desc: str, line: int,
-                               depth: int) -> list[tuple[ClassInfo, str]]:
-        """The classes one call of `owner` passes instances of for `name` (`_every_caller_classes`); empty when it
-        passes anything else or nothing the caller records."""
-        kinds = self._slot_kinds(owner, name, caller, desc, line)
-        out: list[tuple[ClassInfo, str]] = []
-        for kind in kinds:
-            if isinstance(kind, Fwd):
-                up = self._param_owner(caller, kind.name)
-                got = self._every_caller_classes(up, kind.name, depth + 1) \
-                    if up is not None and kind.name not in ("self", "cls") else []
-            else:
-                got = [(c, "") for c in self._value_classes(caller, kind)]
-            if not got:
-                return []
-            out += got
-        return out
 
     def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
         """The classes whose instances the project's calls of `fn` pass for `param` as their own `self`
@@ -1548,21 +1502,48 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _stored_param_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
         """`self.model = model` in a method of `cls` or a base (its `__init__`, mostly) whose parameter the project's
-        calls fill with instances of project classes (`_handed_classes`: `cls(asr_type, model, tokenizer)` in a
-        classmethod, with `model` a loader's return; `DPM_Solver(model_fn, noise_schedule)` with `noise_schedule =
-        NoiseScheduleVP(..)`): the field holds one of those classes, and no other class that merely defines the
-        method called on it. Only for plain classes: a module's fields are its parts, and asking every module's
+        calls fill with instances of project classes (`_caller_classes`, some call: `cls(asr_type, model, tokenizer)`
+        in a classmethod, with `model` a loader's return; `DPM_Solver(model_fn, noise_schedule)` with
+        `noise_schedule = NoiseScheduleVP(..)`): the field holds one of those classes, and no other class that
+        merely defines the method called on it. Stored through nn.Module's methods that return the module itself
+        (`self.model = model.eval().to(device)`, `FunctionInfo.field_params`), it holds the module classes every
+        call passes (`_caller_classes(every=True)`: where one passes a library's object or an unknown value, the
+        answer would narrow what the call resolves to without it, as TGI's `Model.__init__(model=model_class(..))`
+        showed: a model's capture tier lost to the one class a subclass names). A store of the field's own object
+        (`self.model = self.model.half()`) keeps the classes, one of a construction or a factory's return adds its
+        own; a store of any other value (a loader a method calls later, another field) leaves the field's object
+        unknown: nothing. Only for plain classes: a module's fields are its parts, and asking every module's
         constructor callers for each field it reads made the whole-program pass 37% of a transformers lint."""
         if self.is_nn_module(cls):
             return []
+        key = (cls.key, name)
+        found = self._stored_memo.get(key)
+        if found is None:
+            self._stored_memo[key] = []  # cycle guard (`self.model = self.model if keep else load()`)
+            found = self._stored_memo[key] = self._param_stores_classes(cls, name)
+        return found
+
+    def _param_stores_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """`_stored_param_classes`, computed."""
+        stores = [(m, kind, source) for c in self.mro(cls) for key in c.methods.values()
+                  if (m := self.functions.get(key)) is not None
+                  for (attr, kind), (_attr, source) in zip(m.attr_sets, m.field_params) if attr == name]
+        if not any(source and source != KEEPS for _m, _kind, source in stores):
+            return []
         out: dict[str, tuple[ClassInfo, str]] = {}
-        for c in self.mro(cls):
-            for key in c.methods.values():
-                m = self.functions.get(key)
-                for attr, kind in (m.attr_sets if m is not None else ()):
-                    if attr == name and isinstance(kind, Fwd) and kind.name in m.params:
-                        for held, how in self._handed_classes(m, kind.name):
-                            out.setdefault(held.key, (held, f"self.{name} = {how}"))
+        for m, kind, source in stores:
+            if source == KEEPS:
+                continue
+            if source:  # (a store through `.to(..)` / `.eval()` holds the passed object where it is a module)
+                moved = not (isinstance(kind, Fwd) and kind.name == source)
+                for held, how in self._caller_classes(m, source, modules=moved, every=moved):
+                    out.setdefault(held.key, (held, f"self.{name} = {how}"))
+                continue
+            built = self._value_classes(m, kind) if not isinstance(kind, SelfField) else []
+            if not built:
+                return []
+            for held in built:
+                out.setdefault(held.key, (held, f"self.{name} = {held.qualname} in {m.display}"))
         return list(out.values())
 
     def _resolve_dynamic_attr(self, cls: ClassInfo, name: str, meth: str | None, element: str = ""
@@ -2408,7 +2389,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         parameter (the caller's `callable_args` at that call), the only ones `_handed_self` and `_passed_callables`
         read: a name like `forward` is called at tens of thousands of sites, and resolving each of them, for each
         function so named, was a third of the hot path's cost. `passing`: only the calls whose arguments the caller
-        records (`call_args`), the only ones `_handed_classes` reads."""
+        records (`call_args`), the only ones `_caller_classes` reads."""
         owner, _, name = fn.qualname.rpartition(".")
         # (a construction is spelt with the class's name, or `cls(...)` in a classmethod of it or of a subclass)
         names = (name, owner.rpartition(".")[2], "cls") if name == "__init__" and fn.class_key else (name,)
@@ -3223,7 +3204,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """`model(x, t)` / `model.forward(x)` where `model` is a parameter of `fn` (or of the function a closure of
         `fn` is nested in): the forwards of the project modules the project's calls of that function pass for it
         (k-diffusion's `sample_euler(model, x, sigmas)` called as `sample_euler(self.unet, ...)`), each labelled
-        `model = Cls by Caller` (`_handed_classes`)."""
+        `model = Cls by Caller` (`_caller_classes`, some call)."""
         value = _called_value(callee)
         if depth > MAX_SETTLE_DEPTH or not value.startswith(f"{fn.module}.") or "." in value[len(fn.module) + 1:]:
             return []
@@ -3231,7 +3212,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if owner is None or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for cls, how in self._handed_classes(owner, value[len(fn.module) + 1:], depth, modules=True):
+        for cls, how in self._caller_classes(owner, value[len(fn.module) + 1:], depth, modules=True):
             for target in self._instance_call(cls):
                 out.setdefault(target.key, (target, how))
         return list(out.values())
@@ -3243,29 +3224,54 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             owner = self.functions.get(owner.parent_key) if owner.parent_key else None
         return owner
 
-    def _handed_classes(self, owner: FunctionInfo, name: str, depth: int = 0, modules: bool = False
-                        ) -> list[tuple[ClassInfo, str]]:
-        """The project classes (`modules`: module classes, `_module_classes`) the project's calls of `owner` pass for
-        its parameter `name`, each labelled
-        `name = Cls by Caller`. What a call passes is its recorded argument kind (`call_args`): a field of the
-        caller's class whose classes are all modules (`attr_classes`), a construction or a factory's return (`Call`)
-        of a module class, a join of such (`model = load_a(..)` / `model, tok = load_b(..)` in two arms), or the
-        caller's own parameter, followed up its callers in turn. A value nothing types (a config-built object, a
-        tokenizer) is no model here: no top-level model is assumed."""
+    def _caller_classes(self, owner: FunctionInfo, name: str, depth: int = 0, *, modules: bool = False,
+                        every: bool = False) -> list[tuple[ClassInfo, str]]:
+        """The project classes (`modules`: module classes, `_module_classes`; else `_value_classes`) whose instances
+        the project's calls of `owner` pass for its parameter `name`, each labelled `name = Cls by Caller`. What a
+        call passes is its recorded argument kind (`call_args`): a field of the caller's class whose classes are all
+        project classes (`attr_classes`), a construction or a factory's return (`Call`), a join of such (`model =
+        load_a(..)` / `model, tok = load_b(..)` in two arms), or the caller's own parameter, followed up its callers
+        in turn. A value nothing types (a config-built object, a tokenizer) is no class here.
+        The quantifier: `every`, each call must pass one (a call passing anything else (`None`, a config, an
+        unknown value), leaving the default or spreading `*args` / `**kwargs`, or no call at all (a public
+        function), say nothing: the parameter may hold an object of another library there), as dispatching a
+        method on the parameter to those classes alone needs; else some call passing one is enough (the classes
+        the parameter can hold, as a model call through it needs)."""
         if depth > MAX_SETTLE_DEPTH or name in ("self", "cls"):
             return []
-        key = (owner.key, name, modules)
-        found = self._handed_memo.get(key)
+        key = (owner.key, name, modules, every)
+        found = self._caller_memo.get(key)
         if found is not None:
             return found
-        self._handed_memo[key] = []  # cycle guard
+        self._caller_memo[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
-        for caller, desc, line in self._project_calls(owner, passing=True):  # (a call recording no argument passes none)
-            for kind in self._slot_kinds(owner, name, caller, desc, line):
-                for cls, how in self._passed_classes(caller, kind, depth, modules):
-                    out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
-        self._handed_memo[key] = list(out.values())
-        return self._handed_memo[key]
+        # (the calls recording their arguments first: most parameters have none, and resolving every call of a
+        # common method name only to find that is the cost `passing_calls_named` avoids; `every` then reads all
+        # calls, since one recording nothing for the parameter passes something unknown)
+        calls = self._project_calls(owner, passing=True)
+        if every:
+            calls = self._project_calls(owner) if next(calls, None) is not None else iter(())
+        for caller, desc, line in calls:
+            passed = self._call_classes(owner, name, caller, desc, line, depth, modules, every)
+            if every and not passed:
+                out.clear()
+                break
+            for cls, how in passed:
+                out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
+        self._caller_memo[key] = list(out.values())
+        return self._caller_memo[key]
+
+    def _call_classes(self, owner: FunctionInfo, name: str, caller: FunctionInfo, desc: str, line: int, depth: int,
+                      modules: bool, every: bool) -> list[tuple[ClassInfo, str]]:
+        """The classes one call of `owner` passes instances of for `name` (`_caller_classes`); with `every`, empty
+        when one of its arguments for it passes anything else, or it records none."""
+        out: list[tuple[ClassInfo, str]] = []
+        for kind in self._slot_kinds(owner, name, caller, desc, line):
+            got = self._passed_classes(caller, kind, depth, modules, every)
+            if every and not got:
+                return []
+            out += got
+        return out
 
     def _runs_handed(self, fn: FunctionInfo, callee: str) -> bool:
         """A call `callee` of `fn` runs a module handed to `fn` (`_handed_models`), itself or through a def nested in
@@ -3289,15 +3295,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         params = self.call_params(fn, desc)
         return {param} | ({str(params.index(param))} if param in params else set())
 
-    def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int, modules: bool
+    def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int, modules: bool, every: bool
                         ) -> list[tuple[ClassInfo, str]]:
         """The project classes (`modules`: module classes) an argument of kind `kind` in `caller` holds
-        (`_handed_classes`)."""
+        (`_caller_classes`)."""
         if isinstance(kind, Fwd):
             owner = self._param_owner(caller, kind.name)
             if owner is None or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
                 return []
-            return self._handed_classes(owner, kind.name, depth + 1, modules)
+            return self._caller_classes(owner, kind.name, depth + 1, modules=modules, every=every)
         return [(c, "") for c in (self._module_classes if modules else self._value_classes)(caller, kind)]
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
@@ -3417,7 +3423,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     f"self.{attr}" for c in self.mro(cls) for key in c.methods.values()
                     if (m := self.functions.get(key)) is not None and m.module_params
                     for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params
-                ) | self._library_model_fields(cls)
+                ) | self._library_model_fields(cls) | self._used_module_fields(cls)
             out |= fields
         return frozenset(out | self._unnamed_modules(fn))
 
@@ -3518,6 +3524,53 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                    for ref in self._loaded_refs(cls, refs))) | frozenset(
             f"self.{attr}" for c in self.mro(cls) for attr, refs in c.callables.items()
             if any(pipeline_model(ref) for ref in refs))  # (`self.unet = pipe.unet` of a diffusers pipeline)
+
+    def _used_module_fields(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.model = model.to(self.device)` in a method of a plain class `cls` (or a project base), directly or
+        through the methods that return the module (`FunctionInfo.field_params`), where the method uses the parameter
+        as nn.Module's own API does (`model.load_state_dict(..)`, `model.eval()`: `MODULE_API`), or some project call
+        fills it with a library model (`AutoModelForCausalLM.from_pretrained(p)`, `_passes_library_model`): the
+        field holds a whole model, whatever class the other callers pass (Real-ESRGAN's `RealESRGANer(model=
+        RRDBNet(..))`, basicsr's, outside the tree), so calling it runs the model. Callers are asked only for a field
+        some method of the class calls (`self.model(x)`). A module class's fields are its parts, read as such."""
+        if self.is_nn_module(cls):
+            return frozenset()
+        out: set[str] = set()
+        called: set[str] | None = None
+        for c in self.mro(cls):
+            for key in c.methods.values():
+                m = self.functions.get(key)
+                stored = [(attr, p) for attr, p in (m.field_params if m else ()) if p and p != KEEPS]
+                if not stored:
+                    continue
+                used = {callee[len(m.module) + 1:].rpartition(".")[0] for callee, _line in m.calls
+                        if callee.startswith(f"{m.module}.") and callee.rpartition(".")[2] in MODULE_API}
+                if called is None:
+                    called = self._called_fields(cls)
+                out.update(f"self.{attr}" for attr, source in stored if source in used
+                           or (f"self.{attr}" in called and self._passes_library_model(m, source)))
+        return frozenset(out)
+
+    def _called_fields(self, cls: ClassInfo) -> set[str]:
+        """The fields `self.x` that a method of `cls` or a project base calls (`self.x(..)`, `self.x.forward(..)`)."""
+        return {callee.removesuffix(".forward") for c in self.mro(cls) for key in c.methods.values()
+                if (m := self.functions.get(key)) is not None for callee, _line in m.calls
+                if callee.startswith("self.") and callee.removesuffix(".forward").count(".") == 1}
+
+    def _passes_library_model(self, fn: FunctionInfo, param: str) -> bool:
+        """Some project call of `fn` fills `param` with what a library's model loader or model class made
+        (`is_model_loader`: `AutoModelForCausalLM.from_pretrained(p)`, `torch.hub.load(..)`), in some arm of a join
+        too, or with its own parameter annotated as a model."""
+        def library(caller: FunctionInfo, kind: IKind) -> bool:
+            if isinstance(kind, Join):
+                return any(library(caller, part) for part in kind.parts)
+            if isinstance(kind, Fwd):
+                return kind.name in caller.module_params
+            return isinstance(kind, Returned) and not kind.receiver and kind.item is None \
+                and is_model_loader(kind.callee) and self.class_by_dotted(kind.callee) is None \
+                and self.class_by_dotted(kind.callee.rpartition(".")[0]) is None
+        return any(library(caller, kind) for caller, desc, line in self._project_calls(fn, passing=True)
+                   for kind in self._slot_kinds(fn, param, caller, desc, line))
 
     def _loaded_refs(self, cls: ClassInfo, refs: list[str]) -> Iterator[str]:
         """`refs` (what made a field of `cls`), with a loader class's product for "self.<attr>().<meth>" (`self_made`:

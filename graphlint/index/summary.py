@@ -38,9 +38,9 @@ from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTEN
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
-    escaping_defs, expr_kind, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets, keyword_only,
-    literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args, refine_returns,
-    required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr,
+    escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
+    keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
+    refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr,
     spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
@@ -221,6 +221,9 @@ class FunctionInfo:
     # (callee, line, the arguments that cannot be None) of each call `call_args` records (`callsite.filled_arguments`)
     call_filled: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, IKind], ...] = ()  # (attribute, kind) of each `self.x = value`
+    # (attribute, source) of each store of `attr_sets`, in its order, in a method (`callsite.field_params`): the
+    # parameter whose object the field is left holding (`self.model = model.eval().to(d)`), KEEPS (its own), "" (other)
+    field_params: tuple[tuple[str, str], ...] = ()
     foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
     pinned_sets: tuple[str, ...] = ()  # `self.x` fields stored from a value that may be pinned (`pin_memory=True`)
     # ("owner|field|key", kind) of each `obj.<field>[K] = value` into a dict field (`callsite.keyed_sets`, `Keyed`)
@@ -1042,6 +1045,7 @@ class _Indexer(ast.NodeVisitor):
             captured_defaults=captured_defaults(node, self.resolve, self.scopes[-1]) if parent and self.scopes else (),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
+            field_params=field_params(scope, self.resolve) if cls is not None else (),
             foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),
             keyed_sets=keyed_sets(scope, self.resolve),
             keyed_owners=tuple(sorted((name, owner) for name, owner in scope.owners.items() if name != "self")),

@@ -308,7 +308,8 @@ def interface_digest(s: ModuleSummary) -> str:
     parts = [s.module, repr(sorted(s.imports.items()))]
     for f in sorted(s.functions.values(), key=lambda f: f.key):
         parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.number_defaults}|{f.cpu_defaults}|"
-                     f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.return_rank}|{f.attr_ranks}")
+                     f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
+                     f"{f.attr_ranks}")
     # importers read a module-level list of CPU tensors as one (`walker.module_constant`); a number constant's
     # importers are not re-linted (a module-level name is not part of the interface)
     parts.append(repr(sorted((name, kind) for name, kind in s.constants.items() if isinstance(kind, kinds.Items))))

@@ -1,8 +1,13 @@
 """A model handed to a plain class's constructor (`cls(asr_type, model, tokenizer)` in a classmethod, `Wrapper(model)`)
 and stored in a field (`self.model = model`) holds the project module classes the constructions pass, and a call
 through the field (`self.model.transcribe(..)`) runs those classes' methods only, not every class defining the name
-(`ProjectIndex._stored_param_classes`, `_handed_classes`); so does a plain object (`Solver(model_fn, schedule)`).
-Decoys: a field stored from a tokenizer (a plain object: its own methods, no model's) or from a name."""
+(`ProjectIndex._stored_param_classes`, `_caller_classes`); so does a plain object (`Solver(model_fn, schedule)`).
+Stored through nn.Module's methods that return the module (`self.model = model.to(device)`), the field holds the
+module classes every construction passes; a parameter the constructor uses as a module (`model.eval()`) or some call
+fills with a library model makes the field a model (`_used_module_fields`).
+Decoys: a field stored from a tokenizer (a plain object: its own methods, no model's) or from a name; `None`, a
+config value, `**kwargs`, a library object in one arm; another method storing an unknown value; a plain object's own
+`to`."""
 
 from __future__ import annotations
 
@@ -245,3 +250,206 @@ def test_a_longer_namespace_name_wins_over_a_module_named_like_its_first_folder(
     assert index.class_by_dotted("fireredasr.models.module.adapter.Adapter").qualname == "Adapter"
     assert index.class_by_dotted("fireredasr.FireRedAsr").qualname == "FireRedAsr"
     assert index.class_by_dotted("fireredasr.models.Adapter") is None
+
+
+ARCH = """
+import torch
+
+
+class SmallNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(3, 3, 3)
+
+    def forward(self, x):
+        return self.conv(x)
+
+    def size(self):
+        return 3
+
+
+class TinyNet(torch.nn.Module):
+    def forward(self, x):
+        return x * 2
+
+
+class Batch:
+    def __init__(self, ids):
+        self.ids = ids
+
+    def to(self, device):
+        return [self.ids.to(device)]
+
+    def size(self):
+        return self.ids.size(0)
+"""
+
+UPSAMPLER = """
+import numpy as np
+import torch
+
+
+class Upsampler:
+    def __init__(self, model=None, device=None, half=False):
+{use}        self.device = device
+        self.model = model.to(self.device)
+        if half:
+            self.model = self.model.half()
+{more}
+    def process(self, img):
+        self.output = self.model(img)
+
+    @torch.no_grad()
+    def enhance(self, img):
+        img = torch.from_numpy(np.transpose(img, (2, 0, 1))).to(self.device)
+        self.process(img)
+        return self.output.cpu().numpy()
+"""
+
+RUN = """
+import cv2
+from basicsr.archs.rrdbnet_arch import RRDBNet
+from pkg.arch import SmallNet, TinyNet
+from pkg.up import Upsampler
+
+
+def main(paths, name, cfg, opts):
+    if name == "x4":
+        model = {first}
+    else:
+        model = {model}
+    up = Upsampler({args})
+    for p in paths:
+        cv2.imwrite(p + ".png", up.enhance(cv2.imread(p)))
+"""
+
+
+def _upsampler(model: str = "SmallNet()", args: str = "model=model, device='cuda'", use: str = "",
+               more: str = "", first: str = "TinyNet()") -> dict[str, str]:
+    up = UPSAMPLER.format(use=use, more=more)
+    return {"pkg.__init__": "", "pkg.arch": ARCH, "pkg.up": up, "run": RUN.format(first=first, model=model, args=args)}
+
+
+def _field_calls(files: dict[str, str]) -> list[tuple[str, str]]:
+    index = project_index(files)
+    fn = index.method(index.class_by_dotted("pkg.up.Upsampler"), "process")
+    return [(t.qualname, how) for t, how in index.call_edges(fn, fn.module, "self.model")]
+
+
+def test_a_module_stored_through_its_own_methods_is_the_model_the_field_calls() -> None:
+    """Real-ESRGAN's `RealESRGANer`: `self.model = model.to(self.device)`, then `self.model = self.model.half()` in
+    a branch, with `model` the project's `TinyNet()` in one arm of the caller and `SmallNet()` in the other:
+    `self.model(img)` runs their forwards, so the gradless `enhance` runs the model, and the script's loop over images
+    is a step loop."""
+    files = _upsampler()
+    assert sorted(_field_calls(files)) == [("SmallNet.forward", "self.model = model = SmallNet by main"),
+                                           ("TinyNet.forward", "self.model = model = TinyNet by main")]
+    found = hot(files)
+    assert found["Upsampler.enhance"][0] == "step" and found["SmallNet.forward"][0] is not None
+
+
+def test_a_module_some_caller_passes_a_library_object_for_types_no_field() -> None:
+    """Decoy: one arm binds `model = RRDBNet(..)`, basicsr's class, which the index cannot name: through `.to(..)`
+    the field's class is claimed only where every construction passes a project module (as a method call on a
+    parameter needs: a partial answer would narrow what the call resolves to before), so nothing here."""
+    assert _field_calls(_upsampler(first="RRDBNet(num_block=23)")) == []
+
+
+def test_a_parameter_the_constructor_uses_as_a_module_is_a_model_whatever_class_it_holds() -> None:
+    """`model.load_state_dict(..)` / `model.eval()` on the parameter in the constructor (nn.Module's own API): the
+    field it is stored in holds a whole model even where every caller passes a library's (`RRDBNet(..)` only, no
+    project class), so `self.model(img)` in `process` is a model call and `enhance` runs the model per image."""
+    use = "        model.load_state_dict(torch.load('w.pth'))\n        model.eval()\n"
+    found = hot(_upsampler(model="RRDBNet(num_block=6)", use=use))
+    assert found["Upsampler.enhance"][0] == "step"
+    assert found["main"][1] == ("main (step: runs the model once per item)",)
+
+
+def test_a_field_of_a_value_no_call_types_calls_no_model() -> None:
+    """Decoys: the callers pass `None` or a configuration's value (`cfg.model`, in one arm or both), or spread
+    `**opts` (no argument recorded for `model`), and the constructor does nothing a module does with it:
+    `self.model(img)` resolves to nothing and `enhance` is no root."""
+    for files in (_upsampler(model="None", first="None"), _upsampler(model="cfg.model", first="cfg.model"),
+                  _upsampler(model="cfg.model"), _upsampler(args="**opts")):
+        assert _field_calls(files) == []
+        assert "Upsampler.enhance" not in hot(files)
+
+
+def test_a_field_a_method_stores_another_unknown_value_in_is_not_typed_by_the_constructions() -> None:
+    """Decoy: `reload` stores what `torch.load(path)` returns in the field: after it the field holds an object of
+    unknown class, so the constructions' `SmallNet` is not taken for what `self.model` calls. A store of a project
+    construction instead (`self.model = SmallNet()`) keeps the field typed."""
+    more = "\n    def reload(self, path):\n        self.model = torch.load(path)\n"
+    assert _field_calls(_upsampler(more=more)) == []
+    built = "\n    def reset(self):\n        self.model = SmallNet()\n"
+    files = _upsampler(more=built)
+    files["pkg.up"] = files["pkg.up"].replace("import torch\n", "import torch\nfrom pkg.arch import SmallNet\n", 1)
+    assert sorted(q for q, _how in _field_calls(files)) == ["SmallNet.forward", "TinyNet.forward"]
+
+
+def test_a_plain_object_through_its_own_to_is_not_the_object_stored() -> None:
+    """Decoy: `self.batch = batch.to(device)` with `batch` a `Batch(..)`, a plain class whose own `to` returns a list:
+    only a module's `to` / `eval` return the object itself, so the field is not typed `Batch`."""
+    src = """
+import torch
+from pkg.arch import Batch
+
+
+class Holder:
+    def __init__(self, batch, device):
+        self.batch = batch.to(device)
+
+    @torch.no_grad()
+    def run(self):
+        return self.batch.size()
+
+
+def make(ids):
+    return Holder(Batch(ids), "cuda")
+"""
+    index = project_index({"pkg.__init__": "", "pkg.arch": ARCH, "pkg.hold": src})
+    holder = index.class_by_dotted("pkg.hold.Holder")
+    fn = index.method(holder, "run")
+    assert index.attr_classes(holder, "batch") == []
+    # (the method's name alone still finds the classes defining it, a model's among them: no edge says the field holds
+    # a `Batch`)
+    assert not any(how.startswith("self.batch") for _t, how in index.call_edges(fn, fn.module, "self.batch.size"))
+
+
+GENERATOR = """
+import torch
+from transformers import AutoModelForCausalLM, AutoTokenizer
+
+
+class Generator:
+    def __init__(self, model, tokenizer, device):
+        self.model = model.to(device)
+        self.tokenizer = tokenizer
+        self.device = device
+
+    @torch.no_grad()
+    def score(self, text):
+        ids = self.tokenizer(text, return_tensors="pt").input_ids.to(self.device)
+        return self.model(ids).logits[0, -1].argmax().item()
+
+
+def main(texts):
+    model = {loader}.from_pretrained("gpt2")
+    tok = AutoTokenizer.from_pretrained("gpt2")
+    gen = Generator(model, tok, "cuda")
+    for t in texts:
+        print(gen.score(t))
+"""
+
+
+def test_a_library_model_handed_to_a_constructor_makes_the_field_a_model() -> None:
+    """`Generator(AutoModelForCausalLM.from_pretrained(..), tok, "cuda")` with `self.model = model.to(device)`: the
+    field holds a library model, so `self.model(ids)` runs it and the gradless `score` is run per text. Decoy: the
+    tokenizer, also a library loader's product and called (`self.tokenizer(text)`), is no model; nor is what
+    `AutoProcessor.from_pretrained` loads in the model's place."""
+    index = project_index({"gen": GENERATOR.format(loader="AutoModelForCausalLM")})
+    fn = index.method(index.class_by_dotted("gen.Generator"), "score")
+    assert "self.model" in index._typed_models(fn) and "self.tokenizer" not in index._typed_models(fn)
+    assert hot({"gen": GENERATOR.format(loader="AutoModelForCausalLM")})["Generator.score"][0] == "step"
+    processor = GENERATOR.format(loader="AutoProcessor").replace("AutoTokenizer\n", "AutoTokenizer, AutoProcessor\n")
+    assert "Generator.score" not in hot({"gen": processor})

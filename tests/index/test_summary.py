@@ -253,3 +253,33 @@ def untyped(t) -> int:
 """, "m.py", "m")
     assert s.functions["cache_len"].returns == TENSOR
     assert [s.functions[f].returns for f in ("item", "size", "untyped")] == [HOST, HOST, HOST]
+
+
+FIELD_STORES = """
+import torch
+
+
+class Holder:
+    def __init__(self, model, other, cfg, dev, flag):
+        self.a = model.eval().to(dev)
+        self.a = self.a.half()
+        self.c = torch.compile(model)
+        self.e = cfg.model
+        self.g = self.g.half()
+        other = other.module
+        self.o = other
+        if flag:
+            self.f = model
+        else:
+            self.f = other.to(dev)
+"""
+
+
+def test_a_method_records_which_parameter_each_field_is_left_holding():
+    """`callsite.field_params`: a parameter through nn.Module's methods that return the module (`model.eval().to(d)`)
+    or torch's wrappers (`torch.compile(model)`), also under a later store of the field's own object (`self.a =
+    self.a.half()`); KEEPS for such a store after none; "" for another value (a config read, a rebound parameter)."""
+    fn = index_source(FIELD_STORES, "m.py", "m", False).functions["Holder.__init__"]
+    assert len(fn.field_params) == len(fn.attr_sets)
+    assert sorted(fn.field_params) == [("a", "model"), ("c", "model"), ("e", ""), ("f", ""), ("f", "model"),
+                                       ("g", "="), ("o", "")]

@@ -206,6 +206,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._runner_cache: dict[str, bool] = {}
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
         self._rebind_families: dict[str, list[tuple[ClassInfo, dict[str, tuple[str, ...]]]]] = {}  # `_rebind_tables`
+        self._called_params: dict[str, list[tuple[FunctionInfo, str]]] = {}  # fn key -> `called_param_edges`
         self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
         self._script_reaches: dict[str, frozenset[str] | None] = {}  # module -> `_script_reach`
         self._imported_memo: frozenset[str] | None = None  # `_imported_modules`, for `_script_reach`
@@ -1781,7 +1782,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         prev = result.get(target.key)
                         if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                             add(target, _hop(target, how), hop)
-                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn)):
+                # (a root, entered from outside the map, may be running any in-tree caller's callable; a function
+                # reached through its callers runs what those hand it, `handed_callable_edges`)
+                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn),
+                                    *(self.called_param_edges(fn) if hop is not None and hop.parent is None else ())):
                     prev = result.get(target.key)
                     if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                         add(target, _hop(target, how), hop)
@@ -2369,6 +2373,24 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 for target, how in self.call_edges(fn, fn.module, ref):
                     out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
         return list(out.values())
+
+    def called_param_edges(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What `fn` runs by calling a parameter no edge resolves (`callback(policy)`, `fn(x)`): the functions, bound
+        methods and nested defs the project's calls of `fn` pass for it (`_passed_callables`), via `passed as
+        callback by eval_policy`. A callable runs where it is called: inside `fn`, in `fn`'s tier (lerobot's
+        `rollout`, a root that runs the policy, calls the callback its cold driver `eval_policy` hands it every step).
+        Memoised per function."""
+        found = self._called_params.get(fn.key)
+        if found is None:
+            out: dict[str, tuple[FunctionInfo, str]] = {}
+            for callee, _line in fn.calls:
+                if _called_value(callee).rpartition(".")[2] not in fn.params \
+                        or self.call_edges(fn, fn.module, callee):
+                    continue
+                for target, how in self._passed_callables(fn, callee):
+                    out.setdefault(target.key, (target, how))
+            found = self._called_params[fn.key] = list(out.values())
+        return found
 
     def _slot_param(self, fn: FunctionInfo, desc: str, slot: str) -> str | None:
         """The parameter of `fn` that a call spelt `desc` fills at `slot` (a position or a keyword)."""

@@ -128,8 +128,11 @@ HOOK_METHODS = ("register_forward_hook", "register_forward_pre_hook")
 ATTENTION_TABLES = ("ALL_ATTENTION_FUNCTIONS", "ALL_MASK_ATTENTION_FUNCTIONS", "AttentionInterface",
                     "AttentionMaskInterface")
 # Calls that run the callable they are given, now or on another thread: name -> its positional index
-# (`target=` for threads). `map` is left out: too many unrelated APIs share the name.
-CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_async": 0, "Thread": None}
+# (`target=` for threads and processes). A method named `map` is left out: too many unrelated APIs share the name.
+CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_async": 0, "Thread": None,
+                    "Process": None}
+# Builtins that call the function they are given (`map(decode_one, chunks)`), when spelt bare and not shadowed.
+BUILTIN_RUNNERS = ("map", "filter")
 QUEUE_TAKES = ("get", "get_nowait")  # a queue's methods that take an item off it (`takes_from_queue`)
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
@@ -2313,14 +2316,29 @@ class _Indexer(ast.NodeVisitor):
         if self.func_stack and callee and (node.args or node.keywords):
             self._bound_callables(node, callee)
         tail = node.func.attr if isinstance(node.func, ast.Attribute) else dotted(node.func) or ""
-        if self.func_stack and (tail in CALLBACK_RUNNERS or (callee or "") in PARTIAL_CALLS):
+        if self.func_stack and (run := self._run_callable(node, callee or "", tail)) is not None:
             # `partial(f, ...)` in a function: the partial is built to be called there, so f runs too; so
-            # does the callable handed to a thread or an executor (`asyncio.to_thread(f, ...)`,
+            # does the callable handed to a thread, a process or an executor (`asyncio.to_thread(f, ...)`,
             # `pool.submit(f, ...)`, `loop.run_in_executor(None, f, ...)`, `Thread(target=f)`), whatever
-            # the receiver (`asyncio.get_running_loop().run_in_executor(...)`).
-            ref = self.resolve(dotted(_callback_arg(node, callee if callee in PARTIAL_CALLS else tail)))
+            # the receiver (`asyncio.get_running_loop().run_in_executor(...)`), and to the builtin `map(f, xs)`.
+            ref = self.resolve(dotted(run))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+
+    def _run_callable(self, node: ast.Call, callee: str, tail: str) -> ast.expr | None:
+        """The callable argument a partial, a runner (`CALLBACK_RUNNERS`) or a builtin that calls it runs."""
+        if callee in PARTIAL_CALLS:
+            return _callback_arg(node, callee)
+        if tail in CALLBACK_RUNNERS:
+            return _callback_arg(node, tail)
+        return node.args[0] if self._builtin_runner(node) else None
+
+    def _builtin_runner(self, node: ast.Call) -> bool:
+        """`map(f, xs)`, `filter(f, xs)`: the builtin, not a project's or an import's function of that name, nor a
+        method (`dataset.map(fn)` is another library's), handed a function to call."""
+        name = node.func.id if isinstance(node.func, ast.Name) else ""
+        return name in BUILTIN_RUNNERS and len(node.args) > 1 and name not in self.top_level \
+            and name not in self.s.imports
 
     def _script_owner(self, items: list[ast.expr]) -> str | None:
         """The script's unit as the compiling function of a top-level compile of one of its own locals (`model =
@@ -2594,10 +2612,15 @@ class _Indexer(ast.NodeVisitor):
         slots = [(str(i), arg) for i, arg in enumerate(node.args)]
         for kw in node.keywords:  # `f(**{"fn": g})`: the keywords a spelled-out mapping passes
             slots += [(kw.arg, kw.value)] if kw.arg else spelled_keywords(kw.value, node, self.scopes[-1]) or []
-        for slot, arg in slots:
+        for slot, arg in _chosen_arms(slots):
             if isinstance(arg, ast.Call) and arg.args and (dotted(arg.func) or "").endswith("partial") \
                     and (self.resolve(dotted(arg.func)) or "") in PARTIAL_CALLS:
                 arg = arg.args[0]
+            if isinstance(arg, ast.Name) and arg.id not in self.func_stack[-1].params \
+                    and (nested := self._nested_def(self.func_stack[-1], arg.id)):
+                # a def nested here, handed to a call that may run it (`rollout(env, policy, callback=collect)`)
+                self.func_stack[-1].callable_args.append((callee, node.lineno, slot, nested))
+                continue
             if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value.isidentifier() \
                     and self._project_call(node):
                 # a method name handed to a project function, maybe one that dispatches on it (`GETATTR`)
@@ -2616,6 +2639,17 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(arg)) if named else None
             if ref and not ref.startswith("torch."):
                 self.func_stack[-1].callable_args.append((callee, node.lineno, slot, ref))
+
+
+def _chosen_arms(slots: list[tuple[str, ast.expr]]) -> Iterator[tuple[str, ast.expr]]:
+    """Each (slot, argument), an argument that picks one of two values (`collect if save_video else None`) as
+    either arm in its slot: whichever the condition picks is what the call is handed."""
+    for slot, arg in slots:
+        if isinstance(arg, ast.IfExp):
+            yield from ((slot, arm) for arm in (arg.body, arg.orelse)
+                        if not (isinstance(arm, ast.Constant) and arm.value is None))
+        else:
+            yield slot, arg
 
 
 class _FieldSetters(ast.NodeTransformer):

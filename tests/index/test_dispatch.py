@@ -1469,6 +1469,53 @@ def test_callables_handed_to_threads_and_executors_run():
     assert "never_called" not in found
 
 
+def test_functions_handed_to_processes_and_builtin_map_run():
+    """`multiprocessing.Process(target=f)` and the builtin `map(f, xs)` / `filter(f, xs)` call `f`, in the tier of
+    the function that hands it."""
+    found = hot({"pkg.m": """
+        import multiprocessing
+        import threading
+        from torch import nn
+        from pkg.data import Dataset
+
+        class Sampler(nn.Module):
+            def forward(self, ids):
+                multiprocessing.Process(target=publish, args=(ids,)).start()
+                rows = list(map(to_row, ids))
+                kept = list(filter(is_kept, rows))
+                Dataset().map(preprocess)
+                return kept
+
+        def publish(ids):
+            return ids.tolist()
+
+        def to_row(ids):
+            return ids.tolist()
+
+        def is_kept(row):
+            return bool(row)
+
+        def preprocess(ids):
+            return ids.item()
+
+        def start_watcher():
+            threading.Thread(target=watch).start()
+
+        def watch():
+            return 0
+    """, "pkg.data": """
+        class Dataset:
+            def map(self, fn):
+                return self
+    """})
+    assert {"publish", "to_row", "is_kept"} <= set(found)
+    assert found["to_row"][0] == "forward"
+    # Decoys: a method named `map` (another library's `dataset.map`, or a project's that stores the function) runs
+    # nothing the builtin would; a thread started by a function nothing hot reaches stays cold.
+    assert "preprocess" not in found
+    assert "watch" not in found
+
+
 def summarise_tree(root, files: dict[str, str]) -> list:
     """Write `files` under `root` and index each with the module name its folders give it."""
     summaries = []
@@ -2764,6 +2811,63 @@ def test_a_callable_handed_to_a_helper_that_calls_it_runs_where_it_is_handed():
     # Decoys: a callable the helper only stores, and one handed to the same helper by set-up code.
     assert "Backend._kept" not in found
     assert "Backend._warm_mask" not in found
+
+
+def test_a_callback_a_root_calls_runs_in_the_root_s_tier():
+    """lerobot's `rollout(env, policy, ..., predicted_latents_callback=collect if save else None)`: `rollout` runs the
+    policy (a root) and calls the callback every step; `eval_policy`, which hands it a def nested in itself, is
+    reached by nothing hot. The root, entered from outside the hot map, may be running any in-tree caller's
+    callable: the nested def, a module-level function passed positionally, and a bound method all run there."""
+    found = hot({"pkg.m": """
+        import torch
+        from torch import nn
+
+        class Policy(nn.Module):
+            def forward(self, obs):
+                return obs
+
+        @torch.no_grad()
+        def rollout(policy: Policy, batches, callback=None, on_done=None, keep=None):
+            for obs in batches:
+                action = policy(obs)
+                if callback is not None:
+                    callback(action)
+            remember(keep)
+            return on_done
+
+        def log_action(action):
+            return action.item()
+
+        def remember(fn):
+            return [fn]
+
+        def stored_only(action):
+            return action.item()
+
+        class Recorder:
+            def run(self, policy, batches):
+                rollout(policy, batches, self.record, on_done=finished)
+
+            def record(self, action):
+                return action.tolist()
+
+        def eval_policy(policy, batches, save):
+            def collect(action):
+                return action.cpu().numpy()
+
+            rollout(policy, batches, callback=collect if save else None, keep=stored_only)
+            rollout(policy, batches, log_action)
+
+        def finished(action):
+            return action.item()
+    """})
+    assert "eval_policy" not in found
+    assert found["eval_policy.collect"][1][-1] == "eval_policy.collect [passed as callback by eval_policy]"
+    assert found["log_action"][1][-1] == "log_action [passed as callback by eval_policy]"
+    assert found["Recorder.record"][0] == found["rollout"][0]
+    # Decoys: a callable the root stores or returns uncalled, or hands to a helper that stores it, runs nothing.
+    assert "finished" not in found
+    assert "stored_only" not in found
 
 
 def test_a_library_object_s_wait_is_no_model_protocol_method():

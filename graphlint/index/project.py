@@ -100,6 +100,8 @@ BY_NAME = ("method ", "model method ")
 LIBRARY_OBJECT_MODULES = ("torch.cuda.", "torch.distributed.", "torch.Event", "torch.Stream")
 MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelining.")
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
+# `via` label of a per-item loop's step root (`_inference_loops`)
+PER_ITEM = "(step: runs the model once per item)"
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_INFERENCE_HOPS = 4  # one-shot callers climbed from a module method's caller to a per-item loop (`_inference_loops`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
@@ -1868,6 +1870,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # op's public function calling its autograd `Function`, a warm-up) says nothing of how often it runs.
         propagate("step", self._per_step_model_calls(result, model) + self._library_loop_models(result))
         self._tier_generation_hooks(result)
+        # Last, so that it only adds code no other root reaches: the callers of the step loops (`_step_loop_callers`).
+        propagate("forward", self._step_loop_callers(steps, stepping, generating, runs_model, result, model))
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
 
@@ -2753,10 +2757,36 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for key, (fn, lines) in self._inference_loops(
                 {key: seed for key, seed in parts.items() if key not in looped}, resolved, model).items():
             if key not in drivers:
-                seeds.append((fn, f"{fn.display} (step: runs the model once per item)", None, False))
+                seeds.append((fn, f"{fn.display} {PER_ITEM}", None, False))
                 drivers.add(key)
                 stepping.setdefault(key, set()).update(lines)
         return seeds, decode_loops, runs_model, stepping
+
+    def _step_loop_callers(self, steps: list[Seed], stepping: dict[str, set[int]], generating: list[FunctionInfo],
+                           runs_model: set[str], reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
+        """The direct callers of the step roots that loop over the model: a generation loop (`_generating`: its step
+        enters the model) or a driver that calls the model itself in a loop of its own (`runs_model`, `stepping`).
+        Each call runs a whole generation, so the caller runs once per generation and so do its set-up and output
+        handling (vortex' `generate(model, batch)`: `prepare_batch(..)`, then `Generator.generate(batch)`, then the
+        output's `.cpu()`), even where nothing in the project calls it (a script's `main`, which `_request_roots`
+        leaves out) or it calls the loop in a loop over prompts of its own. Roots of the `forward` tier, one level up
+        only (their own callers run many generations: no climb), found after every other root, so they only reach
+        code nothing else does. Not above a loop the index sees no model in (a template renderer, a tokenizer's or
+        post-processor's loop, a pipeline's loop over chunks: on transformers 5.17 their callers made 294 findings of
+        host post-processing), nor a per-item loop (`_inference_loops`: its caller hands it a whole collection), a
+        training loop, a constructor or warm-up (`_host_side`)."""
+        loops = {fn.key for fn in generating}
+        out: dict[str, Seed] = {}
+        for fn, label, parent, _capture in steps:
+            if parent is not None or label.endswith(PER_ITEM) \
+                    or not (fn.key in loops or fn.key in runs_model and fn.key in stepping):
+                continue
+            for caller, _line in self._call_sites(fn):
+                if caller.key not in out and caller.key not in reached and caller.key in self.functions \
+                        and self._host_side(caller, reached, model):
+                    out[caller.key] = (caller, f"{caller.display} (request: calls the step loop {fn.display})", None,
+                                       False)
+        return list(out.values())
 
     def _inference_loops(self, parts: dict[str, tuple[FunctionInfo, bool]],
                          resolved: dict[str, list[tuple[FunctionInfo, bool, int]]], model: frozenset[str]

@@ -370,3 +370,24 @@ def test_a_loop_over_a_library_models_generate_is_a_request_loop():
     model: each item is a whole generation (the library's decode loop), not one pass; no per-item root."""
     found = hot({"pkg.__init__": "", "pkg.evalgen": EVAL_GENERATE})
     assert found.get("eval_problems", ("", ("",)))[1][0] != f"eval_problems {LABEL}"
+
+
+def test_the_caller_of_a_per_item_loop_is_no_request():
+    """A per-item loop's caller hands it a whole collection (a video's frames): set-up of a batch job, not one
+    generation, so it is no `forward` root, unlike the caller of a decode loop (`_step_loop_callers`)."""
+    run = """
+import torch
+from pkg.eval import eval_frames
+
+
+def load(path):
+    return torch.zeros(3).cuda()
+
+
+def run_video(paths):
+    frames = [load(p) for p in paths]
+    eval_frames(frames)
+"""
+    found = hot({"pkg.__init__": "", "pkg.net": NET, "pkg.eval": EVAL, "pkg.run": run})
+    assert found["eval_frames"] == ("step", (f"eval_frames {LABEL}",))
+    assert "run_video" not in found and "load" not in found

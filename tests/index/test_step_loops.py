@@ -1208,3 +1208,70 @@ def test_a_main_rollout_loop_runs_its_body_every_step():
     over files, whose iterations share nothing, stays `forward` as a request loop does."""
     assert _contexts(ROLLOUT) == {9: "forward", 12: "step", 13: "step"}
     assert _contexts(FILES) == {8: "forward", 10: "forward", 12: "forward"}
+
+
+# vortex' `generate(model, batch)`: a module-level function nothing in the project calls prepares the batch, runs the
+# generator's loop over the model and hands back its output.
+STEP_LOOP_CALLERS = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    class Generator:
+        def __init__(self):
+            self.model = Net()
+
+        @torch.no_grad()
+        def generate(self, batch, n):
+            out = []
+            for _ in range(n):
+                out.append(self.model(batch))
+            return out
+
+        def step_once(self, batch):
+            return self.model(batch)
+
+    def prepare_batch(batch):
+        return batch.cuda()
+
+    def collect(outs):
+        return [o.cpu() for o in outs]
+
+    def generate(gen: Generator, batch):
+        return collect(gen.generate(prepare_batch(batch), 4))
+
+    def check(gen: Generator, batch):
+        return gen.step_once(prepare_check(batch))
+
+    def prepare_check(batch):
+        return batch.cuda()
+
+    def train(gen: Generator, batches, opt):
+        for batch in batches:
+            loss = gen.generate(batch, 2)[-1].mean()
+            loss.backward()
+            opt.step()
+        report(gen)
+
+    def report(gen):
+        return torch.zeros(1).cuda()
+"""
+
+
+def test_the_caller_of_a_step_loop_and_what_it_calls_are_forward():
+    """A step root that loops over the model runs many steps per call, so its direct caller runs once per
+    generation: a `forward` root whose callees (preparing the batch, collecting the output) are linted with it,
+    though nothing in the project calls it (a script's function, `_request_roots` leaves such entry points out)."""
+    found = hot({"pkg.gen": STEP_LOOP_CALLERS})
+    assert found["Generator.generate"][0] == "step"
+    assert found["generate"] == ("forward", ("generate (request: calls the step loop Generator.generate)",))
+    assert "generate" not in hot({"pkg.gen": STEP_LOOP_CALLERS.replace("gen.generate(", "gen.step_once(")})
+    assert found["prepare_batch"][0] == "forward" and found["collect"][0] == "forward"
+    # Decoys: a one-step driver's caller (`step_once` loops over nothing: its caller is a check, not a generation),
+    # and a training loop around the step loop (its set-up and logging run beside training). The caller of a loop
+    # the index sees no model in stays cold too (`Interface.evaluate` above `score_chunks`, the decoy above).
+    assert "check" not in found and "prepare_check" not in found
+    assert "train" not in found and "report" not in found

@@ -1018,6 +1018,7 @@ class _Indexer(ast.NodeVisitor):
         slot, alternates = self._claim(node, f"{parent.key.partition(':')[2]}.{node.name}" if parent else qual)
         scope = scope_of(node)
         scope.owners = keyed_owners(node, self.resolve, cls.key if cls else None)
+        scope.layer = _layer_of(cls)
         lazy = [stmt for stmt in node.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
         for stmt in statements(node.body):  # (also one under an `if`: `if trt: from .vae import TRTDecoder`)
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -1044,8 +1045,8 @@ class _Indexer(ast.NodeVisitor):
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
-            follows=follows(scope, self.resolve, _layer_of(cls)),
-            item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
+            follows=follows(scope, self.resolve, scope.layer),
+            item_follows=item_follows(scope, self.resolve, scope.layer),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),

@@ -129,3 +129,36 @@ DECOY_FIELDS = """
 def test_decoy_values_of_no_torch_pair():
     """`self.values` of a plain class and a dict's `.values()` are no torch pair fields; host items stay host."""
     assert findings(DECOY_FIELDS, scope="all") == set()
+
+
+def test_decoy_a_field_that_holds_a_layer_in_one_arm_only():
+    """PatchTSMixer's head stores `nn.Linear(..)` in one arm and `distribution_output.get_parameter_projection(..)`
+    (a module returning a tuple of parameters) in the other: its output is no sure tensor, so iterating it
+    (`tuple(item.view(..) for item in y_hat)`) stays silent (transformers 5.17, GL402)."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        class Head(nn.Module):
+            def __init__(self, d, dist=None):
+                super().__init__()
+                if dist is None:
+                    self.projection = nn.Linear(d, d)
+                else:
+                    self.projection = dist.get_parameter_projection(d)
+
+            def forward(self, x):
+                return self.projection(x)
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head(4)
+
+            def forward(self, x):
+                y = self.head(x)
+                return tuple(item.view(-1) for item in y)
+    """
+    assert findings(src, scope="all") == set()

@@ -127,9 +127,6 @@ class Scope:
     # receiver name -> the class it is an instance of, by its annotation or as `self` (`keyed_owners`)
     owners: dict[str, str] = field(default_factory=dict)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
-    # which `self` fields hold one `torch.nn` layer (a method of a module class, `summary._layer_of`); None elsewhere.
-    # `self.fc(x)` is a tensor, as the checker reads a call of such a field (`Inference._module_call`)
-    layer: Callable[[str], bool] | None = None
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
 
@@ -1765,11 +1762,6 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr
-        if scope.layer is not None and isinstance(value.func.value, ast.Name) and value.func.value.id == "self" \
-                and scope.layer(meth):
-            # `self.fc(x)` of `self.fc = nn.Linear(..)`: one tensor, where its weights are (a host input makes the
-            # call site's `follows` place it on the host)
-            return TENSOR
         if _host_object_method(value.func, resolve):
             return HOST  # `Image.open(path).convert("RGB")`: a PIL image's method, host data
         if (hook := _kwarg_hook(value, scope, again)) is not None:

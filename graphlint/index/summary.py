@@ -346,7 +346,7 @@ class ClassInfo:
     # attribute -> the other module classes `__init__` assigns it in other branches (`attrs` holds the last)
     alt_modules: dict[str, list[str]] = field(default_factory=dict)
     # attributes `__init__` also stores something the index does not type (`self.proj = dist.get_projection(..)` in
-    # the other arm of `self.proj = nn.Linear(..)`): no layer's output is sure there (`_layer_of`)
+    # the other arm of `self.proj = nn.Linear(..)`): no layer's output follows its input there (`_layer_of`)
     untyped_stores: set[str] = field(default_factory=set)
     # the fields a `@dataclass` with no `__init__` of its own declares, in order: its generated `__init__` stores
     # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
@@ -1021,7 +1021,6 @@ class _Indexer(ast.NodeVisitor):
         slot, alternates = self._claim(node, f"{parent.key.partition(':')[2]}.{node.name}" if parent else qual)
         scope = scope_of(node)
         scope.owners = keyed_owners(node, self.resolve, cls.key if cls else None)
-        scope.layer = _layer_of(cls)
         lazy = [stmt for stmt in node.body if isinstance(stmt, (ast.Import, ast.ImportFrom))]
         for stmt in statements(node.body):  # (also one under an `if`: `if trt: from .vae import TRTDecoder`)
             if isinstance(stmt, (ast.Import, ast.ImportFrom)):
@@ -1048,8 +1047,8 @@ class _Indexer(ast.NodeVisitor):
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
-            follows=follows(scope, self.resolve, scope.layer),
-            item_follows=item_follows(scope, self.resolve, scope.layer),
+            follows=follows(scope, self.resolve, _layer_of(cls)),
+            item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),

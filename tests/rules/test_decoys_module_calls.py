@@ -256,9 +256,7 @@ def test_unpacked_outputs_of_a_project_module_are_not_claimed_as_tensors():
     `hidden_states, all_hidden_states, all_attentions` (tuples or None) and patch embeddings a Python width, so reading
     every open item as a device tensor flagged GL402 on iterating a tuple and GL126 on an int in transformers 5.17
     (cpmant, superglue, timesformer; session 39 tried it and took it back). Only what the summary types is read:
-    `Stats` hands back a host copy (`.cpu()`), whose own line is the D2H, and `Rep` the output of its `nn.Embedding`
-    (session 40: a `torch.nn` layer's output is a tensor, as the checker reads the call in place), so `x[keep]` of
-    that tensor through a mask-named `z > 1` is torchmd-net's atom filter (palisade labels it sync, `wrappers.py`)."""
+    `Stats` hands back a host copy (`.cpu()`), whose own line is the D2H."""
     src = """
         import torch
         import torch.nn as nn
@@ -309,4 +307,4 @@ def test_unpacked_outputs_of_a_project_module_are_not_claimed_as_tensors():
                 s = len(splits.unique())
                 return x, n, count + rows, ids, a, m, nz, k, padded, s
     """
-    assert findings(src, scope="hot") == {(18, "GL103"), (39, "GL123")}
+    assert findings(src, scope="hot") == {(18, "GL103")}

@@ -1,9 +1,8 @@
-"""Items of a tuple a project function or method returns (graphlint.facts.callsite `_expr_kind`, `named_pair`; the
-summary's `Scope.layer`): each unpacked name takes the facts of its item, also an item that is itself a tuple
-(`index, (com, mask) = self.compute_args(feats)`, boltz' potentials), the output of a `torch.nn` layer the class
-holds (`y = self.lin(obs); return y, y.sum(-1)`, diamond's `predict_act_value`) and the `values` / `indices` field of
-torch's named pairs (`t.min(dim=-1).values > 0`, ByteTrack's `get_in_boxes_info`). Decoys: the same helpers handing
-back host items, or fed host data."""
+"""Items of a tuple a project function or method returns (graphlint.facts.callsite `_expr_kind`, `named_pair`): each
+unpacked name takes the facts of its item, also an item that is itself a tuple (`index, (com, mask) =
+self.compute_args(feats)`, boltz' potentials) and the `values` / `indices` field of torch's named pairs
+(`t.min(dim=-1).values > 0`, ByteTrack's `get_in_boxes_info`). Decoys: the same helpers handing back host items, or
+fed host data; a field that holds a `torch.nn` layer in one arm only."""
 
 from __future__ import annotations
 
@@ -67,10 +66,11 @@ LAYER = """
 """
 
 
-def test_layer_outputs_are_tensors_where_the_input_is():
-    """`self.lin(obs)` is a tensor whatever `obs` is (as the checker reads the call in place), so the bootstrap value
-    stored through the device mask is indexed (GL123, diamond's env loop). Fed a host batch, the same item is a host
-    tensor: a condition on it reads host memory (no GL110)."""
+def test_layer_outputs_unpacked_and_stored_through_a_device_mask():
+    """Diamond's env loop: the bootstrap value unpacked from `self.predict(obs)` (a layer's output of an untyped
+    `obs`, which the summary leaves unknown) and stored through the device mask `dead` is indexed (GL123: a local
+    nothing types, `shapes.BooleanMaskIndex._scalar_store`). Fed a host batch, the same item follows it to the host
+    (`item_follows`): a condition on it reads host memory (no GL110)."""
     assert findings(LAYER) == {(18, "GL123")}
 
 
@@ -133,7 +133,7 @@ def test_decoy_values_of_no_torch_pair():
 
 def test_decoy_a_field_that_holds_a_layer_in_one_arm_only():
     """PatchTSMixer's head stores `nn.Linear(..)` in one arm and `distribution_output.get_parameter_projection(..)`
-    (a module returning a tuple of parameters) in the other: its output is no sure tensor, so iterating it
+    (a module returning a tuple of parameters) in the other: its output follows nothing, so iterating it
     (`tuple(item.view(..) for item in y_hat)`) stays silent (transformers 5.17, GL402)."""
     src = """
         import torch

@@ -23,7 +23,7 @@ from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
-from graphlint.facts.syntax import tests_device_mismatch
+from graphlint.facts.syntax import descendants, tests_device_mismatch
 from graphlint.facts.tokenizers import Tokenizers
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -176,6 +176,29 @@ class Context:
         fn = self.unit.function
         cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key else None
         return cls is not None and self.index.call_facts.moved_from_host(cls, attr, guarded=self._device_guarded(field))
+
+    def number_arithmetic(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """Arithmetic with a Python number in it (`torch.pi - params["buffer"]`, `step + 1`), or a local of the unit
+        some binding of which is such arithmetic (`idx = step + 1`, `step += 1`): a number the code counts or
+        computes, evidence of a scalar even where an operand is a value nothing types."""
+        if isinstance(expr, cst.UnaryOperation):
+            return self.number_arithmetic(expr.expression, depth)
+        if isinstance(expr, cst.BinaryOperation):
+            return any(self.val(side).kind is Kind.HOST or self.number_arithmetic(side, depth)
+                       for side in (expr.left, expr.right))
+        tree = self.inference.unit_tree
+        if not isinstance(expr, cst.Name) or depth >= 3 or tree is None:
+            return False
+        for node in descendants(tree, prune=(cst.Lambda, cst.ClassDef)):
+            if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) \
+                    and node.target.value == expr.value and self.val(node.value).kind is Kind.HOST:
+                return True  # `step += 1`
+            if isinstance(node, cst.Assign) and any(isinstance(t.target, cst.Name) and t.target.value == expr.value
+                                                    for t in node.targets) \
+                    and isinstance(node.value, (cst.BinaryOperation, cst.UnaryOperation)) \
+                    and self.number_arithmetic(node.value, depth + 1):
+                return True
+        return False
 
     def is_scalar_field(self, expr: cst.BaseExpression) -> bool:
         """`token_ids.bos` where the receiver is an object of a project `@dataclass` whose generated `__init__` has

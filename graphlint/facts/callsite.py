@@ -1104,7 +1104,8 @@ def settled(kind: IKind) -> IKind:
     if isinstance(kind, Prior):
         return kind.annotated
     if isinstance(kind, Items):
-        items = tuple(settled(k) if isinstance(k, Prior) else UNKNOWN if deferred(k) else k for k in kind.items)
+        items = tuple(settled(k) if isinstance(k, (Prior, Items)) else UNKNOWN if deferred(k) else k
+                      for k in kind.items)
         return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
     if isinstance(kind, Keys):
         return keyed([(key, UNKNOWN if deferred(k) else k) for key, k in kind.pairs])
@@ -1308,7 +1309,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return UNKNOWN  # `[]` is filled later
         if all(k == HOST for k in kinds):
             return HOST_SEQ
-        kinds = [k if not isinstance(k, Items) else UNKNOWN for k in kinds]  # one level
+        # a tuple display nested in one (`return idx, (k, lo, hi), None`) keeps its items, one level down: its
+        # unpacking (`index, (k, lo, hi), _ = self.compute_args(feats)`, or `com = ...[1]; a, b = com`) reads them
+        kinds = [k if not isinstance(k, Items) else _nested_items(k) for k in kinds]
         if isinstance(value, ast.Tuple) and any(k != UNKNOWN for k in kinds):
             return Items(tuple(kinds))
         if isinstance(value, ast.List) and set(kinds) == {CPU_TENSOR}:
@@ -1401,6 +1404,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
                 else UNKNOWN
         if value.attr in ("ndim", "dtype", "device", "is_cuda"):
             return HOST
+        if value.attr in NAMED_PAIR_FIELDS and named_pair(value.value):
+            # `t.min(dim=-1).values`, `probs.topk(k).indices`: a field of torch's named pair (`torch.return_types`)
+            inner = again(value.value)
+            return inner.items[NAMED_PAIR_FIELDS[value.attr]] if isinstance(inner, Items) and len(inner.items) == 2 \
+                else UNKNOWN
         if config_path(dotted(value.value)):
             return HOST  # `self.model.config.bbox_size`, `args.batch`: a config's field, as the inference reads it
         if isinstance(value.value, ast.Name) and value.value.id == "self":
@@ -1419,6 +1427,25 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return CPU_DICT
         return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
     return UNKNOWN
+
+
+# the fields of torch's (values, indices) pairs (`torch.return_types.topk`, `.max`, ...), by item
+NAMED_PAIR_FIELDS = {"values": 0, "indices": 1}
+
+
+def named_pair(value: ast.expr) -> bool:
+    """A call that returns one of torch's (values, indices) named pairs when it returns a pair (`_pair_result`):
+    `topk`, `sort`, `kthvalue`, `mode` and the reductions over a dim (`max(dim=..)`), as a method or a torch function."""
+    if not isinstance(value, ast.Call):
+        return False
+    name = value.func.attr if isinstance(value.func, ast.Attribute) else ""
+    return name in DIM_SEQ_METHODS or name in PAIR_RESULTS and name not in ("aminmax", "frexp")
+
+
+def _nested_items(kind: Items) -> IKind:
+    """A tuple kind as an item of another: kept where its own items are no tuples (two levels at most), else
+    unknown."""
+    return kind if not any(isinstance(k, Items) for k in kind.items) else UNKNOWN
 
 
 def _element(value: ast.expr, read: Callable[[ast.expr], IKind]) -> IKind | None:

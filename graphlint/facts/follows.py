@@ -21,7 +21,7 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from graphlint.facts.callsite import HOST_RESULT_METHODS, NOT_CPU_METHODS, Scope
+from graphlint.facts.callsite import HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, named_pair
 from graphlint.facts.inference import HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
 from graphlint.facts.names import dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -107,6 +107,8 @@ def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, re
     if isinstance(value, ast.Attribute):
         if resolve(dotted(value)) in HOST_CONSTANTS:
             return HOST_DATA  # `math.pi`
+        if value.attr in NAMED_PAIR_FIELDS and named_pair(value.value):
+            return again(value.value)  # `t.min(dim=-1).values`: torch's pair lives where `t` does
         return again(value.value) if value.attr in ("T", "mT", "data") else None
     if isinstance(value, ast.UnaryOp):
         return again(value.operand)

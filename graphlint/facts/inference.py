@@ -2581,8 +2581,7 @@ def _uploads(inf: Inference, call: cst.Call) -> bool:
 
 def items_val(kinds: tuple[IKind, ...]) -> Val:
     """A fixed-length tuple of the index's item kinds (`-> tuple[Tensor, tuple[int, ...]]`, `return ids_cpu, n`)."""
-    return Val(Kind.UNKNOWN, items=tuple(kind_val(kind) if not isinstance(kind, Items) else UNKNOWN
-                                         for kind in kinds))
+    return Val(Kind.UNKNOWN, items=tuple(map(kind_val, kinds)))  # (a nested tuple: `index, (k, lo), _ = f(x)`)
 
 
 def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -> bool:

@@ -330,7 +330,7 @@ def _layer_of(cls: "ClassInfo | None") -> Layer | None:
 
     def layer(attr: str) -> bool:
         held = cls.attrs.get(attr)
-        return held is not None and not held.seq and len(held.modules) == 1 \
+        return held is not None and not held.seq and len(held.modules) == 1 and attr not in cls.untyped_stores \
             and all(is_torch_layer(q) for q in (*held.modules, *cls.alt_modules.get(attr, ())))
     return layer
 # Methods whose result is a tensor where the receiver is (no device move, no host read): followed through a chain
@@ -357,6 +357,9 @@ class ClassInfo:
     attr_registries: dict[str, list[str]] = field(default_factory=dict)
     # attribute -> the other module classes `__init__` assigns it in other branches (`attrs` holds the last)
     alt_modules: dict[str, list[str]] = field(default_factory=dict)
+    # attributes `__init__` also stores something the index does not type (`self.proj = dist.get_projection(..)` in
+    # the other arm of `self.proj = nn.Linear(..)`): no layer's output follows its input there (`_layer_of`)
+    untyped_stores: set[str] = field(default_factory=set)
     # the fields a `@dataclass` with no `__init__` of its own declares, in order: its generated `__init__` stores
     # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
     init_fields: tuple[str, ...] = ()
@@ -1396,6 +1399,8 @@ class _Indexer(ast.NodeVisitor):
                         if kind:
                             cls.attrs[target.attr] = kind
                         else:
+                            if not _is_none(value):
+                                cls.untyped_stores.add(target.attr)
                             self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls)
             elif isinstance(sub, ast.Call):
                 name = dotted(sub.func) or ""

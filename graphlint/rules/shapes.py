@@ -148,7 +148,10 @@ class BooleanMaskIndex(Rule):
     masked *store of a Python scalar* (`x[mask] = 0.0`) allocates nothing and does not sync, so it is
     not reported, nor is a store of one CPU element the code builds (`x[~m] = torch.tensor(v)`: torch
     wraps the scalar as such a tensor, and `index_put_` turns both into a `masked_fill_`); storing a
-    device or shaped tensor (`x[mask] = y`) does sync. Index tensors of integer type
+    device or shaped tensor (`x[mask] = y`) does sync. A scalar store needs evidence of a scalar (a
+    literal, `float(..)`, a config read, a counter, anything the engine knows is no tensor): a local bound to
+    a value nothing types, stored through a mask the data flow makes on the device, is read as a tensor.
+    Index tensors of integer type
     (`x[idx]`) are graph-safe. Untyped values named like masks (`mask`, `*_mask`, `keep`, `valid`,
     `is_*`) are taken for boolean tensors (lower confidence; see docs/inference.md).
     """
@@ -191,11 +194,11 @@ class BooleanMaskIndex(Rule):
             return
         if not recv.is_tensor and not any(self.ctx.val(i).kind is Kind.BOOL_TENSOR for i in indices):
             return  # unknown receiver and only a mask-like name: too weak
-        if self._scalar_store(node):
+        if self._scalar_store(node, indices):
             return
         self.report(node)
 
-    def _scalar_store(self, node: cst.Subscript) -> bool:
+    def _scalar_store(self, node: cst.Subscript, indices: list[cst.BaseExpression]) -> bool:
         parent = self.ctx.parent(node)
         target_parent = self.ctx.parent(node, 2)
         assign = target_parent if isinstance(parent, cst.AssignTarget) else None
@@ -204,8 +207,25 @@ class BooleanMaskIndex(Rule):
             # torch.tensor(finfo.min)`): one CPU element through one mask is `index_put_`'s `masked_fill_` path
             # (`canDispatchToMaskedFill`), no count read; a device value or a shaped one is indexed
             val = self.ctx.val(assign.value)
-            return not val.is_tensor or val.kind is Kind.CPU_TENSOR and val.is_0d and not val.weak
+            if val.kind is Kind.CPU_TENSOR:
+                return val.is_0d and not val.weak
+            if val.is_tensor:
+                return False
+            # a scalar store needs evidence of a scalar (a literal, `float(..)`, a host-typed value, anything the
+            # engine knows is no tensor); a local the unit binds to a value nothing types (a model's output unpacked
+            # from a tuple, a call's result), stored through a mask the data flow makes on the device, is as likely
+            # a tensor, whose store is indexed. An object's field (`params.num_tokens`) or a parameter is left to
+            # what reads them (a config's number, as often as not); arithmetic with a Python number (a counter
+            # `step + 1`, `torch.pi - params["buffer"]`) is evidence of a scalar (`Context.number_arithmetic`)
+            return val.kind is not Kind.UNKNOWN or val.items is not None or not self._unit_local(assign.value) \
+                or not any((iv := self.ctx.val(i)).kind is Kind.BOOL_TENSOR and not iv.weak for i in indices) \
+                or self.ctx.number_arithmetic(assign.value)
         return False
+
+    def _unit_local(self, value: cst.BaseExpression) -> bool:
+        """A plain name that is none of the unit's parameters: a local it binds."""
+        fn = self.ctx.unit.function
+        return isinstance(value, cst.Name) and (fn is None or value.value not in (*fn.params, *fn.kwonly))
 
 
 class MaskedSelect(Rule):

@@ -927,3 +927,84 @@ def test_one_cpu_element_stored_through_a_mask_is_a_masked_fill():
             return attn
     """, scope="all")
     assert {f for f in found if f[1] == "GL123"} == {(7, "GL123"), (8, "GL123")}
+
+
+def test_a_value_nothing_types_stored_through_a_device_mask_is_indexed():
+    """A scalar store needs evidence of a scalar: a local bound to a value nothing types (a call's result, an item
+    unpacked from a tuple), stored through a mask the data flow makes on the device, is read as the tensor it usually
+    is (diamond's `boot[dead] = val_final_obs`, `self.obs_buffer[dead] = obs`). Decoys: a config read, a field set
+    from a literal or a config, `-float("inf")`, `torch.finfo(..).min`, a parameter or an object's field nothing
+    types (Megatron's `lengths[lengths > n] = sampling_params.num_tokens_to_generate`, blind), a mask only its name
+    calls one."""
+    found = findings("""
+        import torch
+
+
+        class Pad:
+            def __init__(self, cfg):
+                self.lit = 0
+                self.from_cfg = cfg.pad_token_id
+                self.cfg = cfg
+
+            def step(self, x: torch.Tensor, cfg, fill, other, valid_mask):
+                mask = x > 0
+                x[mask] = cfg.fill_value
+                x[mask] = self.lit
+                x[mask] = self.from_cfg
+                x[mask] = self.cfg.pad_token_id
+                x[mask] = -float("inf")
+                x[mask] = torch.finfo(x.dtype).min
+                x[mask] = fill
+                x[mask] = other.num_tokens_to_generate
+                out = other.compute(x)
+                x[valid_mask] = out
+                x[mask] = out
+                _, v = other.pair(x)
+                x[mask] = v
+                return x
+    """, scope="all")
+    assert {f for f in found if f[1] == "GL123"} == {(22, "GL123"), (24, "GL123")}
+
+
+def test_decoy_number_arithmetic_of_an_untyped_value_is_a_scalar_fill():
+    """boltz' `lower_bounds[orient] = torch.pi - parameters["buffer"]` (a host look-alike, barbican): arithmetic with a
+    Python number computes a fill value; the untyped `parameters["buffer"]` next to it is no evidence of a tensor."""
+    found = findings("""
+        import torch
+
+
+        def bounds(feats, parameters):
+            orient = feats["orient"][0].bool()
+            lower = torch.zeros(orient.shape, device=orient.device)
+            lower[orient] = torch.pi - parameters["buffer"]
+            lower[~orient] = -parameters["buffer"] * 2
+            return lower
+    """, scope="all")
+    assert {f for f in found if f[1] == "GL123"} == set()
+
+
+def test_decoy_a_counter_stored_through_a_device_mask():
+    """Dia's decode loop (kiln, host look-alikes): `finished[countdown_mask] = current_step_idx` of `current_step_idx
+    = dec_step + 1`, and `finished[finished == -1] = final_step - max_delay` of `final_step = dec_step + 1`: Python
+    counts the loop keeps, stored as a `masked_fill_`. Hit: the loop's model output stored through the same mask."""
+    found = findings("""
+        import torch
+
+
+        def decode(model, tokens, prefill_steps, delay_pattern):
+            max_delay = max(delay_pattern)
+            dec_step = min(prefill_steps) - 1
+            finished = torch.full((4,), -1, device="cuda")
+            countdown = torch.zeros(4, device="cuda")
+            while dec_step < 100:
+                current_step_idx = dec_step + 1
+                mask = countdown > 0
+                finished[mask] = current_step_idx
+                out = model.step(tokens)
+                tokens[mask] = out
+                dec_step += 1
+            final_step = dec_step + 1
+            finished[finished == -1] = final_step - max_delay
+            return finished
+    """, scope="all")
+    assert {f for f in found if f[1] == "GL123"} == {(14, "GL123")}

@@ -1,0 +1,164 @@
+"""Items of a tuple a project function or method returns (graphlint.facts.callsite `_expr_kind`, `named_pair`): each
+unpacked name takes the facts of its item, also an item that is itself a tuple (`index, (com, mask) =
+self.compute_args(feats)`, boltz' potentials) and the `values` / `indices` field of torch's named pairs
+(`t.min(dim=-1).values > 0`, ByteTrack's `get_in_boxes_info`). Decoys: the same helpers handing back host items, or
+fed host data; a field that holds a `torch.nn` layer in one arm only."""
+
+from __future__ import annotations
+
+from snippets import findings
+
+NESTED = """
+    import torch
+
+
+    class Potential:
+        def compute_args(self, feats: torch.Tensor):
+            index = feats.long()
+            n = feats.shape[0]
+            return index, (index, feats > 0), (n, len(feats))
+
+        def compute(self, coords: torch.Tensor, feats: torch.Tensor):
+            index, (com, mask), (n, m) = self.compute_args(feats)
+            picked = coords[mask]
+            if n > m:
+                return picked
+            args = self.compute_args(feats)[1]
+            com2, mask2 = args
+            return coords[mask2]
+
+
+    @torch.compile(mode="reduce-overhead")
+    def step(p: Potential, coords, feats):
+        return p.compute(coords, feats)
+"""
+
+
+def test_nested_tuple_items_keep_their_facts():
+    """`index, (com, mask), (n, m) = self.compute_args(feats)`: `mask` is the device mask the helper built
+    (GL123 twice: unpacked in place and through `[1]`), while `n` and `m` are Python ints (no GL110)."""
+    assert findings(NESTED, scope="all") == {(12, "GL123"), (17, "GL123")}
+
+
+LAYER = """
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def predict(self, obs):
+            y = self.lin(obs)
+            return y, y.sum(-1), y
+
+        def forward(self, obs, end, trunc):
+            dead = torch.logical_or(end, trunc)
+            boot = torch.zeros(4, device="cuda")
+            _, val_final, _ = self.predict(obs)
+            boot[dead] = val_final
+            _, host_val, _ = self.predict(torch.zeros(2, 4))
+            if host_val.max() > 0:
+                boot = boot + 1
+            return boot
+"""
+
+
+def test_layer_outputs_unpacked_and_stored_through_a_device_mask():
+    """Diamond's env loop: the bootstrap value unpacked from `self.predict(obs)` (a layer's output of an untyped
+    `obs`, which the summary leaves unknown) and stored through the device mask `dead` is indexed (GL123: a local
+    nothing types, `shapes.BooleanMaskIndex._scalar_store`). Fed a host batch, the same item follows it to the host
+    (`item_follows`): a condition on it reads host memory (no GL110)."""
+    assert findings(LAYER) == {(18, "GL123")}
+
+
+PAIRS = """
+    import torch
+
+
+    class Head:
+        def in_boxes(self, deltas: torch.Tensor, centers: torch.Tensor):
+            inside = deltas.min(dim=-1).values > 0.0
+            near = centers.max(dim=-1).indices
+            counts = deltas.shape[0], centers.shape[1]
+            return inside.sum(dim=0) > 0, near, counts
+
+        def assign(self, preds: torch.Tensor, deltas: torch.Tensor, centers: torch.Tensor):
+            fg, near, (rows, cols) = self.in_boxes(deltas, centers)
+            picked = preds[fg]
+            if rows > cols:
+                return picked
+            return preds[near]
+
+
+    @torch.compile(mode="reduce-overhead")
+    def step(h: Head, preds, deltas, centers):
+        return h.assign(preds, deltas, centers)
+"""
+
+
+def test_named_pair_fields_and_host_counts():
+    """`.values` of `deltas.min(dim=-1)` is a tensor, so the comparison is a mask and the helper's first item one
+    (GL123 at the caller); `.indices` is an index tensor (`preds[near]`: no mask); the shape counts stay ints."""
+    assert findings(PAIRS, scope="all") == {(13, "GL123")}
+
+
+DECOY_FIELDS = """
+    import torch
+
+
+    class Stats:
+        def __init__(self):
+            self.values = [1.0, 2.0]
+
+        def summary(self, t: torch.Tensor):
+            return self.values, t.shape[0]
+
+
+    def read(s: Stats, t: torch.Tensor, mask: torch.Tensor):
+        vals, n = s.summary(t)
+        counts = dict(a=1).values()
+        if n > 0 and vals[0] > 0:
+            t[mask] = 0.0
+        return counts
+"""
+
+
+def test_decoy_values_of_no_torch_pair():
+    """`self.values` of a plain class and a dict's `.values()` are no torch pair fields; host items stay host."""
+    assert findings(DECOY_FIELDS, scope="all") == set()
+
+
+def test_decoy_a_field_that_holds_a_layer_in_one_arm_only():
+    """PatchTSMixer's head stores `nn.Linear(..)` in one arm and `distribution_output.get_parameter_projection(..)`
+    (a module returning a tuple of parameters) in the other: its output follows nothing, so iterating it
+    (`tuple(item.view(..) for item in y_hat)`) stays silent (transformers 5.17, GL402)."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        class Head(nn.Module):
+            def __init__(self, d, dist=None):
+                super().__init__()
+                if dist is None:
+                    self.projection = nn.Linear(d, d)
+                else:
+                    self.projection = dist.get_parameter_projection(d)
+
+            def forward(self, x):
+                return self.projection(x)
+
+
+        class Model(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = Head(4)
+
+            def forward(self, x):
+                y = self.head(x)
+                return tuple(item.view(-1) for item in y)
+    """
+    assert findings(src, scope="all") == set()

@@ -585,8 +585,9 @@ def field_params(scope: Scope, resolve: Resolve) -> tuple[tuple[str, str], ...]:
         earlier = sorted((v.lineno, p) for a, v in scope.all_self_assigns if a == attr and v is not None
                          and v.lineno < value.lineno and (p := _passed_param(v, scope, resolve)))
         return earlier[-1][1] if earlier else KEEPS
-    return tuple((attr, source(attr, value)) for attr, value in scope.self_assigns
-                 if value is not None and not (isinstance(value, ast.Constant) and value.value is None))
+    # the same stores as `attr_sets`, in its order (readers zip the two): a store of no single value is ""
+    return tuple((attr, source(attr, value) if value is not None else "") for attr, value in scope.self_assigns
+                 if not (isinstance(value, ast.Constant) and value.value is None))
 
 
 def _passed_param(value: ast.expr, scope: Scope, resolve: Resolve) -> str:

@@ -240,6 +240,22 @@ def test_a_plain_object_handed_to_a_constructor_types_its_field() -> None:
         [("Schedule.marginal", "self.schedule = schedule = Schedule by make")]
 
 
+def test_a_store_of_no_single_value_keeps_the_other_fields_aligned() -> None:
+    """`self.a, self.b = ..` stores no single value; `FunctionInfo.field_params` must still pair each store with its
+    `attr_sets` entry, or the field stored after it reads another store's source (ltxv's pipeline lost its
+    scheduler's class this way while the two lists were filtered differently)."""
+    source = SOLVER.replace(
+        "        self.schedule = schedule\n",
+        "        self.lo, self.hi = divmod(len(schedule.betas), 2)\n        self.schedule = schedule\n")
+    index = project_index({"pkg.__init__": "", "pkg.solver": source})
+    solver = index.class_by_dotted("pkg.solver.Solver")
+    init = index.method(solver, "__init__")
+    assert [attr for attr, _kind in init.attr_sets] == [attr for attr, _source in init.field_params]
+    fn = index.method(solver, "sample")
+    assert [(t.qualname, how) for t, how in index.call_edges(fn, fn.module, "self.schedule.marginal")] == \
+        [("Schedule.marginal", "self.schedule = schedule = Schedule by make")]
+
+
 def test_a_longer_namespace_name_wins_over_a_module_named_like_its_first_folder() -> None:
     """`fireredasr/models/fireredasr.py` and `fireredasr/models/module/adapter.py` below folders without
     `__init__.py` are the modules `fireredasr` and `adapter`; `fireredasr.models.module.adapter.Adapter` names the

@@ -200,6 +200,24 @@ class Context:
                 return True
         return False
 
+    def binds_name(self, name: str) -> bool:
+        """The unit binds `name` itself (an assignment, a loop or `with` target, a walrus) and declares it neither
+        `global` nor `nonlocal`: a local, not a module constant (`FLOAT_PAD = -float("inf")`) or an import."""
+        tree = self.inference.unit_tree
+        if tree is None:
+            return False
+        targets: list[cst.BaseExpression] = []
+        for node in descendants(tree, prune=(cst.Lambda, cst.ClassDef)):
+            if isinstance(node, (cst.Global, cst.Nonlocal)) and any(n.name.value == name for n in node.names):
+                return False
+            if isinstance(node, cst.Assign):
+                targets += [t.target for t in node.targets]
+            elif isinstance(node, (cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.CompFor)):
+                targets.append(node.target)
+            elif isinstance(node, cst.AsName):
+                targets.append(node.name)
+        return any(isinstance(n, cst.Name) and n.value == name for t in targets for n in descendants(t))
+
     def is_scalar_field(self, expr: cst.BaseExpression) -> bool:
         """`token_ids.bos` where the receiver is an object of a project `@dataclass` whose generated `__init__` has
         the field and whose class-body annotation makes it a Python scalar (`bos: int`): a dataclass's fields are

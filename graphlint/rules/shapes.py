@@ -223,9 +223,11 @@ class BooleanMaskIndex(Rule):
         return False
 
     def _unit_local(self, value: cst.BaseExpression) -> bool:
-        """A plain name that is none of the unit's parameters: a local it binds."""
+        """A plain name that is none of the unit's parameters and that the unit binds: a local, not a module
+        constant (`FLOAT_PAD = -float("inf")`) or an import."""
         fn = self.ctx.unit.function
-        return isinstance(value, cst.Name) and (fn is None or value.value not in (*fn.params, *fn.kwonly))
+        return isinstance(value, cst.Name) and (fn is None or value.value not in (*fn.params, *fn.kwonly)) \
+            and self.ctx.binds_name(value.value)
 
 
 class MaskedSelect(Rule):

@@ -1008,3 +1008,25 @@ def test_decoy_a_counter_stored_through_a_device_mask():
             return finished
     """, scope="all")
     assert {f for f in found if f[1] == "GL123"} == {(14, "GL123")}
+
+
+def test_decoy_a_module_constant_or_an_import_stored_through_a_device_mask():
+    """MII's top-k processor (arsenal, a host look-alike): `logits[indices_to_remove] = FLOAT_PAD` with the module's
+    `FLOAT_PAD = -float("inf")`: a name the function does not bind is no local of it, whatever its binding says.
+    Hit: the same mask storing a local bound to a call's result."""
+    found = findings("""
+        import torch
+        from pkg.consts import NEG_INF
+
+        FLOAT_PAD = -float("inf")
+
+
+        def top_k(logits: torch.Tensor, k, other):
+            indices_to_remove = logits < torch.topk(logits, k)[0][..., -1, None]
+            logits[indices_to_remove] = FLOAT_PAD
+            logits[indices_to_remove] = NEG_INF
+            out = other.compute(logits)
+            logits[indices_to_remove] = out
+            return logits
+    """, scope="all")
+    assert {f for f in found if f[1] == "GL123"} == {(12, "GL123")}

@@ -2863,8 +2863,10 @@ def test_a_callback_a_root_calls_runs_in_the_root_s_tier():
         def finished(action):
             return action.item()
     """})
-    assert "eval_policy" not in found
-    assert found["eval_policy.collect"][1][-1] == "eval_policy.collect [passed as callback by eval_policy]"
+    # `eval_policy` runs the loop once per evaluation: a request root (`forward`). Its nested `collect` is then
+    # linted as part of it, in its tier (the per-step tier the callback edge gives is lost for a hot parent's def)
+    assert found["eval_policy"] == ("forward", ("eval_policy (request: calls the step loop rollout)",))
+    assert "eval_policy.collect" not in found
     assert found["log_action"][1][-1] == "log_action [passed as callback by eval_policy]"
     assert found["Recorder.record"][0] == found["rollout"][0]
     # Decoys: a callable the root stores or returns uncalled, or hands to a helper that stores it, runs nothing.

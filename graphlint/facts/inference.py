@@ -545,12 +545,15 @@ class Inference:
                 and self(func.value).host and self._keeps_module(func.attr.value, call) \
                 and not any(isinstance(a.value, cst.Name) and self(a.value).host for a in call.args):
             return
-        reached = [arg.value for arg in call.args]
+        # a local handed to a call (`dispatch_model(model, ..)`) may come back moved; a field only its own moves take
+        # off the host (`self.model.to(d)`): helpers handed one load into it (MegaTTS3's `load_ckpt(self.dur_model,
+        # ..)` before `self.dur_model.to(device)`, three labelled uploads)
+        reached = [arg.value for arg in call.args if isinstance(arg.value, cst.Name)]
         while isinstance(func, (cst.Attribute, cst.Subscript)):
             func = func.value
             reached.append(func)
         for root in reached:
-            # a local (`model.cuda()`), or a field this function bound (`self.model.to(d)`, `save(self.model)`)
+            # a local (`model.cuda()`), or a field this function bound (`self.model.to(d)`)
             key = root.value if isinstance(root, cst.Name) else _self_key(root)
             if key is not None and key in self.env and self.env[key].host:
                 self.bind(key, UNKNOWN)

@@ -1160,9 +1160,9 @@ def test_a_factory_that_builds_a_module_on_the_host_returns_it_there():
 
 def test_a_field_moved_once_in_the_function_is_no_longer_on_the_host():
     """`self.model = Net(n)` then `self.model.to(device)` in the same `__init__`: the first move copies the weights up
-    (GL131), after which the field is on the device: a second `.to(device)` is a no-op (silent), and so is a move
-    after the field was handed to a helper (which may have moved it). `eval()` and `load_state_dict` in between keep
-    the weights where they are."""
+    (GL131), after which the field is on the device: a second `.to(device)` is a no-op (silent). A field handed to a
+    helper stays on the host (MegaTTS3's `load_ckpt(self.dur_model, ..)` loads into it): the move after it copies.
+    `eval()` and `load_state_dict` in between keep the weights where they are."""
     src = """
         import torch
         from torch import nn
@@ -1181,7 +1181,7 @@ def test_a_field_moved_once_in_the_function_is_no_longer_on_the_host():
                 self.model.to(device)
                 self.other = Net(n)
                 save(self.other)
-                self.other.to(device)
+                self.other.to(device)  # <- GL131
     """
     check(src, scope="all")
 

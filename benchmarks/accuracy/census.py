@@ -29,12 +29,10 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
-from fetch import HELD_BACK as PINNED_HELD_BACK  # noqa: E402
+from fetch import HELD_BACK  # noqa: E402
 from score_sets import load_records, set_dest  # noqa: E402
 
 HOT_TIERS = ("captured", "step", "forward")
-# never read: labels, findings or check output; casemate is being labelled and is not pinned in fetch.py yet
-HELD_BACK = (*PINNED_HELD_BACK, "casemate")
 CONTEXT_LINES = 3  # source lines shown either side of a sampled label
 
 

@@ -322,6 +322,16 @@ def _array_result(vals: list[Val]) -> Val:
     return UNKNOWN
 
 
+def _array_arithmetic(left: Val, right: Val) -> Val:
+    """A NumPy array in arithmetic with an operand not known to be a tensor (`arr % self.cfg.k` of an untyped
+    config value, `[0] + arr`) is an array: NumPy computes it on the host (a number or list broadcasts; a CUDA
+    tensor could not be read through `__array__`, so code that runs has none there). Tensors never reach here."""
+    other = right if left.kind is Kind.NDARRAY else left
+    if other.kind is Kind.UNKNOWN and not other.items and not other.keys and other.passes is None:
+        return Val(Kind.NDARRAY)
+    return _array_result([left, right])  # NumPy's reflected operator wins over a host operand
+
+
 DISTRIBUTIONS = "torch.distributions."
 SAMPLING = frozenset({"sample", "rsample", "sample_n"})  # what a distribution draws lives where its parameters do
 HOST_CONSTANTS = frozenset({"math.pi", "math.e", "math.inf", "numpy.pi", "numpy.e", "numpy.inf", "np.pi", "np.e",
@@ -950,7 +960,7 @@ class Inference:
                 return Val(Kind.BOOL_TENSOR, rank=rank)
             return Val(Kind.TENSOR, rank=rank)
         if Kind.NDARRAY in (left.kind, right.kind):
-            return _array_result([left, right])  # `[0] + arr` broadcasts too: NumPy's reflected operator wins
+            return _array_arithmetic(left, right)
         listed = _list_arithmetic(node, left, right)
         if listed is not None:
             return listed

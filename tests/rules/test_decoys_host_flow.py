@@ -1555,3 +1555,31 @@ def test_siblings_of_a_batch_element_the_loop_uploads_are_host_tensors():
                 info.sum().item()
     """
     assert findings(src, scope="all") == {(15, "GL101"), (21, "GL101"), (27, "GL101")}
+
+
+def test_decoy_numpy_arithmetic_with_an_untyped_operand_stays_numpy():
+    """LightZero's MCTS `reset_idx = np.array(search_lens) % self._cfg.lstm_horizon_len == 0`: a NumPy array in
+    arithmetic with an operand not known to be a tensor (an untyped config attribute, a number) is a NumPy array,
+    computed on the host, so its `.tolist()` reads nothing. The hits: an array times a CUDA tensor is no array (the
+    tensor's reflected operator wins), and a 0-d CPU tensor `%` an untyped value may meet a device one: both stay
+    flagged as before."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def __init__(self, cfg):
+                super().__init__()
+                self._cfg = cfg
+
+            def forward(self, x, lens: list):
+                reset = np.array(lens) % self._cfg.horizon == 0
+                a = reset.astype(np.int32).tolist()
+                b = (np.array(lens) * self._cfg.scale + 1).tolist()
+                c = (np.array(lens) * x.cuda()).tolist()
+                d = (torch.tensor(3) % self._cfg.k).item()
+                return a, b, c, d
+    """
+    assert {f for f in findings(src) if f[1].startswith("GL1")} == {(14, "GL102"), (15, "GL101")}
+

@@ -20,7 +20,8 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, bind_targets, filled_defaults,
-    is_cpu_name, kind_val, merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test, untensored_params,
+    forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test,
+    untensored_params,
     DEVICE_NAME_RE, FULL_REDUCTIONS, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
@@ -348,6 +349,7 @@ class Walker:
 
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
+        self.ctx.inference.field_heads = set()  # stored fields of local objects are this function's own
         self._bind_params(fn, self._library_host_params())
         info = self.ctx.unit.function
         self._bind_passed(info)
@@ -793,6 +795,8 @@ class Walker:
     # -- bindings -----------------------------------------------------------------------------
     def bind_small(self, small: cst.BaseSmallStatement) -> None:
         inf = self.ctx.inference
+        if inf.field_heads:
+            forget_passed(inf, small)  # before the store: `out.value = fill(out)` binds what `fill` left
         if small.__class__ is cst.Assign:
             val = inf(small.value)
             # `main, rest = parts[0], parts[1:]`: a literal tuple on both sides binds element by element

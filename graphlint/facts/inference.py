@@ -438,6 +438,9 @@ class Inference:
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
+        # local names (not `self`) whose fields this function stored (`out.value = v` binds "out.value"): a
+        # rebinding of the name, or a call that takes it, forgets them (`forget_fields`)
+        self.field_heads: set[str] = set()
         # parameter -> (its entry value, the class key) where every caller passes its own `self` (`CallFacts.params`,
         # `Inst`): while the name still holds that value, its methods are the class's own (the walker's call_returns)
         self.instances: dict[str, tuple[Val, str]] = {}
@@ -596,10 +599,14 @@ class Inference:
     def initial(self, name: str) -> Val:
         """A name's value before the function bound it: `self.x` is what the class's `__init__` made it."""
         head, _, attr = name.partition(".")
+        if attr and head not in ("self", "cls"):
+            return FORGOTTEN  # a local object's field stored on one path only: the other path's is the object's own
         return self.lookup_self(attr) if head in ("self", "cls") and attr else UNKNOWN
 
     def bind(self, name: str, val: Val, roots: frozenset[str] | None = None) -> None:
         """Bind `name`; `roots`: the names whose device the bound value provably shares (`same_device_roots`)."""
+        if name in self.field_heads:
+            self.forget_fields(name)  # `out = model(x)` again: the fields stored on the old object are not its
         self.env[name] = val
         self._cache.clear()
         self.priors.pop(name, None)
@@ -609,6 +616,14 @@ class Inference:
             self.roots = {k: v for k, v in self.roots.items() if k != name and name not in v[1]}
         if roots:
             self.roots[name] = (len(self.env.maps), roots)
+
+    def forget_fields(self, head: str) -> None:
+        """The fields this function stored on local `head` say nothing from here on (a call may have stored
+        others; a rebinding names another object): reads see the object's own fields again."""
+        prefix = head + "."
+        for key in [k for k in self.env if k.startswith(prefix)]:
+            self.env[key] = FORGOTTEN
+        self._cache.clear()
 
     def prior(self, name: str, val: Val, untensored: Val | None = None) -> None:
         """`name` is a parameter bound to `val` by its annotation alone; `untensored`: what the annotation leaves
@@ -805,6 +820,9 @@ class Inference:
         if isinstance(base, cst.Name) and base.value in ("self", "cls"):
             bound = self.env.get(f"{base.value}.{attr}")  # assigned earlier in this function (flow beats the index)
             return bound if bound is not None else self.lookup_self(attr)
+        if base.__class__ is cst.Name and base.value in self.field_heads \
+                and (bound := self.env.get(f"{base.value}.{attr}")) is not None and bound is not FORGOTTEN:
+            return bound  # `out.value = out.value.cpu().numpy()` earlier in this function: what it stored
         qual = self.resolve(node)
         if qual is not None and qual.startswith("torch.") and not isinstance(base, cst.Call):
             # torch.float32, torch.cuda, torch.bool: module attributes are host values.
@@ -2056,6 +2074,24 @@ def _string_operand(c: cst.ComparisonTarget) -> bool:
     return False
 
 
+def forget_passed(inf: Inference, stmt: cst.CSTNode) -> None:
+    """Forget the stored fields of each local object a call in `stmt` takes (`fill(out)`, `out.update()`):
+    the callee may store others. Only names with stored fields are looked for (`Inference.field_heads`)."""
+    heads = inf.field_heads
+    passed: set[str] = set()
+
+    class Calls(cst.CSTVisitor):
+        def visit_Call(self, node: cst.Call) -> None:
+            func = node.func
+            if func.__class__ is cst.Attribute and func.value.__class__ is cst.Name and func.value.value in heads:
+                passed.add(func.value.value)
+            passed.update(a.value.value for a in node.args if a.value.__class__ is cst.Name and a.value.value in heads)
+
+    stmt.visit(Calls())
+    for head in passed:
+        inf.forget_fields(head)
+
+
 def _assigned(suite: cst.BaseSuite, name: str) -> Iterator[cst.BaseExpression]:
     """The values a suite's own statements assign to `name` alone (`name = v`), in order."""
     for line in suite.body:
@@ -2496,6 +2532,10 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     elif target.__class__ is cst.Attribute and target.value.__class__ is cst.Name \
             and target.value.value in ("self", "cls"):
         inf.bind(f"{target.value.value}.{target.attr.value}", val)  # `self.x = x.cpu()`: later reads see it
+    elif target.__class__ is cst.Attribute and target.value.__class__ is cst.Name:
+        # `out.value = v` on a local object: later reads of `out.value` in this function see `v`, as for `self`
+        inf.field_heads.add(target.value.value)
+        inf.bind(f"{target.value.value}.{target.attr.value}", val)
     elif target.__class__ in (cst.Tuple, cst.List):
         if val.items is not None and bind_items(inf, target, list(val.items)):  # `-> tuple[Tensor, tuple[int, ...]]`
             return
@@ -2609,6 +2649,8 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
 # a gymnasium vector environment (`VECTOR_ENVS`), as `make_vec` builds one
 VECTOR_ENV = Val(Kind.OBJECT, ref="gymnasium.vector.SyncVectorEnv")
 _ARRAY = Val(Kind.NDARRAY)
+# a field of a local object whose stored value no longer holds (`Inference.forget_fields`): reads fall back
+FORGOTTEN = Val(Kind.UNKNOWN, ref="forgotten-field")
 
 
 def _env_batch(n: int) -> Val:
@@ -2720,6 +2762,9 @@ def merge_envs(base: Mapping[str, Val], branches: list[Mapping[str, Val]],
         if old is None:
             old = default(name) if default is not None else UNKNOWN
         vals = [b[name] for b in branches if name in b] if unbound else [b.get(name, old) for b in branches]
+        if FORGOTTEN in vals:
+            out[name] = FORGOTTEN  # a local object's field stored on some paths: no flow fact after the join
+            continue
         merged = vals[0]
         for v in vals[1:]:
             merged = join(merged, v)

@@ -1583,3 +1583,42 @@ def test_decoy_numpy_arithmetic_with_an_untyped_operand_stays_numpy():
     """
     assert {f for f in findings(src) if f[1].startswith("GL1")} == {(14, "GL102"), (15, "GL101")}
 
+
+def test_decoy_field_stored_on_a_local_object_is_read_back():
+    """LightZero's MCTS `search`: `out = model(..)`, `out.value = to_numpy(out.value)`, then `out.value.tolist()`
+    reads the stored NumPy array, not the model output's field (as `self.x = ..` already rebinds `self.x`). The
+    hits: a stored CUDA copy, a field never stored, a store forgotten by a call that takes the object, and one of an
+    object rebound since."""
+    src = """
+        import torch
+
+
+        def fill(o):
+            pass
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = torch.nn.Linear(2, 2)
+
+            def forward(self, x):
+                out = self.body(x)
+                out.value = out.value.detach().cpu().numpy()
+                a = out.value.reshape(-1).tolist()
+                out2 = self.body(x)
+                out2.value = out2.value.cuda()
+                b = out2.value.tolist()
+                c = self.body(x).value.tolist()
+                out4 = self.body(x)
+                out4.value = out4.value.cpu().numpy()
+                fill(out4)
+                d = out4.value.tolist()
+                out5 = self.body(x)
+                out5.value = out5.value.cpu().numpy()
+                out5 = self.body(x)
+                e = out5.value.tolist()
+                return a, b, c, d, e
+    """
+    assert {f for f in findings(src) if f[1] == "GL102"} == {(19, "GL102"), (20, "GL102"), (24, "GL102"),
+                                                              (28, "GL102")}

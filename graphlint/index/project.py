@@ -956,9 +956,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _construct(self, cls: ClassInfo) -> list[tuple[FunctionInfo, str]]:
         """`Cls(...)` runs `Cls.__init__` (TGI builds its logits warpers and batches once per step). Not for
         modules and parameters: a model builds its parts once, at load time, and a forward that builds one
-        builds it lazily."""
-        init = self.method(cls, "__init__") if not self.is_nn_module(cls) else None
-        return [(init, f"{NEW}{cls.qualname}")] if init is not None else []
+        builds it lazily. A `@dataclass`'s (or attrs class's) generated `__init__` ends by calling its
+        `__post_init__` (aurora's `Metadata` checks its tensors there on every `Batch.to`)."""
+        if self.is_nn_module(cls):
+            return []
+        hooks = (self.method(cls, "__init__"), self.method(cls, cls.post_init) if cls.post_init else None)
+        return [(fn, f"{NEW}{cls.qualname}") for fn in hooks if fn is not None]
 
     def _in_model(self, fn: FunctionInfo | None) -> bool:
         """`fn` is model code: a method of a model class. A model protocol method called there on a receiver

@@ -364,6 +364,9 @@ class ClassInfo:
     # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
     init_fields: tuple[str, ...] = ()
     none_fields: tuple[str, ...] = ()
+    # the hook the generated `__init__` of a `@dataclass` (`__post_init__`) or an attrs class
+    # (`__attrs_post_init__`) calls last, "" for other classes: a construction runs it (`_post_init_hook`)
+    post_init: str = ""
     device_attrs: set[str] = field(default_factory=set)  # fields holding a `torch.device` (`self.device = device`)
     # fields annotated as a container of a class (`dict[int, Runner]`, `list[Block]`): `factories` names the class of
     # their elements (`self.runners[n]`), and a call on the field itself (`self.runners.clear()`) is the container's
@@ -875,6 +878,7 @@ class _Indexer(ast.NodeVisitor):
                     info.callables.setdefault(target.id, []).append(ref)
         if _generates_init(node, self.resolve):
             info.init_fields, info.none_fields = _init_fields(node)
+        info.post_init = _post_init_hook(node, self.resolve)
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
             if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name):
                 self._declared_field(info, stmt.target.id, stmt.annotation)
@@ -2906,15 +2910,32 @@ def _declared_self_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
     return out
 
 
-def _generates_init(node: ast.ClassDef, resolve) -> bool:
-    """A `@dataclass` (not `init=False`) that defines no `__init__`: construction calls its generated one."""
+_DATACLASS = frozenset({"dataclasses.dataclass"})
+# attrs' class decorators, old (`@attr.s`) and new (`@define`); each generates an `__init__` that ends with
+# `self.__attrs_post_init__()` where the class has one
+_ATTRS = frozenset({f"{mod}.{name}" for mod in ("attr", "attrs") for name in ("define", "frozen", "mutable")}
+                   | {"attr.s", "attr.attrs"})
+
+
+def _generates_init(node: ast.ClassDef, resolve, decorators: frozenset[str] = _DATACLASS) -> bool:
+    """A `@dataclass` (not `init=False`) that defines no `__init__`: construction calls its generated one.
+    `decorators`: the class decorators that generate one (attrs' for `_post_init_hook`)."""
     for deco in node.decorator_list:
         call = deco if isinstance(deco, ast.Call) else None
-        if resolve(dotted(call.func if call else deco)) == "dataclasses.dataclass":
+        if resolve(dotted(call.func if call else deco)) in decorators:
             off = call is not None and any(kw.arg == "init" and isinstance(kw.value, ast.Constant)
                                            and kw.value.value is False for kw in call.keywords)
             return not off and not any(isinstance(s, _DEFS) and s.name == "__init__" for s in node.body)
     return False
+
+
+def _post_init_hook(node: ast.ClassDef, resolve) -> str:
+    """The method a class's generated `__init__` calls once the fields are set: `__post_init__` for a `@dataclass`,
+    `__attrs_post_init__` for an attrs class; "" where no `__init__` is generated (a plain class's
+    `__post_init__` is just a method, and an `__init__` of the class's own replaces the generated one)."""
+    if _generates_init(node, resolve):
+        return "__post_init__"
+    return "__attrs_post_init__" if _generates_init(node, resolve, _ATTRS) else ""
 
 
 def _init_fields(node: ast.ClassDef) -> tuple[tuple[str, ...], tuple[str, ...]]:

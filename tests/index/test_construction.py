@@ -171,3 +171,78 @@ def test_call_edges_kept_per_caller_and_dropped_by_an_edit():
     assert index.replace(old, new)
     fresh = index.functions["m:run"]
     assert [t.key for t, _how in index.call_edges(fresh, fresh.module, "m.b")] == ["m:b"]
+
+
+def test_a_dataclass_construction_runs_its_post_init():
+    """The `__init__` that `@dataclass` (or attrs) generates ends by calling `__post_init__`
+    (`__attrs_post_init__`), so a step that builds `Meta(lat=y)` runs its tensor check (aurora's `Metadata`).
+    Decoys: `__post_init__` on a plain class and on a dataclass with an `__init__` of its own is just a method
+    nothing calls, and a dataclass with no hook runs nothing more."""
+    src = """
+        from dataclasses import dataclass
+
+        import attr
+        import torch
+
+
+        @dataclass
+        class Meta:
+            lat: torch.Tensor
+
+            def __post_init__(self):
+                if not torch.all(self.lat <= 90):
+                    raise ValueError("lat")
+
+
+        @attr.s(auto_attribs=True)
+        class AttrsMeta:
+            lat: torch.Tensor
+
+            def __attrs_post_init__(self):
+                if not torch.all(self.lat <= 90):
+                    raise ValueError("lat")
+
+
+        @dataclass(frozen=True)
+        class NoHook:
+            lat: torch.Tensor
+
+
+        class Plain:
+            def __init__(self, lat):
+                self.lat = lat
+
+            def __post_init__(self):
+                if not torch.all(self.lat <= 90):
+                    raise ValueError("lat")
+
+
+        @dataclass
+        class OwnInit:
+            lat: torch.Tensor
+
+            def __init__(self, lat):
+                self.lat = lat
+
+            def __post_init__(self):
+                if not torch.all(self.lat <= 90):
+                    raise ValueError("lat")
+
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return x * 2
+
+
+        def train(net: Net, xs):
+            for x in xs:
+                y = net(x)
+                Meta(lat=y)
+                AttrsMeta(lat=y)
+                NoHook(lat=y)
+                Plain(y)
+                OwnInit(y)
+    """
+    text = textwrap.dedent(src).lstrip("\n")
+    got = {(f.line, f.code, f.context) for f in Linter(Config()).lint_text(text, "m.py").findings}
+    assert got == {(12, "GL111", "step"), (21, "GL111", "step")}

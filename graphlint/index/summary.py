@@ -2333,6 +2333,9 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(run))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
+                if tail in CALLBACK_RUNNERS and callee not in PARTIAL_CALLS \
+                        and (bound := _runner_call(node, tail, run)) is not None:
+                    self._record_args(bound, ref)
 
     def _run_callable(self, node: ast.Call, callee: str, tail: str) -> ast.expr | None:
         """The callable argument a partial, a runner (`CALLBACK_RUNNERS`) or a builtin that calls it runs."""
@@ -3033,6 +3036,34 @@ def _callback_arg(call: ast.Call, callee: str) -> ast.expr | None:
     if pos is None:
         return next((kw.value for kw in call.keywords if kw.arg == "target"), None)
     return call.args[pos] if len(call.args) > pos else None
+
+
+def _runner_call(call: ast.Call, runner: str, run: ast.expr) -> ast.Call | None:
+    """The direct call `run(a, b)` that a runner makes of the callable it is handed (`pool.apply_async(f, (a, b))`,
+    `executor.submit(f, a, b)`, `Thread(target=f, args=(a, b))`): the arguments bind to f's parameters as they would
+    there. None where they are not spelt out (`args=xs`, `kwds=opts`, `*args`)."""
+    pos = CALLBACK_RUNNERS[runner]
+    if runner == "apply_async":  # `apply_async(func, args=(), kwds={}, callback=...)`
+        spelt = dict(zip(("args", "kwds"), call.args[pos + 1:pos + 3]))
+        spelt.update((kw.arg, kw.value) for kw in call.keywords if kw.arg in ("args", "kwds"))
+        return _spelt_call(run, spelt.get("args"), spelt.get("kwds"), call)
+    if pos is None:  # `Thread(target=f, args=(a,), kwargs={"k": v})`, `Process(...)`
+        spelt = {kw.arg: kw.value for kw in call.keywords if kw.arg in ("args", "kwargs")}
+        return _spelt_call(run, spelt.get("args"), spelt.get("kwargs"), call)
+    # `submit(f, *args, **kwargs)`, `to_thread(f, *args, **kwargs)`, `run_in_executor(ex, f, *args)`
+    return ast.copy_location(ast.Call(func=run, args=call.args[pos + 1:],
+                                      keywords=call.keywords if runner != "run_in_executor" else []), call)
+
+
+def _spelt_call(run: ast.expr, args: ast.expr | None, kwargs: ast.expr | None, call: ast.Call) -> ast.Call | None:
+    """`run(*args, **kwargs)` with a tuple (or list) literal `args` and a dict literal of string keys `kwargs`."""
+    if args is not None and not isinstance(args, (ast.Tuple, ast.List)) or kwargs is not None and not (
+            isinstance(kwargs, ast.Dict) and all(isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                                 for k in kwargs.keys)):
+        return None
+    keywords = [ast.keyword(arg=k.value, value=v) for k, v in zip(kwargs.keys, kwargs.values)] if kwargs else []
+    return ast.copy_location(ast.Call(func=run, args=list(args.elts) if args is not None else [], keywords=keywords),
+                             call)
 
 
 def _begin_end_regions(calls: list[tuple[str, int]]) -> list[tuple[int, int]]:

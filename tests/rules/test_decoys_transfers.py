@@ -1519,3 +1519,34 @@ def test_a_cast_to_a_tensor_type_moves_as_to_does():
             h = m.type(torch.float16) + m.type(m.type()) + m.type("torch.FloatTensor")
             return a, b, c, d, e, f, h
     """, scope="all") == {(5, "GL131"), (6, "GL131"), (8, "GL131"), (9, "GL103"), (10, "GL103")}
+
+
+def test_runner_arguments_bind_as_a_direct_call():
+    """A runner that calls the function it is handed (`pool.apply_async(f, (a, b))`, `Thread(target=f,
+    args=(a,))`, `executor.submit(f, a)`) passes its arguments as the direct call `f(a, b)` would: dpvo's
+    `close_loop` hands `run_DPVO_PGO` poses it copied to the CPU and a CPU `torch.cat`, so the worker's `.cpu()` and
+    `.item()` are host work (decoys), through a thread too. A device tensor submitted to an executor keeps the
+    worker's `.item()` a hit; so does an `args=` the code does not spell out (nothing binds)."""
+    src = """
+        import threading
+        import torch
+        def run_pgo(poses, ii):
+            n = ii.max().item()
+            return poses.cpu(), n
+        def run_thread(ii):
+            return ii.max().item()
+        def run_dev(x):
+            return x.sum().item()
+        def run_unknown(x):
+            return x.sum().item()
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, i: int, extra):
+                poses = x.cpu()
+                ii = torch.cat((torch.zeros(3, dtype=torch.long), torch.tensor([i])))
+                self.pool.apply_async(run_pgo, (poses, ii))
+                threading.Thread(target=run_thread, args=(ii,)).start()
+                self.ex.submit(run_dev, x)
+                threading.Thread(target=run_unknown, args=extra).start()
+                return x
+    """
+    assert findings(src) == {(9, "GL101"), (11, "GL101"), (14, "GL103")}

@@ -161,7 +161,10 @@ def suite(label: str, target: Path, bins: Path, work: Path, runs: int, slow: boo
 # --- against an earlier release ---------------------------------------------------------------------
 
 def release_tree(work: Path, ref: str) -> tuple[Path, str]:
-    """The `graphlint` package of this repository at `ref`, unpacked under the work folder, and its version."""
+    """The `graphlint` package of this repository at `ref`, unpacked under the work folder, and its version.
+
+    A tree already unpacked there is used as it is, so the check also runs on a machine whose copy of the
+    repository has no git history (`git archive REF graphlint | tar -x -C <workdir>/graphlint-REF`)."""
     checkout = Path(__file__).resolve().parents[1]
     tree = work / f"graphlint-{ref}"
     if not (tree / "graphlint").is_dir():
@@ -170,8 +173,7 @@ def release_tree(work: Path, ref: str) -> tuple[Path, str]:
                                  check=True, capture_output=True).stdout
         with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
             tar.extractall(tree)
-    pyproject = sh(["git", "-C", str(checkout), "show", f"{ref}:pyproject.toml"]).stdout
-    version = re.search(r'^version = "([^"]+)"', pyproject, re.M)
+    version = re.search(r'^__version__ = "([^"]+)"', (tree / "graphlint" / "__init__.py").read_text(), re.M)
     return tree, version.group(1) if version else ref
 
 
@@ -185,7 +187,9 @@ def baseline_rows(models: Path, work: Path, ref: str, runs: int) -> list[dict]:
     got: dict[str, list[tuple[float, float, int]]] = {name: [] for name in trees}
     for _ in range(runs):
         for name, tree in trees.items():
-            got[name].append(timed_cpu(cmd, cwd=models.parent, env={**os.environ, "PYTHONPATH": str(tree)}))
+            # The tree goes first; the caller's PYTHONPATH (e.g. where libcst was unpacked) stays after it.
+            path = os.pathsep.join(filter(None, [str(tree), os.environ.get("PYTHONPATH", "")]))
+            got[name].append(timed_cpu(cmd, cwd=models.parent, env={**os.environ, "PYTHONPATH": path}))
             print(f"  {name}: {got[name][-1][1]:.1f} s user CPU, {got[name][-1][2]} MB", file=sys.stderr)
     return [{"tool": name, "median_s": statistics.median(r[1] for r in rows), "runs": [r[1] for r in rows],
              "wall": [r[0] for r in rows], "peak_rss_mb": max(r[2] for r in rows)} for name, rows in got.items()]

@@ -3,8 +3,8 @@ Question 1: train_gpt.py's NorMuonAndAdam.step (:782/:785/:786/:806/:814) and tr
 wait on `dist.<collective>(..., async_op=True).get_future()` futures of the NCCL backend
 (init_process_group(backend="cuda:nccl,cpu:gloo", device_id=device)). torch documents Future.wait() of an NCCL work as a
 stream wait, not a host wait; labelled host. dist.barrier() (:63, medium :1657) is labelled sync (control).
-Question 2: distributed_data_generator uploads pageable CPU tensors with .to("cuda", non_blocking=True) (:1863/:1864,
-medium :1387/:1388). Training sizes (int32 49,152 / int64 49,152; medium int32/int64 65,536) are labelled host;
+Question 2: distributed_data_generator uploads pageable CPU tensors with .to("cuda", non_blocking=True) (:1863/:1864, one label at the yield statement :1862;
+medium :1387/:1388, label at :1386). Training sizes (int32 49,152 / int64 49,152; medium int32/int64 65,536) are labelled host;
 validation batches are 262,144 tokens per rank: int32 1 MiB and int64 2 MiB, at the catalogue's ~2 MB threshold.
 Expected: Q1 no wait (barrier WAITS), Q2 training sizes no wait; the 2 MiB validation upload is the open case.
 Run from benchmarks/accuracy: python3 h200_checks_bartizan_modded.py  (torch only, one GPU, single-rank NCCL)."""

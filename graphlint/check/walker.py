@@ -19,7 +19,8 @@ from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, H
 from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
-    Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, bind_targets, filled_defaults,
+    Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, rewritten_items, bind_targets,
+    filled_defaults,
     forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test,
     untensored_params,
     DEVICE_NAME_RE, FULL_REDUCTIONS, PARAMETER_PLACERS,
@@ -611,6 +612,7 @@ class Walker:
             if not self.dry:
                 self._carried(stmt, iter_val)
             base = dict(inf.env)
+            moved = rewritten_items(inf, stmt)  # `for k in d: d[k] = d[k].to(dev)`: every item moved
             inf.push({})
             bind_loop_targets(inf, stmt, iter_val)
             self.walk_block(stmt.body)
@@ -618,6 +620,8 @@ class Walker:
             inf.pop()
             for name, val in merge_envs(base, [scope, {}], inf.initial).items():
                 inf.bind(name, val)
+            if moved is not None:
+                inf.bind(*moved)
             if stmt.orelse:
                 self.walk_block(stmt.orelse.body)
         elif stmt.__class__ is cst.With:

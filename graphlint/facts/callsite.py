@@ -102,6 +102,9 @@ class Scope:
     # `d.update(k=v)`): those (key, value) pairs; a local stored any other way is not here (`spelled_keywords`)
     key_updates: dict[str, list[tuple[str, ast.expr]]] = field(default_factory=dict)
     opaque_items: set[str] = field(default_factory=set)  # locals of `item_sets` stored some other way
+    # local -> the calls of statements of their own (`fill(d)`, the result dropped) that take it as an argument: a
+    # helper that may store into it in place (`_stored_keys`)
+    handed: dict[str, list[ast.Call]] = field(default_factory=dict)
     # what `name[k] = value` statements store into each local (`_slotted_list`)
     slot_stores: dict[str, list[ast.expr]] = field(default_factory=dict)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
@@ -171,7 +174,11 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         scope.keyed_stores.append((*held, target.slice, sub.value))  # `batch.extra[KEY] = v`
                     elif isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
                         scope.item_sets.add(target.value.id)
-                        scope.opaque_items.add(target.value.id)
+                        if isinstance(target.slice, ast.Constant) and isinstance(target.slice.value, str):
+                            # `d["pos"] = v`: a key spelled out, as `d.update(pos=v)` spells it
+                            scope.key_updates.setdefault(target.value.id, []).append((target.slice.value, sub.value))
+                        else:
+                            scope.opaque_items.add(target.value.id)
                         scope.slot_stores.setdefault(target.value.id, []).append(sub.value)
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
@@ -205,6 +212,10 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
             _note_update(scope, stored, sub.value)
+        elif isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Call):
+            for arg in (*sub.value.args, *(kw.value for kw in sub.value.keywords)):
+                if isinstance(arg, ast.Name):
+                    scope.handed.setdefault(arg.id, []).append(sub.value)
         if isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Call) and isinstance(sub.value.func, ast.Attribute) \
                 and sub.value.func.attr in DICT_SETTERS and (held := _dict_field(sub.value.func.value)) is not None:
             scope.keyed_opaque.add(held)  # `batch.extra.update(**kwargs)`: any key, any value
@@ -1259,9 +1270,29 @@ def _seen_kind(name: str, seen: ast.expr | ast.AugAssign, resolve: Resolve, scop
     if isinstance(seen, ast.AugAssign):
         return TENSOR if _accumulated(expr_kind(seen.value, resolve, scope, depth + 1, memo)) == TENSOR else None
     kind = expr_kind(seen, resolve, scope, depth + 1, memo)
-    if name in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
-        return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
+    if not isinstance(seen, ast.AugAssign):
+        return _stored_keys(name, kind, seen, resolve, scope, memo, depth + 1)
     return kind
+
+
+def _stored_keys(name: str, kind: IKind, bound: ast.expr | None, resolve: Resolve, scope: Scope, memo: Memo,
+                 depth: int = 1, call: ast.Call | None = None) -> IKind:
+    """What the local dict `name`, bound to `bound` (of kind `kind`), holds given its item stores: with none, `kind`;
+    bound to a dict literal or `{}` and stored only under spelled keys (`d["pos"] = v`, `d.update(pos=v)`), the
+    literal's pairs joined key by key with every store (a store before or after a read may be what it sees: the
+    join); stored any other way (`d[k] = v`, `d.update(other)`), or bound to anything else (`out = f(x)` then
+    `out["ids"] = t`: its items are not what `f` returned), unknown where `kind` was a dict or deferred. A dict some
+    call other than `call` takes as a statement of its own (`fill(d)`: it may store into it in place) is unknown."""
+    if (isinstance(kind, Keys) or _empty_dict(bound)) and any(c is not call for c in scope.handed.get(name, ())):
+        return UNKNOWN
+    if name not in scope.item_sets or not (isinstance(kind, Keys) or deferred(kind) or _empty_dict(bound)):
+        return kind
+    if name in scope.opaque_items or bound is None or not (isinstance(kind, Keys) or _empty_dict(bound)):
+        return UNKNOWN
+    found: dict[str, list[IKind]] = {key: [k] for key, k in kind.pairs} if isinstance(kind, Keys) else {}
+    for key, value in scope.key_updates.get(name, []):
+        found.setdefault(key, []).append(expr_kind(value, resolve, scope, depth, memo))
+    return keyed([(key, join_kinds(kinds)) for key, kinds in found.items()])
 
 
 def _set_values(bound: list[ast.expr | ast.AugAssign | None]) -> list[ast.expr | ast.AugAssign | None]:
@@ -1299,9 +1330,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if own:
             kinds |= _rebound_views(value.id, own, kinds, resolve, scope, depth)
         kind = join_later(kinds) if kinds else UNKNOWN
-        if value.id in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
-            return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
-        return kind
+        only = bound[0] if len(bound) == 1 and isinstance(bound[0], ast.expr) and value.id not in scope.params else None
+        return _stored_keys(value.id, kind, only, resolve, scope, memo, depth + 1)
     if isinstance(value, ast.Constant):
         return HOST if value.value is not None and not isinstance(value.value, bytes) else UNKNOWN
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):
@@ -2357,6 +2387,7 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
         reaching = _reaching(arg.id, call.lineno, scope)
         if reaching is not None and not (_empty_list(reaching) and arg.id in scope.appends):  # `[]`: filled later
             kind = CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+            kind = _stored_keys(arg.id, kind, reaching, resolve, scope, memo, call=call)
             kind = _as_list(reaching, kind, resolve, scope, memo)
             return _by_flow(arg, call, kind, resolve, scope) if prior else kind
     kind = CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)

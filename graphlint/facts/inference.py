@@ -27,7 +27,7 @@ from graphlint.facts.values import (
     HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
-    dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, tuple_list,
+    dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, tuple_list, uniform_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -766,9 +766,13 @@ class Inference:
         return keyed_dict(list(zip(keys, vals))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
 
     def _eval_DictComp(self, node: cst.DictComp) -> Val:
+        """A comprehension of host tensors is a dict of host tensors; one whose every value is a device tensor
+        (`{k: v.to(device) for k, v in batch.items()}`) a dict of device tensors: any item is one."""
         value = self.comprehension_element(node, node.value)
         form = dict_form([NOT_LITERAL], [value], lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
-        return CPU_DICT if form is DictForm.HOST_TENSORS else UNKNOWN
+        if form is DictForm.HOST_TENSORS:
+            return CPU_DICT
+        return uniform_dict(value)
 
     def _eval_ListComp(self, node: cst.ListComp | cst.GeneratorExp) -> Val:
         """A comprehension of tensors is a tensor sequence whose elements are what its element expression
@@ -2563,6 +2567,67 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
         elif val.is_tensor and (is_list(current) or current == EMPTY_LIST):
             # `idx = [slice(None)] * n; idx[d] = t`: a list that holds a tensor, an index of several dimensions
             inf.bind(found[0], UNKNOWN)
+
+
+def _rewritten_items(loop: cst.For) -> tuple[str, cst.BaseExpression] | None:
+    """`for k in d:` (or `d.keys()`) whose body stores back under each key once, unconditionally
+    (`d[k] = d[k].to(device)` at the body's top level, no `continue` / `return` / `raise` before it, no `break`, no
+    other item store of `d`): the dict's name and the stored value."""
+    it = loop.iter
+    if it.__class__ is cst.Call and it.func.__class__ is cst.Attribute and it.func.attr.value == "keys" \
+            and not it.args:
+        it = it.func.value
+    if it.__class__ is not cst.Name or loop.target.__class__ is not cst.Name \
+            or not isinstance(loop.body, cst.IndentedBlock):
+        return None
+    name, key = it.value, loop.target.value
+    lines = [stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
+             for stmt in loop.body.body]
+    at = next((i for i, line in enumerate(lines) if isinstance(line, cst.Assign) and len(line.targets) == 1
+               and _stores_into(line.targets[0].target, name)
+               and index_code(line.targets[0].target.slice) == key), None)  # type: ignore[attr-defined]
+    if at is None:
+        return None  # (most loops: found without walking the body)
+    for i, stmt in enumerate(loop.body.body):
+        for node in descendants(stmt) if i != at else ():
+            if node.__class__ is cst.Break or i < at and node.__class__ in (cst.Continue, cst.Return, cst.Raise):
+                return None  # (an iteration may end before the store, or the loop before the last key)
+            if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and any(
+                    _stores_into(t, name) or t.__class__ is cst.Name and t.value == name for t in _store_targets(node)):
+                return None  # another store into the dict (or under a condition), or the name rebound
+    return name, lines[at].value  # type: ignore[union-attr]
+
+
+def _stores_into(target: cst.BaseExpression, name: str) -> bool:
+    """`name[...]` as an assignment target."""
+    return target.__class__ is cst.Subscript and target.value.__class__ is cst.Name \
+        and target.value.value == name  # type: ignore[attr-defined]
+
+
+def _store_targets(node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> list[cst.BaseExpression]:
+    return [t.target for t in node.targets] if isinstance(node, cst.Assign) else [node.target]
+
+
+def rewritten_items(inf: Inference, loop: cst.For) -> tuple[str, Val] | None:
+    """Before `for k in d: d[k] = d[k].to(device)` runs (`_rewritten_items`): the dict's name and what every item
+    holds once the loop is done, where that is a device tensor (`uniform_dict`). The store is read once per item of
+    a dict with string keys (`d[k]` of that item: each key is visited once, before its store), else once."""
+    found = _rewritten_items(loop)
+    if found is None:
+        return None
+    name, value = found
+    current = inf(cst.Name(name))
+    items = [v for _k, v in current.keys] if current.keys is not None and current.ref != PASSED_KEYWORDS else [None]
+    vals = []
+    for item in items:
+        inf.push({loop.target.value: UNKNOWN,  # type: ignore[attr-defined]
+                  **({name: Val(Kind.UNKNOWN, ref="dict", elem=item)} if item is not None else {})})
+        try:
+            vals.append(uniform_dict(inf(value)))
+        finally:
+            inf.pop()
+    val = vals[0]
+    return (name, val) if val != UNKNOWN and all(v == val for v in vals) else None
 
 
 def bind_loop_targets(inf: Inference, loop: cst.For, val: Val) -> None:

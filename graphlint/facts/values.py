@@ -172,6 +172,12 @@ def keyed_dict(pairs: list[tuple[str, Val]]) -> Val:
     return Val(Kind.UNKNOWN, ref="dict", keys=tuple(pairs)) if any(v != UNKNOWN for _k, v in pairs) else UNKNOWN
 
 
+def uniform_dict(item: Val) -> Val:
+    """A dict every item of which is `item`, a device tensor not guessed from a method (a comprehension of moved
+    values, a loop that moves each value back under its key): unknown for any other item."""
+    return Val(Kind.UNKNOWN, ref="dict", elem=item) if item.kind in DEVICE_TENSORS and not item.weak else UNKNOWN
+
+
 # The `ref` of a `**kwargs` mapping whose keys its call sites fill (`CallFacts.keywords`): a site may leave a key out,
 # so `kwargs.get("k", d)` is the key's value or `d`
 PASSED_KEYWORDS = "**"

@@ -12,7 +12,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, LIBRARY_OBJECTS, NDARRAY, TENSOR,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
@@ -821,10 +821,17 @@ class CallFacts:
         self._site_joins[fn.key] = {param: join_kinds(kinds) if kinds else UNKNOWN for param, kinds in joined.items()
                                 if kinds}
         for param, kinds in joined.items():
-            kind = join_kinds(kinds) if kinds else UNKNOWN
+            kind = (_joined_keys(kinds) or join_kinds(kinds)) if kinds else UNKNOWN
             if isinstance(kind, Items):
                 # a tuple every site passes (`fbank((sample_rate, wav_np))`): its host items, the others unknown
                 kind = _host_part(kind) or UNKNOWN
+            elif isinstance(kind, Keys):
+                # a dict with string keys every site passes (`update(out, {"cache_position": pos})`): `d["k"]` is
+                # what every site stores under "k"; keys some site leaves unknown say nothing
+                kind = _settled_keys(kind) or UNKNOWN
+                if kind != UNKNOWN and annotated.get(param, HOST_SEQ) == HOST_SEQ:  # (`Dict[str, Any]` reads host_seq)
+                    out[param] = kind
+                continue
             if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind in LIBRARY_OBJECTS or kind in FLOWN_DEVICE and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
                 # every site passes host data (data flow beats the annotation), a library object, its own instance, or every
@@ -1382,6 +1389,27 @@ def _may_be_host(kind: IKind) -> bool:
     if isinstance(kind, Items):
         return any(_may_be_host(k) for k in kind.items)
     return kind in HOST_FAMILY or deferred(kind)
+
+
+def _joined_keys(kinds: set[IKind]) -> Keys | None:
+    """Dicts with string keys the call sites pass, joined key by key (`{"ids": ids_cpu, "n": 3}` at one site and
+    `{"ids": ids_cpu, "n": k}` at another: "ids" a host tensor); a dict of host tensors (`CPU_DICT`) at a site holds
+    one under every key. None unless every kind is one of those and one is a `Keys`; a key some literal lacks is
+    unknown."""
+    if not any(isinstance(k, Keys) for k in kinds) or not all(isinstance(k, Keys) or k == CPU_DICT for k in kinds):
+        return None
+    dicts = [dict(k.pairs) if isinstance(k, Keys) else None for k in kinds]
+    names = sorted({key for d in dicts if d is not None for key in d})
+    return Keys(tuple((key, join_kinds([d.get(key, UNKNOWN) if d is not None else CPU_TENSOR for d in dicts]))
+                      for key in names))
+
+
+def _settled_keys(kind: Keys) -> Keys | None:
+    """The pairs of a dict kind every call site agrees on whose value is host data, a device tensor or a library
+    object (what `CallFacts.params` keeps for a plain parameter); None where no pair is."""
+    pairs = tuple((key, value if value in HOST_FAMILY or value in FLOWN_DEVICE or value in LIBRARY_OBJECTS
+                   else UNKNOWN) for key, value in kind.pairs)
+    return Keys(pairs) if any(value != UNKNOWN for _key, value in pairs) else None
 
 
 def _host_part(kind: IKind) -> IKind | None:

@@ -288,3 +288,77 @@ def test_a_handed_out_hook_default_is_what_the_enclosing_name_held():
     name the enclosing function's kinds do not know (`model`, a parameter) says nothing."""
     assert _params({"m": CAPTURED.format(device="")}, "install.hook") == {"idx": CPU_TENSOR, "k": HOST}
     assert _params({"m": CAPTURED.format(device=', device="cuda"')}, "install.hook") == {"idx": TENSOR, "k": HOST}
+
+
+KWARGS = """
+    import torch
+
+
+    def literal(kw):
+        return kw
+
+
+    def filled(kw):
+        return kw
+
+
+    def returned(kw):
+        return kw
+
+
+    def by_name(kw):
+        return kw
+
+
+    def from_call(kw):
+        return kw
+
+
+    def handed(kw):
+        return kw
+
+
+    def to_device(kw):
+        kw["pos"] = kw["pos"].cuda()
+
+
+    def build(x):
+        out = {}
+        out["pos"] = torch.arange(x.shape[1], device=x.device)
+        out["n"] = 3
+        return out
+
+
+    def run(x: torch.Tensor, names, make):
+        pos = x.argmax(-1)
+        literal({"pos": pos, "ids": x.cpu()})
+        literal({"pos": pos, "ids": pos})
+        kw = {}
+        kw["pos"] = pos
+        kw.update(n=2)
+        filled(kw)
+        returned(build(x))
+        named = {"pos": pos}
+        for name in names:
+            named[name] = x.cpu()
+        by_name(named)
+        made = make()
+        made["pos"] = pos
+        from_call(made)
+        moved = {"pos": x.cpu(), "x": x}
+        to_device(moved)
+        handed(moved)
+"""
+
+
+def test_a_dict_every_site_passes_keeps_the_kinds_stored_under_its_keys():
+    """A dict literal, a `{}` filled under spelled keys (`kw["pos"] = t`, `kw.update(n=2)`) and a project function's
+    return of one: `kw["pos"]` in the callee is what every call stores there. Decoys: a key the sites fill with a host
+    and a device tensor (`ids`), a dict stored under a key the code does not spell (`named[name] = v`), and a dict
+    a call returned that the caller then fills (its other keys are the call's), and one another call takes as a
+    statement of its own (`to_device(moved)` stores into it in place)."""
+    found = {name: str(_params({"m": KWARGS}, name).get("kw"))
+             for name in ("literal", "filled", "returned", "by_name", "from_call", "handed")}
+    assert found == {"literal": "keys:ids=unknown;pos=tensor", "filled": "keys:n=host;pos=tensor",
+                     "returned": "keys:n=host;pos=tensor", "by_name": "None", "from_call": "None",
+                     "handed": "None"}

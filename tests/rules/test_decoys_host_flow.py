@@ -1622,3 +1622,115 @@ def test_decoy_field_stored_on_a_local_object_is_read_back():
     """
     assert {f for f in findings(src) if f[1] == "GL102"} == {(19, "GL102"), (20, "GL102"), (24, "GL102"),
                                                               (28, "GL102")}
+
+
+def test_a_dict_every_call_passes_has_the_values_stored_under_its_keys():
+    """VibeVoice's `_update_model_kwargs_for_generation(outputs, model_kwargs)`: `cache_pos =
+    model_kwargs["cache_position"]`, then `torch.arange(cache_pos[-1] + 1, ..)` reads the device position on the host
+    (GL126) when every call passes a dict whose "cache_position" is a device tensor; `d["ids"].to("cuda")` of a host
+    tensor every call stores under "ids" is a copy up (GL131). Decoys: a key one call fills with a host tensor and
+    another with a device one, a key no call fills, a dict one call passes that the caller fills after building it
+    (`kw["pos"] = make()`), and a dict one call takes from its own caller."""
+    src = """
+        from typing import Any, Dict
+
+        import torch
+
+
+        def update(kw: Dict[str, Any], n: int = 1):
+            pos = kw["cache_position"]
+            return torch.arange(pos[-1] + 1, pos[-1] + n + 1, device=pos.device)
+
+
+        def upload(kw):
+            return kw["ids"].to("cuda"), kw["mixed"].to("cuda"), kw["other"].to("cuda")
+
+
+        def refilled(kw):
+            pos = kw["pos"]
+            return torch.arange(pos[-1] + 1, 9)
+
+
+        def relayed(kw):
+            pos = kw["pos"]
+            return torch.arange(pos[-1] + 1, 9)
+
+
+        def make():
+            return [0, 1]
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.body = torch.nn.Linear(2, 2)
+
+            def forward(self, x, given):
+                pos = torch.arange(x.shape[1], device=x.device)
+                kw = {"cache_position": pos}
+                update(kw)
+                ids = x.cpu()
+                upload({"ids": ids, "mixed": ids})
+                upload({"ids": ids, "mixed": pos})
+                kw2 = {"pos": pos}
+                kw2["pos"] = make()
+                refilled(kw2)
+                refilled({"pos": pos})
+                relayed({"pos": pos})
+                relayed(given)
+                return self.body(x)
+    """
+    found = {f for f in findings(src) if f[1] in ("GL126", "GL131")}
+    assert found == {(8, "GL126"), (12, "GL131")}
+
+
+def test_a_dict_whose_every_value_is_moved_holds_device_tensors():
+    """f5-tts' TensorRT runner: `for key in inputs: inputs[key] = inputs[key].to(self.device)` moves every item, and
+    `{k: v.to(device) for k, v in batch.items()}` builds a dict of moved items: `inputs["lens"][i]` is a device
+    scalar as a slice bound (GL126). Decoys: a comprehension that moves only the tensors (`v.to(d) if
+    torch.is_tensor(v) else v`), a loop that may skip a key (`continue`) or stop before the last (`break`), one
+    that stores under another key too, and a loop over a dict whose item some key holds is no tensor (`"n": 3`)."""
+    src = """
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.device = torch.device("cuda")
+                self.body = torch.nn.Linear(2, 2)
+
+            def forward(self, x: torch.Tensor, lens, flags):
+                out = []
+                inputs = {"x": x, "lens": torch.tensor(lens)}
+                for key in inputs:
+                    inputs[key] = inputs[key].to(self.device)
+                out.append(x[: inputs["lens"][0]])
+                moved = {k: v.to(self.device) for k, v in {"lens": torch.tensor(lens)}.items()}
+                out.append(x[: moved["lens"][0]])
+                some = {k: v.to(self.device) if torch.is_tensor(v) else v for k, v in {"lens": lens}.items()}
+                out.append(x[: some["lens"][0]])
+                skipped = {"x": x, "lens": torch.tensor(lens)}
+                for key in skipped:
+                    if key in flags:
+                        continue
+                    skipped[key] = skipped[key].to(self.device)
+                out.append(x[: skipped["lens"][0]])
+                other = {"x": x, "lens": torch.tensor(lens)}
+                for key in other:
+                    other[key] = other[key].to(self.device)
+                    other["lens"] = torch.tensor(lens)
+                out.append(x[: other["lens"][0]])
+                mixed = {"n": 3, "lens": torch.tensor(lens)}
+                for key in mixed.keys():
+                    mixed[key] = mixed[key].to(self.device)
+                out.append(x[: mixed["lens"][0]])
+                broken = {"x": x, "lens": torch.tensor(lens)}
+                for key in broken:
+                    broken[key] = broken[key].to(self.device)
+                    if flags:
+                        break
+                out.append(x[: broken["lens"][0]])
+                return self.body(x), out
+    """
+    assert {f for f in findings(src) if f[1] == "GL126"} == {(15, "GL126"), (17, "GL126")}

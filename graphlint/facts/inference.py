@@ -23,7 +23,7 @@ from graphlint.facts.elements import bound_names, element_reads, flat_subscript,
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
-    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_TENSORS, EMPTY_LIST,
+    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT, DEVICE_TENSORS, EMPTY_LIST,
     HOST, HOST_DATA, HOST_LIST,
     HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
@@ -33,6 +33,7 @@ from graphlint.facts.values import (
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
+    pipeline_class,
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
@@ -881,8 +882,8 @@ class Inference:
             found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host
             if found is not None:
                 return found
-        if recv == DEVICE_OUTPUT and attr not in TENSOR_ATTRS and attr not in TENSOR_METHOD_NAMES:
-            return DEVICE_OUTPUT  # `out.last_hidden_state`, `out.logits` of what a library model on the device returns
+        if recv in (DEVICE_OUTPUT, DEVICE_RESULT) and attr not in TENSOR_ATTRS and attr not in TENSOR_METHOD_NAMES:
+            return recv  # `out.last_hidden_state`, `out.logits` of what a library model on the device returns
         if recv.is_tensor and attr in TENSOR_ATTRS:
             kind = recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR
             return Val(kind, weak=recv.weak, rank=recv.rank if attr in ("data", "real", "imag", "grad") else None)
@@ -897,6 +898,8 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
+        if recv == DEVICE_RESULT:
+            return recv  # `codec.encode_code(a)[0]`: a device tensor where the result is one
         if recv == HOST_DATA:
             return recv  # `batch["input_ids"]`, `ids[-n:]`: an item or a slice of host data is host data
         if recv == UNKNOWN and isinstance(node.value, cst.Attribute) and self.lookup_keyed is not None \
@@ -1126,6 +1129,10 @@ class Inference:
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
             if recv == DEVICE_MODULE:
                 return self._device_model_method(func.attr.value, node)
+            if recv == DEVICE_RESULT:
+                # `codec.encode_code(a).unsqueeze(0)`, `.cpu()`: used as a tensor, it is the device tensor computed
+                tensor = func.attr.value in TORCH_ONLY_METHODS or func.attr.value in ("cpu", "to", "cuda")
+                return self._tensor_method(TENSOR, func.attr.value, node) if tensor else UNKNOWN
             if recv.host:
                 # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,
                 # `.cuda()` (of a library's model: on the device), `.generate(...)`: not known to stay on the host
@@ -1258,10 +1265,13 @@ class Inference:
                   if arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS]
         if self.default_device is not Dev.CPU:
             return UNKNOWN
+        func = node.func
+        loader = (self.resolve(func.value) or dotted_name(func.value) or "") if isinstance(func, cst.Attribute) else ""
         if not placed:
-            return HOST_MODULE
+            # (a pipeline holds models and is moved as one, GL131; but it is no model: `Val.ref` keeps it apart)
+            return HOST_MODULE._replace(ref=loader) if pipeline_class(loader) else HOST_MODULE
         # `from_pretrained(p, device_map="cuda")`: every weight loaded on the device (a dict or "auto" may offload)
-        on_device = len(placed) == 1 and not placed[0].star and isinstance(placed[0].value, cst.SimpleString) \
+        on_device = not pipeline_class(loader) and len(placed) == 1 and not placed[0].star and isinstance(placed[0].value, cst.SimpleString) \
             and placed[0].value.evaluated_value not in ("auto", "balanced", "balanced_low_0", "sequential") \
             and self.device_arg(placed[0].value) is Dev.DEVICE
         return DEVICE_MODULE if on_device else UNKNOWN
@@ -1296,7 +1306,8 @@ class Inference:
     def _device_model_method(self, name: str, node: cst.Call) -> Val:
         """`codec.encode_code(wav)` of a library model on the device (`DEVICE_MODULE`): what a project method of the
         call answers; nn.Module's own API (`eval()`, `.half()` return the model, `modules()` its parts) as it is;
-        another method computes with the weights, on the device (`DEVICE_OUTPUT`)."""
+        another method computes with the weights, on the device, where it returns a tensor (`DEVICE_RESULT`: a
+        remote-code `model.chat(tok, q)` returns strings)."""
         if name in MODULE_KEEPING_METHODS or name == "to" and self._keeps_module(name, node):
             return DEVICE_MODULE
         if name in MODULE_SELF_METHODS:
@@ -1306,7 +1317,7 @@ class Inference:
             return projected
         if name in MODULE_API_METHODS or name.startswith(MODULE_API_PREFIXES):
             return UNKNOWN
-        return DEVICE_OUTPUT
+        return DEVICE_RESULT
 
     def _loader(self, node: cst.Call) -> Val:
         """`DataLoader(dataset, ...)`: an iterable of batches. Without `collate_fn=`, torch's default collate stacks the

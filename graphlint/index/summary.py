@@ -26,7 +26,7 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
@@ -3239,7 +3239,7 @@ def _loader_call(value: ast.expr) -> bool:
             or value.func.attr not in MODEL_LOADERS:
         return False
     owner = dotted(value.func.value) or ""
-    return owner.rpartition(".")[2][:1].isupper()
+    return owner.rpartition(".")[2][:1].isupper() and not pipeline_class(owner)
 
 
 def _cuda_literal(value: ast.expr) -> bool:

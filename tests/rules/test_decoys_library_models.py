@@ -11,8 +11,9 @@ from snippets import findings
 
 
 def test_a_library_model_moved_to_the_device_computes_there():
-    """The census probe: `f"<{i}>" for i in codec.encode_code(a)` formats each 0-d device code, and
-    `if enc(ids).last_hidden_state.sum() > 0` reads one; so do a field moved in `__init__` and `device_map="cuda"`."""
+    """The census probe: `f"<{i}>" for i in codec.encode_code(a).long()` formats each 0-d device code (a method
+    only a tensor has shows the codec's result is one), and `if enc(ids).last_hidden_state.sum() > 0` reads one; so
+    do a field moved in `__init__` and `device_map="cuda"`."""
     src = """
         import torch
         from neucodec import NeuCodec
@@ -25,7 +26,7 @@ def test_a_library_model_moved_to_the_device_computes_there():
                 self.enc = AutoModel.from_pretrained("bert", device_map="cuda")
 
             def forward(self, a, ids):
-                s = "".join(f"<{i}>" for i in self.codec.encode_code(a))
+                s = "".join(f"<{i}>" for i in self.codec.encode_code(a).long())
                 if self.enc(ids).logits[0, 0] > 0:
                     s += "x"
                 return s
@@ -60,7 +61,8 @@ def test_a_library_model_moved_to_the_device_computes_there():
 def test_a_library_model_on_the_host_or_of_an_unknown_place_stays_silent():
     """Decoys: a model never moved, one moved `.to("cpu")`, one moved to a config device nothing types, one an
     offload method moves back to the host, `device_map="auto"` (it may offload); and what no computation returns:
-    a count (`num_parameters()`), a submodule (`get_input_embeddings()`), a config value, `model.training`."""
+    a count (`num_parameters()`), a submodule (`get_input_embeddings()`), a config value, `model.training`; and
+    what another method returns where nothing shows it is a tensor (a remote-code `model.chat` returns strings)."""
     src = """
         import torch
         from transformers import AutoModel
@@ -90,6 +92,10 @@ def test_a_library_model_on_the_host_or_of_an_unknown_place_stays_silent():
                     print("e")
                 if self.lm.get_input_embeddings() is None:
                     print("f")
+                response, history = self.lm.chat(self.tok, "hi", history=[])
+                print(f"{response}")
+                for code in self.lm.encode(ids):
+                    print(f"{code}")
 
 
         def run(ids, cfg):
@@ -115,5 +121,33 @@ def test_a_library_model_on_the_host_or_of_an_unknown_place_stays_silent():
                 return 1 if pooled.sum() > 0 else 0
     """
     # (the moves themselves are GL131 / GL103, as before: the weights are copied over)
-    assert findings(src, scope="all") == {(7, "GL131"), (9, "GL131"), (10, "GL131"), (13, "GL103"), (36, "GL131"),
-                                          (39, "GL131"), (47, "GL131")}
+    assert findings(src, scope="all") == {(7, "GL131"), (9, "GL131"), (10, "GL131"), (13, "GL103"), (40, "GL131"),
+                                          (43, "GL131"), (51, "GL131")}
+
+
+def test_a_pipeline_moved_to_the_device_stays_silent():
+    """Decoy: a pipeline (`StableDiffusionPipeline.from_pretrained(..).to("cuda")`) holds models but is no nn.Module;
+    its call returns PIL images by default, so formatting or converting one reads no device tensor."""
+    src = """
+        import numpy as np
+        from diffusers import DiffusionPipeline, StableDiffusionPipeline
+
+
+        class Painter:
+            def __init__(self):
+                self.pipe = StableDiffusionPipeline.from_pretrained("sd").to("cuda")
+
+            def paint(self, prompt):
+                image = self.pipe(prompt).images[0]
+                print(f"{image}")
+
+
+        def paint(prompt):
+            pipe = DiffusionPipeline.from_pretrained("sd", device_map="cuda")
+            for image in pipe(prompt).images:
+                print(f"{image}")
+            moved = StableDiffusionPipeline.from_pretrained("sd")
+            moved.to("cuda")
+            print(f"{moved(prompt).images[0]}")
+    """
+    assert findings(src, scope="all") == {(7, "GL131"), (19, "GL131")}

@@ -23,8 +23,8 @@ from graphlint.facts.elements import bound_names, element_reads, flat_subscript,
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
-    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT, DEVICE_TENSORS, EMPTY_LIST,
-    HOST, HOST_DATA, HOST_LIST,
+    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
+    DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
     HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
@@ -1271,7 +1271,8 @@ class Inference:
             # (a pipeline holds models and is moved as one, GL131; but it is no model: `Val.ref` keeps it apart)
             return HOST_MODULE._replace(ref=loader) if pipeline_class(loader) else HOST_MODULE
         # `from_pretrained(p, device_map="cuda")`: every weight loaded on the device (a dict or "auto" may offload)
-        on_device = not pipeline_class(loader) and len(placed) == 1 and not placed[0].star and isinstance(placed[0].value, cst.SimpleString) \
+        on_device = not pipeline_class(loader) and len(placed) == 1 and not placed[0].star \
+            and isinstance(placed[0].value, cst.SimpleString) \
             and placed[0].value.evaluated_value not in ("auto", "balanced", "balanced_low_0", "sequential") \
             and self.device_arg(placed[0].value) is Dev.DEVICE
         return DEVICE_MODULE if on_device else UNKNOWN

@@ -25,7 +25,7 @@ from graphlint.facts.inference import (
     untensored_params,
     DEVICE_NAME_RE, FULL_REDUCTIONS, PARAMETER_PLACERS,
 )
-from graphlint.facts.values import CPU, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
+from graphlint.facts.values import CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
@@ -1117,6 +1117,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     def stored_field(owner: ClassInfo, attr: str) -> Val:
         val = attr_val(index.attr(owner, attr))
+        if (val == UNKNOWN or val.kind is Kind.MODULE) and device_model_field(owner, attr):
+            return DEVICE_MODULE
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and not index.is_nn_module(owner):
             # every method of a plain class stores host data there (a module's buffers move with `.to()`)
             fact = index.call_facts.attr(owner, attr)
@@ -1157,6 +1159,23 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                                                        *(c.attrs[attr].modules if attr in c.attrs else ()),
                                                        *c.alt_modules.get(attr, ()))]
         return bool(made) and all(d.partition(".")[0] in HOST_ONLY_LIBRARIES for d in made)
+
+    def device_model_field(owner: ClassInfo, attr: str) -> bool:
+        """`self.<attr>` holds a library model `__init__` loaded onto the device (`ClassInfo.device_models`: no class
+        the project defines), and no other method of the class family moves it (`self.enc.to("cpu")` in an offload
+        arm) or stores another model there."""
+        family = index.mro(owner)
+        if not any(attr in c.device_models for c in family):
+            return False
+        made = [ref.removesuffix("()") for c in family for ref in (*c.factories.get(attr, ()),
+                                                                   *(c.attrs[attr].modules if attr in c.attrs else ()),
+                                                                   *c.alt_modules.get(attr, ()))]
+        if any(index.class_by_dotted(ref) is not None or index.class_by_dotted(ref.rpartition(".")[0]) is not None
+               for ref in made):
+            return False
+        moves = tuple(f"self.{attr}.{m}" for m in ("to", "cpu", "cuda"))
+        return not any(callee in moves for c in family for meth, key in c.methods.items() if meth != "__init__"
+                       and (fn := index.functions.get(key)) is not None for callee, _line in fn.calls)
 
     def lookup_self(attr: str) -> Val:
         return field_of(cls, attr) if cls is not None else UNKNOWN

@@ -23,7 +23,8 @@ from graphlint.facts.elements import bound_names, element_reads, flat_subscript,
 from graphlint.facts.names import dotted_name
 from graphlint.facts.syntax import code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
-    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
+    ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
+    DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
     HOST_MODULE, HOSTS, HOST_SEQ, LIST,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
@@ -32,6 +33,7 @@ from graphlint.facts.values import (
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
+    pipeline_class,
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
@@ -91,6 +93,17 @@ FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "p
                              "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
 # `nn.Module` methods that hand out its own tensors: of a module loaded on the host, host tensors
 MODULE_TENSOR_METHODS = frozenset({"parameters", "buffers", "named_parameters", "named_buffers", "state_dict"})
+# What nn.Module's (and a Hugging Face model's) own API returns that is no computed tensor: submodules, hooks, its
+# config, counts, nothing. A library model on the device computes its other methods' tensors there (`DEVICE_OUTPUT`).
+MODULE_API_METHODS = MODULE_TENSOR_METHODS | {
+    "modules", "named_modules", "children", "named_children", "apply", "add_module", "get_submodule",
+    "get_parameter", "get_buffer", "get_input_embeddings", "get_output_embeddings", "get_encoder", "get_decoder",
+    "num_parameters", "get_memory_footprint", "resize_token_embeddings", "extra_repr", "share_memory", "compile",
+    "merge_and_unload", "can_generate", "type", "zero_grad", "__repr__", "__str__",
+}
+# ... and its API families by prefix (`register_forward_hook`, `set_adapter`, `enable_xformers_...`, `save_pretrained`)
+MODULE_API_PREFIXES = ("register_", "set_", "enable_", "disable_", "load_", "save_", "push_", "is_", "print_",
+                       "fuse_", "unfuse_", "gradient_checkpointing_")
 # Iterables that yield what they wrap (a progress bar): iterating one is iterating its first argument
 PASSTHROUGH_ITERABLES = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"})
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.", "torch.ops.")
@@ -469,6 +482,7 @@ class Inference:
         self.holds_text_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
         self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
+        self._bound_once: dict[str, cst.BaseExpression] | None = None  # locals the unit binds once (`_names_cuda`)
         self._cuda_types: frozenset[str] | None = None  # locals bound once to CUDA tensor types (`cuda_type`)
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
@@ -552,11 +566,18 @@ class Inference:
     def _move_modules(self, call: cst.Call) -> None:
         """`model.to(dev)`, `model.lm_head.cuda()`, `dispatch_model(model, ...)` as a statement: `nn.Module.to` moves
         the module in place, so a host-loaded model the call reaches is no longer known to be on the host (a method
-        that keeps the weights where they are, `model.eval()`, does not move it)."""
+        that keeps the weights where they are, `model.eval()`, does not move it). A library model moved to the device
+        (`model.cuda()`, `_module_to_device`) is then there (`DEVICE_MODULE`), until a move elsewhere."""
         func = call.func
-        if isinstance(func, cst.Attribute) and (isinstance(func.value, cst.Name) or _self_key(func.value)) \
-                and self(func.value).host and self._keeps_module(func.attr.value, call) \
-                and not any(isinstance(a.value, cst.Name) and self(a.value).host for a in call.args):
+        direct = isinstance(func, cst.Attribute) and (isinstance(func.value, cst.Name) or _self_key(func.value))
+        held = self(func.value) if direct else UNKNOWN  # type: ignore[union-attr]
+        placed = held.host and held.ref is None or held == DEVICE_MODULE
+        if direct and (held.host or held == DEVICE_MODULE) and self._keeps_module(func.attr.value, call) \
+                and not any(isinstance(a.value, cst.Name) and _placed_module(self(a.value)) for a in call.args):
+            return
+        if direct and placed and self._module_to_device(func.attr.value, call):  # type: ignore[union-attr]
+            root = func.value  # type: ignore[union-attr]
+            self.bind(root.value if isinstance(root, cst.Name) else _self_key(root), DEVICE_MODULE)
             return
         # a local handed to a call (`dispatch_model(model, ..)`) may come back moved; a field only its own moves take
         # off the host (`self.model.to(d)`): helpers handed one load into it (MegaTTS3's `load_ckpt(self.dur_model,
@@ -568,7 +589,7 @@ class Inference:
         for root in reached:
             # a local (`model.cuda()`), or a field this function bound (`self.model.to(d)`)
             key = root.value if isinstance(root, cst.Name) else _self_key(root)
-            if key is not None and key in self.env and self.env[key].host:
+            if key is not None and key in self.env and _placed_module(self.env[key]):
                 self.bind(key, UNKNOWN)
 
     def device_context(self, call: cst.BaseExpression) -> Dev | None:
@@ -865,6 +886,8 @@ class Inference:
             found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host
             if found is not None:
                 return found
+        if recv in (DEVICE_OUTPUT, DEVICE_RESULT) and attr not in TENSOR_ATTRS and attr not in TENSOR_METHOD_NAMES:
+            return recv  # `out.last_hidden_state`, `out.logits` of what a library model on the device returns
         if recv.is_tensor and attr in TENSOR_ATTRS:
             kind = recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR
             return Val(kind, weak=recv.weak, rank=recv.rank if attr in ("data", "real", "imag", "grad") else None)
@@ -879,6 +902,8 @@ class Inference:
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)
+        if recv == DEVICE_RESULT:
+            return recv  # `codec.encode_code(a)[0]`: a device tensor where the result is one
         if recv == HOST_DATA:
             return recv  # `batch["input_ids"]`, `ids[-n:]`: an item or a slice of host data is host data
         if recv == UNKNOWN and isinstance(node.value, cst.Attribute) and self.lookup_keyed is not None \
@@ -1106,12 +1131,20 @@ class Inference:
                 return _env_batch(VECTOR_ENV_RESULTS[func.attr.value])  # `envs.step(actions)`: NumPy arrays
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
+            if recv == DEVICE_MODULE:
+                return self._device_model_method(func.attr.value, node)
+            if recv == DEVICE_RESULT:
+                # `codec.encode_code(a).unsqueeze(0)`, `.cpu()`: used as a tensor, it is the device tensor computed
+                tensor = func.attr.value in TORCH_ONLY_METHODS or func.attr.value in ("cpu", "to", "cuda")
+                return self._tensor_method(TENSOR, func.attr.value, node) if tensor else UNKNOWN
             if recv.host:
                 # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,
-                # `.cuda()`, `.generate(...)`: not known to stay on the host
+                # `.cuda()` (of a library's model: on the device), `.generate(...)`: not known to stay on the host
                 if func.attr.value in MODULE_TENSOR_METHODS:
                     return self._host_weights(func.attr.value)
-                return recv if self._keeps_module(func.attr.value, node) else UNKNOWN
+                if self._keeps_module(func.attr.value, node):
+                    return recv
+                return DEVICE_MODULE if recv.ref is None and self._module_to_device(func.attr.value, node) else UNKNOWN
             if recv.kind is Kind.CPU_TENSOR and not recv.weak and (
                     func.attr.value in ("items", "values") and not node.args
                     or func.attr.value in ("get", "pop") and node.args and not node.args[0].star):
@@ -1232,9 +1265,64 @@ class Inference:
         """`Model.from_pretrained(name, ...)` (or a library's model factory, `torch.hub.load(repo, entry)`): a model on
         the host unless a keyword places it (or `**kwargs` may), or a device context (`with torch.device("cuda"):`)
         builds it elsewhere."""
-        placed = any(arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS
-                     for arg in node.args)
-        return UNKNOWN if placed or self.default_device is not Dev.CPU else HOST_MODULE
+        placed = [arg for arg in node.args
+                  if arg.star == "**" or arg.keyword is not None and arg.keyword.value in PLACING_KEYWORDS]
+        if self.default_device is not Dev.CPU:
+            return UNKNOWN
+        func = node.func
+        loader = (self.resolve(func.value) or dotted_name(func.value) or "") if isinstance(func, cst.Attribute) else ""
+        if not placed:
+            # (a pipeline holds models and is moved as one, GL131; but it is no model: `Val.ref` keeps it apart)
+            return HOST_MODULE._replace(ref=loader) if pipeline_class(loader) else HOST_MODULE
+        # `from_pretrained(p, device_map="cuda")`: every weight loaded on the device (a dict or "auto" may offload)
+        on_device = not pipeline_class(loader) and len(placed) == 1 and not placed[0].star \
+            and isinstance(placed[0].value, cst.SimpleString) \
+            and placed[0].value.evaluated_value not in ("auto", "balanced", "balanced_low_0", "sequential") \
+            and self.device_arg(placed[0].value) is Dev.DEVICE
+        return DEVICE_MODULE if on_device else UNKNOWN
+
+    def _module_to_device(self, name: str, node: cst.Call) -> bool:
+        """`model.cuda()`, `model.to("cuda")`, `model.to(device)` of a `device` the flow shows is an accelerator
+        (never a config value nothing types: `device_arg` answers unknown there)."""
+        if name == "cuda":
+            return not any(a.star or a.keyword is not None and a.keyword.value != "device" for a in node.args)
+        if name != "to" or len(node.args) != 1 or node.args[0].star \
+                or node.args[0].keyword is not None and node.args[0].keyword.value != "device":
+            return False
+        return self._names_cuda(node.args[0].value)
+
+    def _names_cuda(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
+        """`expr` names an accelerator as the code shows it: `"cuda:0"`, an ordinal, `torch.device("cuda")`, `"cuda" if
+        torch.cuda.is_available() else "cpu"`, or a local the unit binds once to one of those. A name that only says
+        "device" (`cfg.device`, a parameter) is not read: where such a model lives is unknown."""
+        if isinstance(expr, (cst.SimpleString, cst.Integer)):
+            return self.device_arg(expr) is Dev.DEVICE
+        if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
+            return self._names_cuda(expr.args[0].value, depth)
+        if isinstance(expr, cst.IfExp) and isinstance(expr.test, cst.Call):
+            return (self.resolve(expr.test.func) or "") == "torch.cuda.is_available" and self._names_cuda(expr.body, depth)
+        if isinstance(expr, cst.Name) and depth < 3 and self.unit_tree is not None:
+            if self._bound_once is None:
+                self._bound_once = single_bindings(list(descendants(self.unit_tree)))
+            bound = self._bound_once.get(expr.value)
+            return bound is not None and self._names_cuda(bound, depth + 1)
+        return False
+
+    def _device_model_method(self, name: str, node: cst.Call) -> Val:
+        """`codec.encode_code(wav)` of a library model on the device (`DEVICE_MODULE`): what a project method of the
+        call answers; nn.Module's own API (`eval()`, `.half()` return the model, `modules()` its parts) as it is;
+        another method computes with the weights, on the device, where it returns a tensor (`DEVICE_RESULT`: a
+        remote-code `model.chat(tok, q)` returns strings)."""
+        if name in MODULE_KEEPING_METHODS or name == "to" and self._keeps_module(name, node):
+            return DEVICE_MODULE
+        if name in MODULE_SELF_METHODS:
+            return DEVICE_MODULE if self._module_to_device(name, node) else UNKNOWN
+        projected = self.call_returns(node)
+        if projected is not None:
+            return projected
+        if name in MODULE_API_METHODS or name.startswith(MODULE_API_PREFIXES):
+            return UNKNOWN
+        return DEVICE_RESULT
 
     def _loader(self, node: cst.Call) -> Val:
         """`DataLoader(dataset, ...)`: an iterable of batches. Without `collate_fn=`, torch's default collate stacks the
@@ -1428,6 +1516,8 @@ class Inference:
         projected = self.call_returns(node)
         if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`
             projected = self._tokenized(node)
+        if projected is None and recv == DEVICE_MODULE:
+            return DEVICE_OUTPUT  # `self.enc(ids)` of a library model on the device: computed there
         return projected if projected is not None else UNKNOWN
 
     def _tokenized(self, node: cst.Call) -> Val | None:
@@ -1942,6 +2032,11 @@ TENSOR_ONLY_ATTRS = frozenset({"cpu"})
 # list[tuple[int, int]]`, `image: np.ndarray`) is host metadata or an image as often as not: that arm keeps the
 # annotation (transformers' segmentation post-processors, LayoutLMv2's PIL OCR path)
 ANNOTATED_NON_TENSORS = frozenset({Kind.HOST})
+
+
+def _placed_module(val: Val) -> bool:
+    """A module whose weights the flow places: loaded on the host (`Val.host`), or a library model on the device."""
+    return val.host or val == DEVICE_MODULE
 
 
 def filled_defaults(fn: cst.FunctionDef) -> dict[str, cst.BaseExpression]:

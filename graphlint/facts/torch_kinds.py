@@ -155,6 +155,13 @@ MODULE_WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in MODULE_WRAP
 # Those that build the model in host memory unless a keyword places it (`device=`), as `from_pretrained` does: a
 # TorchScript archive loads where it was saved (or where `map_location=` says).
 HOST_MODEL_FACTORIES = MODEL_FACTORIES - {"torch.jit.load"}
+
+
+def pipeline_class(name: str) -> bool:
+    """A pipeline class (diffusers' `StableDiffusionPipeline`, pyannote's `Pipeline`: the libraries name them so)
+    whose `from_pretrained(..).to(device)` moves the models it holds: it is no nn.Module, and its call returns
+    images or annotations, on the host by default, not what a model on the device computes."""
+    return name.rpartition(".")[2].endswith("Pipeline")
 # Checkpoint reads: what they return (a tensor, a dict of them, any pickled object) and where its tensors live
 # (`map_location=` / `device=`) is the call's, not the name's: the inference reads the arguments.
 CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safetensors.torch.load"})

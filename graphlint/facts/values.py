@@ -139,6 +139,16 @@ BOOL = Val(Kind.BOOL_TENSOR)
 CPU = Val(Kind.CPU_TENSOR)
 TSEQ = Val(Kind.TENSOR_SEQ)
 HOST_MODULE = Val(Kind.MODULE, host=True)  # a CPU-loaded model, or a submodule of one
+# A library model the code moved to the device (`AutoModel.from_pretrained(p).cuda()`, `device_map="cuda"`): its
+# weights are there, so what its forward and its other tensor methods compute is there too (`DEVICE_OUTPUT`)
+DEVICE_MODULE = Val(Kind.MODULE, ref="device-module")
+# What such a model returns: a device tensor, or an output object (`ModelOutput`, a tuple) whose fields and items are
+# (`out.last_hidden_state`, `out.logits`, `out[0]`, `h, c = out`)
+DEVICE_OUTPUT = Val(Kind.TENSOR, ref="device-output")
+# What another method of it returns (`codec.encode_code(wav)`, `model.chat(tok, q)`): a library method may return a
+# string or an array as well as a tensor, so it is a device tensor only where the code uses it as one (a method only a
+# tensor has: `TORCH_ONLY_METHODS`, `.cpu()`); its fields and items are such values too
+DEVICE_RESULT = Val(Kind.UNKNOWN, ref="device-result")
 CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_mask)`: host tensors
 # A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
 # an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.

@@ -26,7 +26,7 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
@@ -368,6 +368,9 @@ class ClassInfo:
     # (`__attrs_post_init__`) calls last, "" for other classes: a construction runs it (`_post_init_hook`)
     post_init: str = ""
     device_attrs: set[str] = field(default_factory=set)  # fields holding a `torch.device` (`self.device = device`)
+    # fields every store of `__init__` fills with a library model it loads onto the device (`self.enc = AutoModel
+    # .from_pretrained(p).cuda()`, `device_map="cuda"`) and no statement there moves back (`device_loaded`)
+    device_models: frozenset[str] = frozenset()
     # fields annotated as a container of a class (`dict[int, Runner]`, `list[Block]`): `factories` names the class of
     # their elements (`self.runners[n]`), and a call on the field itself (`self.runners.clear()`) is the container's
     element_attrs: set[str] = field(default_factory=set)
@@ -1380,6 +1383,10 @@ class _Indexer(ast.NodeVisitor):
         local_calls = _local_calls(node)
         built = {**_locals_built(node, local_calls), **_default_objects(node)}
         elements = self._element_params(node)
+        on_device: set[str] = set()
+        loaded: set[str] = set()  # loaded on the host, then moved by a statement (`self.enc.cuda()`)
+        moved_up: set[str] = set()
+        elsewhere: set[str] = set()  # stored otherwise, or moved elsewhere by a statement (`self.enc.cpu()`)
         for sub in walk_ast(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
@@ -1395,6 +1402,8 @@ class _Indexer(ast.NodeVisitor):
                             continue
                         value = _built(sub.value, built, self.resolve)
                         kind = self._attr_kind(value)
+                        (on_device if device_loaded(sub.value) else loaded if _loader_call(_under_moves(sub.value))
+                         else elsewhere).add(target.attr)
                         prev = cls.attrs.get(target.attr)
                         if kind and kind.modules and not kind.seq and prev and prev.modules and not prev.seq \
                                 and prev != kind:
@@ -1411,6 +1420,15 @@ class _Indexer(ast.NodeVisitor):
                 if name.endswith(("register_buffer", "register_parameter")) and sub.args \
                         and isinstance(sub.args[0], ast.Constant) and isinstance(sub.args[0].value, str):
                     cls.attrs[sub.args[0].value] = TENSOR_HELD
+                elif isinstance(sub.func, ast.Attribute) and sub.func.attr in ("to", "cpu", "cuda") \
+                        and name.count(".") == 2 and name.startswith("self."):
+                    # `self.enc.cuda()` moves it up; `self.enc.cpu()`, `self.enc.to(d)`: elsewhere, or not known where
+                    up = sub.func.attr == "cuda" or _cuda_literal(next((k.value for k in sub.keywords if k.arg == "device"),
+                                                                       sub.args[0] if sub.args else ast.Constant(None)))
+                    (moved_up if up else elsewhere).add(name.split(".")[1])
+        found = (on_device | loaded & moved_up) - elsewhere - (loaded - moved_up)
+        if found:
+            cls.device_models = cls.device_models | found
 
     def _lazy_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         """Objects another method builds (`def setup_caches(self): self.kv_cache = KVCache(...)`,
@@ -3184,6 +3202,54 @@ def takes_from_queue(node: ast.Call) -> bool:
     so a `get` with no positional argument and no keyword but `block` and `timeout` is a queue's."""
     return isinstance(node.func, ast.Attribute) and node.func.attr in QUEUE_TAKES and not node.args \
         and all(kw.arg in ("block", "timeout") for kw in node.keywords)
+
+
+def device_loaded(value: ast.expr) -> bool:
+    """`Cls.from_pretrained(p).cuda()`, `.eval().to("cuda:0")`, `Cls.from_pretrained(p, device_map="cuda")`: a model
+    a loader (`MODEL_LOADERS`) builds and the chain leaves on the device, as the code names it (a literal device, not
+    a variable the index does not read). The outermost move is the one that holds."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in MODULE_SELF_METHODS:
+        attr, inner = value.func.attr, value.func.value
+        if attr == "cuda":
+            return _loader_call(_under_moves(inner))
+        if attr == "cpu":
+            return False
+        if attr == "to":
+            target = next((k.value for k in value.keywords if k.arg == "device"), value.args[0] if value.args else None)
+            dtype_only = target is None or isinstance(target, ast.Attribute) and dotted(target.value) == "torch"
+            if not dtype_only:  # (`.to(torch.float16)`: a cast, the move is further in)
+                return _cuda_literal(target) and _loader_call(_under_moves(inner))
+        value = inner
+    return _loader_call(value) and any(k.arg in ("device_map", "device") and _cuda_literal(k.value)
+                                       for k in value.keywords)  # type: ignore[union-attr]
+
+
+def _under_moves(value: ast.expr) -> ast.expr:
+    """What `value` is under nn.Module's methods that return the module (`.eval()`, `.half()`, an earlier move)."""
+    while isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute) \
+            and value.func.attr in MODULE_SELF_METHODS:
+        value = value.func.value
+    return value
+
+
+def _loader_call(value: ast.expr) -> bool:
+    """`Cls.from_pretrained(..)` (a `MODEL_LOADERS` method of a capitalised name)."""
+    if not isinstance(value, ast.Call) or not isinstance(value.func, ast.Attribute) \
+            or value.func.attr not in MODEL_LOADERS:
+        return False
+    owner = dotted(value.func.value) or ""
+    return owner.rpartition(".")[2][:1].isupper() and not pipeline_class(owner)
+
+
+def _cuda_literal(value: ast.expr) -> bool:
+    """`"cuda"`, `"cuda:0"`, `0`, `torch.device("cuda")`: an accelerator the code names."""
+    if isinstance(value, ast.Call) and dotted(value.func) in ("torch.device", "device") and value.args:
+        value = value.args[0]
+    if isinstance(value, ast.Constant):
+        v = value.value
+        return isinstance(v, str) and v.startswith("cuda") or isinstance(v, int) and not isinstance(v, bool)
+    return False
 
 
 def _param_held(value: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> ast.expr:

@@ -160,6 +160,11 @@ class Context:
         qual = self.call_name(call)
         return self.inference.placement(qual, call) if qual in CHECKPOINT_LOADS else None
 
+    def host_arm(self, expr: cst.BaseExpression) -> cst.If | None:
+        """The `if` whose input-normalising arm made the local `expr` a host tensor (`if not isinstance(x, Tensor): x =
+        torch.tensor(x)`), where it is unknown on the other path; None otherwise (`Inference.host_arm`)."""
+        return self.inference.host_arm(expr)
+
     def moves_host_field(self, call: cst.Call) -> bool:
         """`self.x = self.x.to(device)` (or `.cuda()`) where the class rebuilds `self.x` on the host after
         construction, or keeps it there and moves it under a test that finds it elsewhere (`CallFacts.moved_from_host`):

@@ -20,9 +20,8 @@ from graphlint.index.project import ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, rewritten_items, bind_targets,
-    filled_defaults,
-    forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, off_cuda_arm, reduced_params, remember_test,
-    untensored_params,
+    filled_defaults, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
+    reduced_params, remember_test, untensored_params,
     DEVICE_NAME_RE, FULL_REDUCTIONS, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
@@ -687,6 +686,7 @@ class Walker:
         the `if` of the single body, on `ctx.if_stack` while it is walked (not its `else`)."""
         inf = self.ctx.inference
         base = dict(inf.env)
+        normalised = self._normalised(owner) if owner is not None and len(bodies) == 1 else None
         # An arm that ends in `return`/`raise`/`continue`/`break` does not reach the code after the `if`; when
         # only one arm does, its narrowing holds there (`if not isinstance(x, torch.Tensor): return x`).
         orelse_exits = orelse is not None and _exits(orelse)
@@ -725,8 +725,32 @@ class Walker:
         scopes = [{k: v for k, v in scope.items()
                    if keep or facts.get(k) is not v or k in rebound and not v.weak}
                   for scope, facts, keep in arms]
+        host_arm = _host_arm_name(normalised, arms) if normalised is not None and len(arms) == 2 else None
         for name, val in merge_envs(base, scopes, inf.initial).items():
+            if name == host_arm and val.kind is not Kind.CPU_TENSOR:
+                val = val._replace()  # (its own object: `Inference.host_arm` knows the binding by identity)
+                inf.host_arms[name] = (val, owner)  # type: ignore[assignment]
             inf.bind(name, val)
+
+    def _normalised(self, owner: cst.If) -> tuple[str, bool] | None:
+        """(the local, whether the body is its arm) where `owner`'s test shows the local holds no tensor in one arm
+        (`non_tensor_arm`) and the local may hold a tensor of unknown place before it: not one the code made a device
+        tensor. Of a parameter, only where no resolved caller is evidence (`CallFacts.passed`: a public entry, whose
+        users pass what the arm normalises) or the callers pass host data: resolved callers that pass values
+        nothing types may pass device tensors only (chatterbox's `log_mel_spectrogram(audio: torch.Tensor)`, fed
+        `wav.to(self.device)` in a loop the index does not follow: the arm never runs for them). A tensor
+        annotation alone is no evidence either way: the test says other values reach the parameter."""
+        inf = self.ctx.inference
+        found = non_tensor_arm(inf, owner.test)
+        if found is None:
+            return None
+        before = inf.env.get(found[0])
+        if before is not None and before.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not before.weak \
+                and not inf.is_prior(found[0]):
+            return None
+        fn, index = self.ctx.unit.function, self.ctx.index
+        passed = index.call_facts.passed(fn).get(found[0]) if fn is not None and index is not None else None
+        return found if passed is None or passed in ik.HOST_FAMILY else None
 
     def _eager_arm(self, test: cst.BaseExpression) -> str | None:
         """Which arm of an `if` never runs while capturing: "body" for `if attn_metadata.is_prefill:` or
@@ -1458,6 +1482,21 @@ def _find_function(tree: cst.Module) -> cst.FunctionDef | None:
 def _main_guard(test: cst.BaseExpression) -> bool:
     """`__name__ == "__main__"` (any comparison of `__name__`, as graphlint.facts.default_device.is_main_guard)."""
     return isinstance(test, cst.Comparison) and isinstance(test.left, cst.Name) and test.left.value == "__name__"
+
+
+def _host_arm_name(normalised: tuple[str, bool], arms: list[tuple[dict[str, Val], dict[str, Val], bool]]
+                   ) -> str | None:
+    """The local that the arm where a type test shows it holds no tensor (`_normalised`) rebinds to a host tensor,
+    while the other arm leaves it as it came or only narrows it (`if not isinstance(x, torch.Tensor): x =
+    torch.tensor(x)`, `if isinstance(x, np.ndarray): x = torch.from_numpy(x)`): the input-normalising arm
+    (`Inference.host_arms`). Both arms fall through (`arms`: body, then else). Not an arm that builds on the device
+    (`torch.tensor(x, device=d)`), nor a host tensor known by its name only."""
+    name, in_body = normalised
+    (scope, _facts, _), (other, other_facts, _) = arms if in_body else arms[::-1]
+    val = scope.get(name)
+    if val is None or val.kind is not Kind.CPU_TENSOR or val.weak:
+        return None
+    return name if name not in other or other[name] is other_facts.get(name) else None
 
 
 def _exits(block: cst.BaseSuite | cst.If | cst.Else) -> bool:

@@ -457,6 +457,11 @@ class Inference:
         # parameter -> (its entry value, the class key) where every caller passes its own `self` (`CallFacts.params`,
         # `Inst`): while the name still holds that value, its methods are the class's own (the walker's call_returns)
         self.instances: dict[str, tuple[Val, str]] = {}
+        # name -> (the value the join after an `if` bound it to, that `if`) where the arm a type test sent a
+        # non-tensor down rebinds it to a host tensor and the other arm leaves it as it came (`if not
+        # isinstance(x, Tensor): x = torch.tensor(x)`): unknown after the `if`, but host memory whenever that arm
+        # ran; kept beside the environment as `none_params` is, and dropped by any rebinding (`host_arm`)
+        self.host_arms: dict[str, tuple[Val, cst.If]] = {}
         self._cache: dict[int, Val] = {}
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
@@ -494,6 +499,13 @@ class Inference:
         value: as a device argument it names no device (`t.to(device=device)` moves nothing)."""
         return isinstance(expr, cst.Name) and (entry := self.none_params.get(expr.value)) is not None \
             and self.env.get(expr.value) is entry
+
+    def host_arm(self, expr: cst.BaseExpression) -> cst.If | None:
+        """The `if` whose non-tensor arm made `expr`, a local, a host tensor (`host_arms`), while the name still holds
+        the value the join bound it to; None otherwise."""
+        if expr.__class__ is not cst.Name or (entry := self.host_arms.get(expr.value)) is None:  # type: ignore[union-attr]
+            return None
+        return entry[1] if self.env.get(expr.value) is entry[0] else None  # type: ignore[union-attr]
 
     def grow(self, call: cst.BaseExpression) -> None:
         """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now. `d.update(...)`
@@ -2258,6 +2270,37 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             and len(test.args) == 2 and _const_string(test.args[1].value) in TENSOR_ONLY_ATTRS:
         return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
+
+
+# types whose instances are never tensors: an arm where the subject is one got no tensor (`non_tensor_arm`)
+NON_TENSOR_TYPES = SEQ_TYPES | HOST_TYPES | {"numpy.ndarray", "numpy.generic"}
+
+
+def non_tensor_arm(inf: Inference, test: cst.BaseExpression) -> tuple[str, bool] | None:
+    """(the local, whether it is the body) of the arm of `if test:` where a type test shows the local holds no
+    tensor: the body of `if not isinstance(x, torch.Tensor):`, `if not torch.is_tensor(x):`, `if isinstance(x,
+    np.ndarray):` / `(list, tuple)`; the else arm of `if isinstance(x, torch.Tensor):`. None for any other test
+    (a conjunction, a type no list here names, a device test: those say nothing of every path)."""
+    negated = False
+    while test.__class__ is cst.UnaryOperation and test.operator.__class__ is cst.Not:  # type: ignore[attr-defined]
+        test, negated = test.expression, not negated  # type: ignore[attr-defined]
+    if test.__class__ is not cst.Call or not test.args or test.args[0].value.__class__ is not cst.Name:  # type: ignore[attr-defined]
+        return None
+    subject = test.args[0].value.value  # type: ignore[attr-defined]
+    if len(test.args) == 1 and inf.resolve(test.func) == "torch.is_tensor":  # type: ignore[attr-defined]
+        tensor_test = True
+    elif test.func.__class__ is cst.Name and test.func.value == "isinstance" and len(test.args) == 2:  # type: ignore[attr-defined]
+        types = test.args[1].value  # type: ignore[attr-defined]
+        names = {inf.resolve(e.value) for e in types.elements} if isinstance(types, cst.Tuple) else {inf.resolve(types)}
+        if names <= TENSOR_TYPES:
+            tensor_test = True
+        elif names <= NON_TENSOR_TYPES:
+            tensor_test = False
+        else:
+            return None
+    else:
+        return None
+    return subject, tensor_test == negated
 
 
 def remember_test(inf: Inference, name: str, value: cst.BaseExpression) -> None:

@@ -225,7 +225,12 @@ class CpuTensorToDevice(Rule):
     = src`, which is `dst[i, :n].copy_(src)`, of a CPU tensor or a Python list (torch makes it a CPU tensor first):
     TGI's `block_tables[i, :n] = torch.tensor(blocks)`, Janus's `tokens[i, :] = input_ids` of a `LongTensor(ids)`. Not
     reported: a Python scalar, a NumPy value (an array is not told from a NumPy scalar) or a 0-d CPU tensor stored (a
-    fill; one element from a Python scalar is GL133), a store into a CPU buffer.
+    fill; one element from a Python scalar is GL133), a store into a CPU buffer. So does the move right after an
+    input-normalising arm, `if not isinstance(x, torch.Tensor): x = torch.tensor(x)` (or `if isinstance(x,
+    np.ndarray): x = torch.from_numpy(x)`) then `x.to(device)`, in a function no project code calls with evidence
+    (a public entry: moondream's `input_embeds`): whenever the arm ran, `x` is a host tensor; the message names the
+    arm. Not where resolved callers pass values nothing types (they may pass device tensors only), nor after an arm
+    that builds on the device or a rebinding of `x`.
 
     A blocking host-to-device copy: the host waits for it, and during capture torch refuses a copy
     from unpinned memory. Typical sources: `torch.arange(n).cuda()`, a mask built on the host, a
@@ -306,9 +311,13 @@ class CpuTensorToDevice(Rule):
         return "Python list" if host_list(ctx, value) or ctx.host.is_host_list(value) or is_list(ctx.val(value)) \
             else None
 
+    ARM = ("A tensor the `if` at line {line} builds on the host when it runs is copied to the device (`{call}`): the "
+           "host blocks on that path, capture fails")
+
     def visit_Call(self, node: cst.Call) -> None:
         found = _h2d_copy(self, node) or self._moved_field(node)
         if found is None:
+            self._arm_copy(node)
             return
         src, call = found
         if non_blocking(node, self.ctx):
@@ -316,6 +325,19 @@ class CpuTensorToDevice(Rule):
         held = self.ctx.val(src)
         message = self.MODULE if held.kind is Kind.MODULE and held.host else self.message
         _report_per_step(self, node, message.format(call=call))
+
+    def _arm_copy(self, node: cst.Call) -> None:
+        """`x.to(device)` / `x.cuda()` right after an input-normalising arm (`if not isinstance(x, torch.Tensor): x =
+        torch.tensor(x)`): whenever that arm ran, `x` is a host tensor and this copies it (`Context.host_arm`)."""
+        m = method_call(node)
+        if m is None or m[1] not in ("to", "cuda") or (arm := self.ctx.host_arm(m[0])) is None:
+            return
+        if m[1] == "to" and to_target(self.ctx, node) is not Dev.DEVICE or non_blocking(node, self.ctx):
+            return
+        pos = self.ctx.position(arm)
+        if pos is not None:
+            line = pos.start.line + self.ctx.unit.line_offset
+            _report_per_step(self, node, self.ARM.format(line=line, call=f".{m[1]}(...)"))
 
     def _moved_field(self, node: cst.Call) -> tuple[cst.BaseExpression, str] | None:
         """`self.x = self.x.to(device)` of a field the class rebuilds on the host (`Context.moves_host_field`); not

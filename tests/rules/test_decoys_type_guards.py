@@ -72,3 +72,53 @@ def test_a_guard_of_a_known_tensor_keeps_its_reading() -> None:
                 return y.item()
     """
     assert findings(src) == {(9, "GL101")}
+
+
+def test_an_input_normalising_arm_uploads_where_it_ran() -> None:
+    """`if not isinstance(x, torch.Tensor): x = torch.tensor(x)` then `x.to(device)` in an entry no project code
+    calls: unknown after the `if`, but a host tensor whenever the arm ran, so the move copies it (GL131, naming the
+    arm: moondream's `input_embeds`). Decoys: an arm that builds on the device, both arms rebinding, a cast, a
+    non-blocking copy, the copy after a rebinding, a device test (no type test), a helper whose callers pass a device
+    tensor or values nothing types (they may pass device tensors only: chatterbox's `log_mel_spectrogram`)."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def _wav(audio: torch.Tensor, device):
+            if not torch.is_tensor(audio):
+                audio = torch.from_numpy(audio)
+            return audio.to(device)
+
+
+        def _ids(ids, device):
+            if not isinstance(ids, torch.Tensor):
+                ids = torch.tensor(ids)
+            return ids.to(device)
+
+
+        class M(torch.nn.Module):
+            def forward(self, ids, arr, a, b, c, d, e, f, device):
+                if not isinstance(ids, torch.Tensor):
+                    ids = torch.tensor(ids)
+                ids = ids.to(device)
+                if isinstance(arr, np.ndarray):
+                    arr = torch.from_numpy(arr)
+                arr = arr.cuda()
+                if isinstance(a, list):
+                    a = torch.tensor(a, device=device)
+                if not isinstance(b, torch.Tensor):
+                    b = torch.tensor(b)
+                else:
+                    b = b.float()
+                if not isinstance(c, torch.Tensor):
+                    c = torch.tensor(c)
+                if not isinstance(d, torch.Tensor):
+                    d = torch.tensor(d)
+                if e.device.type == "cpu":
+                    e = e.float()
+                w = _wav(torch.zeros(4, device=device), device), _ids(self.ids, device)
+                return (ids, arr, a.to(device), b.to(device), c.to(torch.float16), d.to(device, non_blocking=True),
+                        ids.to(device), e.to(device), w)
+    """
+    assert findings(src) == {(21, "GL131"), (24, "GL131"), (26, "GL130")}  # (GL130: `torch.tensor(a, device=..)`)

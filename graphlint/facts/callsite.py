@@ -1259,9 +1259,19 @@ def _seen_kind(name: str, seen: ast.expr | ast.AugAssign, resolve: Resolve, scop
     if isinstance(seen, ast.AugAssign):
         return TENSOR if _accumulated(expr_kind(seen.value, resolve, scope, depth + 1, memo)) == TENSOR else None
     kind = expr_kind(seen, resolve, scope, depth + 1, memo)
-    if name in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
-        return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
-    return kind
+    return _item_stored(kind) if name in scope.item_sets else kind
+
+
+def _item_stored(kind: IKind) -> IKind:
+    """What a local holds after element stores into it (`out["ids"] = t`, `w[:s] = 1.0`), of the kind its bindings
+    give: a dict's or tuple's items are no longer what `f` returned (unknown), but a store into a tensor keeps it
+    where it lives, so a deferred project return stays a host tensor where it settles to one (`HostIf`): lerobot's
+    `weights = self._linweights(..)` / `weights = torch.zeros(n); weights[:s] = 1.0`."""
+    if isinstance(kind, (Keys, Items)):
+        return UNKNOWN if isinstance(kind, Keys) or deferred(kind) else kind
+    if isinstance(kind, Join):
+        return join_later({_item_stored(part) for part in kind.parts})
+    return HostIf(kind) if deferred(kind) and not isinstance(kind, HostIf) else kind
 
 
 def _set_values(bound: list[ast.expr | ast.AugAssign | None]) -> list[ast.expr | ast.AugAssign | None]:
@@ -1299,9 +1309,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if own:
             kinds |= _rebound_views(value.id, own, kinds, resolve, scope, depth)
         kind = join_later(kinds) if kinds else UNKNOWN
-        if value.id in scope.item_sets and (isinstance(kind, Keys) or deferred(kind)):
-            return UNKNOWN  # `out = f(x)` then `out["ids"] = t`: its items are not what `f` returned
-        return kind
+        return _item_stored(kind) if value.id in scope.item_sets else kind
     if isinstance(value, ast.Constant):
         return HOST if value.value is not None and not isinstance(value.value, bytes) else UNKNOWN
     if isinstance(value, (ast.List, ast.Tuple, ast.Set)):

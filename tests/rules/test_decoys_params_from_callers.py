@@ -425,3 +425,96 @@ def test_hit_a_helper_no_project_code_calls():
     before."""
     src = POLYGON.format(rows="rows_cpu", more="").replace("polygon = to_polygon(", "polygon = (")
     assert _polygon_reads(src)
+
+
+# A helper whose return follows its argument (`FunctionInfo.follows`), called inside another project function whose
+# return the checker reads (`CallFacts.direct` with the owner, `settle`): lerobot's RTC `get_prefix_weights`, whose
+# arms rebind `weights = self._add_leading_ones(weights, start, total)` after an element store into a host buffer.
+PREFIX = """
+    import torch
+    from torch import nn
+
+
+    class RTC(nn.Module):
+        def __init__(self, mode):
+            super().__init__()
+            self.mode = mode
+
+        def get_prefix_weights(self, start, end, total):
+            if self.mode == 0:
+                weights = torch.zeros(total)
+                weights[:start] = 1.0
+            else:
+                weights = self._linweights(start, end, total)
+                weights = self._add_leading_ones(weights, start, total)
+            return weights
+
+        def _linweights(self, start, end, total):
+            return {lin}
+
+        def _add_leading_ones(self, weights, start, total):
+            if start <= 0:
+                return weights
+            ones = torch.ones(start)
+            return torch.cat([ones, {part}])
+
+        def forward(self, x_t, delay, horizon):
+            weights = self.get_prefix_weights(delay, horizon, x_t.shape[1]).to(x_t.device)
+            return x_t * weights
+"""
+
+
+def test_hit_pass_through_helper_of_a_host_tensor():
+    """Every arm of `get_prefix_weights` builds its weights on the host: the zeros filled in place, and the
+    linspace handed through `_add_leading_ones` (the argument itself, or `cat` with a host part): `.to(device)` of
+    the result is a pageable upload every denoise step."""
+    src = PREFIX.format(lin="torch.linspace(1, 0, total - start + 2)[1:-1]", part="weights")
+    assert (29, "GL131") in findings(src)
+
+
+def test_decoy_pass_through_helper_of_a_device_tensor_or_a_moved_part():
+    """The same shape where the argument lives on the device (`linspace(.., device=...)`), or where the helper
+    moves its argument before the join (`weights.cuda()`, the other arm then a device tensor too): no host
+    claim, `.to(device)` is no upload."""
+    for lin, part in (("torch.linspace(1, 0, total, device='cuda')", "weights"),
+                      ("torch.linspace(1, 0, total)", "weights.cuda()")):
+        src = PREFIX.format(lin=lin, part=part)
+        assert (29, "GL131") not in findings(src), (lin, part)
+
+
+def test_decoy_pass_through_helper_with_a_device_arm():
+    """A helper that returns its argument on one arm and a new device tensor on the other (`torch.zeros(n,
+    device=self.device)`), or that moves it (`w.to(self.device)`): its return follows no parameter, so a host
+    argument says nothing about it."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        class P(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.device = torch.device("cuda")
+
+            def _fresh(self, w, n):
+                if n:
+                    return w
+                return torch.zeros(n, device=self.device)
+
+            def _moved(self, w):
+                return w.to(self.device)
+
+            def prepare(self, n):
+                a = torch.zeros(n)
+                a = self._fresh(a, n)
+                return a
+
+            def moved(self, n):
+                b = torch.zeros(n)
+                b = self._moved(b)
+                return b
+
+            def forward(self, x, n):
+                return x + self.prepare(n).to(x.device) + self.moved(n).to(x.device)
+    """
+    assert not {f for f in findings(src, scope="all") if f[0] == 28}

@@ -126,6 +126,8 @@ class Scope:
     # (receiver, field) of dict fields filled some other way (`obj.<field>.update(...)`, `obj.<field>[k] += v`,
     # `obj.<field> = other`): no key of theirs is known (`CallFacts.keyed`)
     keyed_opaque: set[tuple[str, str]] = field(default_factory=set)
+    # (receiver, field) of `obj.<field> = {}` / `dict()`: a dict field, whatever key a store or a load names
+    dict_inits: set[tuple[str, str]] = field(default_factory=set)
     # receiver name -> the class it is an instance of, by its annotation or as `self` (`keyed_owners`)
     owners: dict[str, str] = field(default_factory=dict)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
@@ -159,6 +161,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         scope.self_assigns.append((attr, sub.value))
                         if not _empty_dict(sub.value):
                             scope.keyed_opaque.add(("self", attr))  # `self.extra = other`: rebound to any dict
+                        else:
+                            scope.dict_inits.add(("self", attr))
                         if isinstance(sub, ast.AnnAssign) and _list_annotation(sub.annotation):
                             scope.list_fields.add(attr)
                         if _may_pin(sub.value):
@@ -682,18 +686,22 @@ def keyed_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
     name, of a receiver of unknown class or under a key it cannot name, and a field filled some other way
     (`update`, `+=`, rebound) is recorded with "?" for what it cannot name and an unknown value: no load that it may
     reach is read (`CallFacts.keyed`)."""
-    if not scope.keyed_stores and not scope.keyed_opaque:
+    if not scope.keyed_stores and not scope.keyed_opaque and not scope.dict_inits:
         return ()
     memo: Memo = {}
     out: list[tuple[str, IKind]] = []
     for recv, fld, key, value in scope.keyed_stores:
         owner = scope.owners.get(recv, "?") if recv not in scope.binds else "?"
         ref = _key_ref(key, resolve, scope) or "?"
-        known = owner != "?" and ref != "?"
-        out.append((f"{owner}|{fld}|{ref}", expr_kind(value, resolve, scope, memo=memo) if known else UNKNOWN))
+        # under a key it cannot name, the value is still what an element of the dict field may be
+        # (`CallFacts.dict_elements`); no named key's load reads it (the "?" slot only says that one may reach it)
+        out.append((f"{owner}|{fld}|{ref}", expr_kind(value, resolve, scope, memo=memo) if owner != "?" else UNKNOWN))
     for recv, fld in sorted(scope.keyed_opaque):
         owner = scope.owners.get(recv, "?") if recv not in scope.binds else "?"
         out.append((f"{owner}|{fld}|?", UNKNOWN))
+    for recv, fld in sorted(scope.dict_inits - scope.keyed_opaque):
+        if (owner := scope.owners.get(recv)) is not None and recv not in scope.binds:
+            out.append((f"{owner}|{fld}|{{}}", HOST))  # the field is a dict (`self.voices = {}`): no value
     return tuple(out)
 
 

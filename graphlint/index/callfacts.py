@@ -16,6 +16,7 @@ from graphlint.facts.kinds import (
     UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
+from graphlint.facts.inference import DICT_SETTERS
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
 from graphlint.index.summary import CALLBACK_RUNNERS, NAME_ARG, OWN_RANK, PARAM, ClassInfo, FunctionInfo, ModuleSummary
@@ -162,6 +163,8 @@ class CallFacts:
         # `keyed_stores`: normalised "owner|field|key" -> the (kind, storing function) of each store; computed once
         self._keyed: dict[str, list[tuple[IKind, "FunctionInfo"]]] | None = None
         self._keyed_kinds: dict[str, IKind] = {}  # `keyed`, per normalised slot
+        self._dict_fields: set[str] = set()  # "owner|field" of each `self.<field> = {}` (`keyed_stores`)
+        self._setter_fields: frozenset[str] | None = None  # `_set_fields`, computed once
         self._keyed_fields: dict[str, set[str]] = {}  # field -> the normalised slots stored into it
         self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
@@ -598,6 +601,9 @@ class CallFacts:
             for fn in self.index.functions.values():
                 for slot, kind in fn.keyed_sets:
                     owner, fld, key = slot.split("|", 2)
+                    if key == "{}":  # `self.voices = {}`: a dict field (`_any_keyed`), no store
+                        self._dict_fields.add(f"{self._keyed_owner(owner)}|{fld}")
+                        continue
                     norm = f"{self._keyed_owner(owner)}|{fld}|{self._keyed_key(key)}"
                     table.setdefault(norm, []).append((kind, fn))
                     fields.setdefault(fld, set()).add(norm)
@@ -607,8 +613,48 @@ class CallFacts:
     def keyed_digest(self) -> list[tuple[str, str, str]]:
         """What each key a project stores into a dict field reads as (`keyed`, `keyed_object`), for the cache key: a
         store in any file may type a load in any other."""
-        return sorted((slot, str(self.keyed(slot + "|")), self.keyed_object(slot + "|") or "")
-                      for slot in self.keyed_stores() if not slot.endswith("|?"))
+        named = [(slot, str(self.keyed(slot + "|")), self.keyed_object(slot + "|") or "")
+                 for slot in self.keyed_stores() if not slot.endswith("|?")]
+        return sorted(named + [(f"{held}|*", str(self._any_keyed(*held.rsplit("|", 1))), "")
+                               for held in self._dict_fields])
+
+    def _set_fields(self) -> frozenset[str]:
+        """The fields some call fills as a dict (`x.<field>.setdefault(k, v)`, `.update(..)`), a statement or not:
+        their values are not all `obj.<field>[k] = v` stores. One pass over the calls the index records."""
+        if self._setter_fields is None:
+            self._setter_fields = frozenset(
+                parts[-2] for fn in self.index.functions.values() for callee, _line in fn.calls
+                if callee.rpartition(".")[2] in DICT_SETTERS and len(parts := callee.split(".")) > 2)
+        return self._setter_fields
+
+    def dict_elements(self, cls: "ClassInfo", fld: str) -> IKind | None:
+        """What an element of the dict field `self.<fld>` of `cls` is (`_any_keyed`), or None where no class of its
+        family makes the field an empty dict."""
+        self.keyed_stores()
+        return self._any_keyed(self._keyed_owner(cls.key), fld)
+
+    def _any_keyed(self, owned: str, fld: str) -> IKind | None:
+        """What a load under any key of the dict field `fld` of the class family `owned` reads (`self.voices[name]` of
+        kokoro's memoising `load_single_voice`, whose other return is the value it stores there): the join of every
+        project store into that field, under any key; unknown where one is unknown (the field rebound, updated or
+        `setdefault` anywhere, a store of a receiver of unknown class) or none is seen. None where the class never
+        makes the field an empty dict (`self.voices = {}`): a tensor field's element is read as its view, as before.
+        Host data only (a device store reads unknown)."""
+        norm = f"{owned}|{fld}|*"
+        if f"{owned}|{fld}" not in self._dict_fields:
+            return None
+        if norm in self._keyed_kinds:
+            return self._keyed_kinds[norm]
+        self._keyed_kinds[norm] = UNKNOWN  # a store of what the field itself holds: no evidence
+        table = self.keyed_stores()
+        slots = [k for k in self._keyed_fields.get(fld, ()) if k.startswith((f"{owned}|{fld}|", f"?|{fld}|"))]
+        kinds = {self.settle(kind, fn) for k in slots for kind, fn in table[k]}
+        opaque = fld in self._set_fields() or any(k.startswith("?|") for k in slots)
+        found = UNKNOWN if opaque or not kinds or UNKNOWN in kinds else join_kinds(kinds)
+        # host data only: a device claim would rest on phase-1 `TENSOR`, any torch op's result (of a host tensor too)
+        found = found if found in HOST_FAMILY else UNKNOWN
+        self._keyed_kinds[norm] = found
+        return found
 
     def keyed_object(self, slot: str) -> str | None:
         """The dotted name of the one project class every store under the slot's key builds (`batch.extra[KEY] =
@@ -698,6 +744,10 @@ class CallFacts:
         if isinstance(kind, Prior):  # an annotated tensor: on the host where the body settles there
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is, an iterator over a loader
+            cls = self.index.classes.get(caller.class_key) if caller.class_key else None
+            if isinstance(kind.inner, SelfField) and cls is not None \
+                    and (elements := self.dict_elements(cls, kind.inner.name)) is not None:
+                return elements  # `self.voices[name]` of a dict field: what the project stores in it
             inner = self.settle(kind.inner, caller, depth, calls)
             return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns

@@ -518,3 +518,52 @@ def test_decoy_pass_through_helper_with_a_device_arm():
                 return x + self.prepare(n).to(x.device) + self.moved(n).to(x.device)
     """
     assert not {f for f in findings(src, scope="all") if f[0] == 28}
+
+
+# A memoising method: `if k in self.voices: return self.voices[k]`, else build the value, store it under `k` and
+# return it (kokoro's `KPipeline.load_single_voice`): the dict field's values are what the project stores there under
+# any key (`CallFacts.keyed`, "owner|voices|*").
+MEMO = """
+    import torch
+    from torch import nn
+
+
+    class Pipeline(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.voices = {{}}
+
+        def load_voice(self, name, n):
+            if name in self.voices:
+                return self.voices[name]
+            pack = torch.zeros(n)
+            self.voices[name] = {stored}
+            return {returned}
+
+        def warm(self, name, n):
+            {elsewhere}
+
+        def forward(self, x, name, n):
+            v = self.load_voice(name, n).to(x.device)
+            return x + v
+"""
+
+
+def test_hit_memoising_method_of_host_values():
+    """Every value stored in `self.voices` is a host tensor and so is the fresh one: the memo's return is a host
+    tensor, and its `.to(device)` a pageable upload on each call."""
+    for returned, elsewhere in (("pack", "pass"), ("self.voices[name]", "self.voices[name] = torch.ones(n)")):
+        src = MEMO.format(stored="pack", returned=returned, elsewhere=elsewhere)
+        assert (21, "GL131") in findings(src), (returned, elsewhere)
+
+
+def test_decoy_memoising_method_with_a_device_value():
+    """The cache stores the moved value (`pack.to("cuda")`), another method stores a device tensor, fills the
+    field with `setdefault` or rebinds it: a cached value may live on the device, so the return is no host claim."""
+    for stored, returned, elsewhere in (
+            ('pack.to("cuda")', "self.voices[name]", "pass"),
+            ("pack", "pack", 'self.voices[name] = torch.ones(n, device="cuda")'),
+            ("pack", "pack", 'return self.voices.setdefault(name, torch.ones(n).cuda())'),
+            ("pack", "pack", "self.voices = torch.load(name)")):
+        src = MEMO.format(stored=stored, returned=returned, elsewhere=elsewhere)
+        assert (21, "GL131") not in findings(src), (stored, elsewhere)

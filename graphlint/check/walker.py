@@ -1312,7 +1312,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)
-                 else index.call_facts.direct(t.returns) for t in targets}
+                 else index.call_facts.direct(t.returns, owner=t) for t in targets}
         if typed:
             # a typed receiver's method: only its host data. A device tensor or an object read there would rest on
             # the callee's annotations (`vq_parts: list[Tensor]` of a dataset's encoded message), priors nothing checks

@@ -129,6 +129,8 @@ class Scope:
     # (receiver, field) of dict fields filled some other way (`obj.<field>.update(...)`, `obj.<field>[k] += v`,
     # `obj.<field> = other`): no key of theirs is known (`CallFacts.keyed`)
     keyed_opaque: set[tuple[str, str]] = field(default_factory=set)
+    # (receiver, field) of `obj.<field> = {}` / `dict()`: a dict field, whatever key a store or a load names
+    dict_inits: set[tuple[str, str]] = field(default_factory=set)
     # receiver name -> the class it is an instance of, by its annotation or as `self` (`keyed_owners`)
     owners: dict[str, str] = field(default_factory=dict)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
@@ -162,6 +164,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         scope.self_assigns.append((attr, sub.value))
                         if not _empty_dict(sub.value):
                             scope.keyed_opaque.add(("self", attr))  # `self.extra = other`: rebound to any dict
+                        else:
+                            scope.dict_inits.add(("self", attr))
                         if isinstance(sub, ast.AnnAssign) and _list_annotation(sub.annotation):
                             scope.list_fields.add(attr)
                         if _may_pin(sub.value):
@@ -693,18 +697,22 @@ def keyed_sets(scope: Scope, resolve: Resolve) -> tuple[tuple[str, IKind], ...]:
     name, of a receiver of unknown class or under a key it cannot name, and a field filled some other way
     (`update`, `+=`, rebound) is recorded with "?" for what it cannot name and an unknown value: no load that it may
     reach is read (`CallFacts.keyed`)."""
-    if not scope.keyed_stores and not scope.keyed_opaque:
+    if not scope.keyed_stores and not scope.keyed_opaque and not scope.dict_inits:
         return ()
     memo: Memo = {}
     out: list[tuple[str, IKind]] = []
     for recv, fld, key, value in scope.keyed_stores:
         owner = scope.owners.get(recv, "?") if recv not in scope.binds else "?"
         ref = _key_ref(key, resolve, scope) or "?"
-        known = owner != "?" and ref != "?"
-        out.append((f"{owner}|{fld}|{ref}", expr_kind(value, resolve, scope, memo=memo) if known else UNKNOWN))
+        # under a key it cannot name, the value is still what an element of the dict field may be
+        # (`CallFacts.dict_elements`); no named key's load reads it (the "?" slot only says that one may reach it)
+        out.append((f"{owner}|{fld}|{ref}", expr_kind(value, resolve, scope, memo=memo) if owner != "?" else UNKNOWN))
     for recv, fld in sorted(scope.keyed_opaque):
         owner = scope.owners.get(recv, "?") if recv not in scope.binds else "?"
         out.append((f"{owner}|{fld}|?", UNKNOWN))
+    for recv, fld in sorted(scope.dict_inits - scope.keyed_opaque):
+        if (owner := scope.owners.get(recv)) is not None and recv not in scope.binds:
+            out.append((f"{owner}|{fld}|{{}}", HOST))  # the field is a dict (`self.voices = {}`): no value
     return tuple(out)
 
 
@@ -1270,9 +1278,19 @@ def _seen_kind(name: str, seen: ast.expr | ast.AugAssign, resolve: Resolve, scop
     if isinstance(seen, ast.AugAssign):
         return TENSOR if _accumulated(expr_kind(seen.value, resolve, scope, depth + 1, memo)) == TENSOR else None
     kind = expr_kind(seen, resolve, scope, depth + 1, memo)
-    if not isinstance(seen, ast.AugAssign):
-        return _stored_keys(name, kind, seen, resolve, scope, memo, depth + 1)
-    return kind
+    return _stored_keys(name, kind, seen, resolve, scope, memo, depth + 1)
+
+
+def _item_stored(kind: IKind) -> IKind:
+    """What a local holds after element stores into it (`out["ids"] = t`, `w[:s] = 1.0`), of the kind its bindings
+    give: a dict's or tuple's items are no longer what `f` returned (unknown), but a store into a tensor keeps it
+    where it lives, so a deferred project return stays a host tensor where it settles to one (`HostIf`): lerobot's
+    `weights = self._linweights(..)` / `weights = torch.zeros(n); weights[:s] = 1.0`."""
+    if isinstance(kind, (Keys, Items)):
+        return UNKNOWN if isinstance(kind, Keys) or deferred(kind) else kind
+    if isinstance(kind, Join):
+        return join_later({_item_stored(part) for part in kind.parts})
+    return HostIf(kind) if deferred(kind) and not isinstance(kind, HostIf) else kind
 
 
 def _stored_keys(name: str, kind: IKind, bound: ast.expr | None, resolve: Resolve, scope: Scope, memo: Memo,
@@ -1287,7 +1305,9 @@ def _stored_keys(name: str, kind: IKind, bound: ast.expr | None, resolve: Resolv
         return UNKNOWN
     if name not in scope.item_sets or not (isinstance(kind, Keys) or deferred(kind) or _empty_dict(bound)):
         return kind
-    if name in scope.opaque_items or bound is None or not (isinstance(kind, Keys) or _empty_dict(bound)):
+    if not (isinstance(kind, Keys) or _empty_dict(bound)):
+        return _item_stored(kind)  # a deferred project return stored into (`w[:s] = 1.0`)
+    if name in scope.opaque_items or bound is None:
         return UNKNOWN
     found: dict[str, list[IKind]] = {key: [k] for key, k in kind.pairs} if isinstance(kind, Keys) else {}
     for key, value in scope.key_updates.get(name, []):

@@ -88,6 +88,14 @@ def _join(parts: list[Params | None]) -> Params | None:
     return frozenset().union(*parts)
 
 
+def _same_device(parts: list[Params | None]) -> Params | None:
+    """The parameters the parts of a join that raises on two devices follow (`torch.cat`, `torch.stack`): where one
+    part lives, all do, so a part nothing types (`torch.zeros(n)` of lerobot's `_add_trailing_zeros`, built on the
+    default device) lives where the parts that follow a parameter do. Unknown where no part follows one."""
+    known = [p for p in parts if p]
+    return frozenset().union(*known) if known else _join(parts)
+
+
 def _no_layer(attr: str) -> bool:
     return False
 
@@ -171,7 +179,7 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
                 and not any(isinstance(e, ast.Starred) for e in parts.elts):
             # `torch.cat([x, x.new_zeros([1])])` (k-diffusion's `append_zero`): the parts must share one device, and
             # the join lives there
-            return _join([again(e) for e in parts.elts])
+            return _same_device([again(e) for e in parts.elts])
         if device is not None or torch_return_kind(qual) not in (TENSOR, BOOL_TENSOR) or not call.args \
                 or isinstance(call.args[0], ast.Starred):
             return None

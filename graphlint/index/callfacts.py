@@ -16,6 +16,7 @@ from graphlint.facts.kinds import (
     UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
+from graphlint.facts.inference import DICT_SETTERS
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
 from graphlint.index.summary import CALLBACK_RUNNERS, NAME_ARG, OWN_RANK, PARAM, ClassInfo, FunctionInfo, ModuleSummary
@@ -91,6 +92,31 @@ def direct_call(kind: IKind) -> bool:
     return isinstance(kind, Call) and not kind.receiver
 
 
+def followed_kind(where: list[IKind]) -> IKind:
+    """Where a device-polymorphic helper's result lives, from the settled kinds of the arguments its return follows
+    (as `facts.follows.followed_placement` reads the checker's values): a host tensor (an array) where every one is
+    host data and one a host tensor (an array); unknown otherwise. Not a device tensor where one passes `TENSOR`:
+    the phase-1 kinds call any torch op's result one (`torch.expm1(w)` of a host `w`), which the checker's values,
+    read in the function itself, do not."""
+    kinds = set(where)
+    if kinds & {CPU_TENSOR, NDARRAY} and kinds <= {CPU_TENSOR, NDARRAY, HOST}:
+        return CPU_TENSOR if CPU_TENSOR in kinds else NDARRAY
+    return UNKNOWN
+
+
+# What a pass-through call reads while the same call's argument is being read (`w = self._lead(w, s)` in one arm,
+# `w = torch.zeros(n)` in another: `w` is what its other bindings are, the least fixpoint). Only joins and views see
+# it: a join drops it, anything else that meets it reads unknown (`followed_kind`).
+CYCLE: IKind = Call("<cycle>")
+
+
+def _join_acyclic(kinds: set[IKind]) -> IKind:
+    """`join_paths` of the parts of a join, less `CYCLE` where another part is known."""
+    if CYCLE in kinds and len(kinds) > 1:
+        kinds = kinds - {CYCLE}
+    return CYCLE if kinds == {CYCLE} else join_paths(kinds)
+
+
 def _framework_fed(fn: "FunctionInfo") -> bool:
     """The framework calls it with its tensors (module calls, hot and capture roots): its annotations are the
     evidence there is."""
@@ -137,6 +163,8 @@ class CallFacts:
         # `keyed_stores`: normalised "owner|field|key" -> the (kind, storing function) of each store; computed once
         self._keyed: dict[str, list[tuple[IKind, "FunctionInfo"]]] | None = None
         self._keyed_kinds: dict[str, IKind] = {}  # `keyed`, per normalised slot
+        self._dict_fields: set[str] = set()  # "owner|field" of each `self.<field> = {}` (`keyed_stores`)
+        self._setter_fields: frozenset[str] | None = None  # `_set_fields`, computed once
         self._keyed_fields: dict[str, set[str]] = {}  # field -> the normalised slots stored into it
         self._methods: dict[str, IKind] | None = None
         self._instances: dict[tuple[str, str], str | None] = {}
@@ -146,7 +174,9 @@ class CallFacts:
         self._callees: list[str] | None = None
         self._built: dict[str, list] = {}
         self._cls_sites: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
-        self._direct: dict[tuple[IKind, int], IKind] = {}  # `direct`, per (kind, depth)
+        self._direct: dict[tuple[IKind, int, str], IKind] = {}  # `direct`, per (kind, depth, owner key)
+        # (caller key, callee) of each `_followed_return` in progress: met again, a rebinding `w = f(w)` (`CYCLE`)
+        self._following: set[tuple[str, str]] = set()
         self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
         self._device_ctx: dict[str, Dev | None] = {}  # `device_context`, per function
         self._device_blocks: bool | None = None  # some function of the project has a device block
@@ -571,6 +601,9 @@ class CallFacts:
             for fn in self.index.functions.values():
                 for slot, kind in fn.keyed_sets:
                     owner, fld, key = slot.split("|", 2)
+                    if key == "{}":  # `self.voices = {}`: a dict field (`_any_keyed`), no store
+                        self._dict_fields.add(f"{self._keyed_owner(owner)}|{fld}")
+                        continue
                     norm = f"{self._keyed_owner(owner)}|{fld}|{self._keyed_key(key)}"
                     table.setdefault(norm, []).append((kind, fn))
                     fields.setdefault(fld, set()).add(norm)
@@ -580,8 +613,48 @@ class CallFacts:
     def keyed_digest(self) -> list[tuple[str, str, str]]:
         """What each key a project stores into a dict field reads as (`keyed`, `keyed_object`), for the cache key: a
         store in any file may type a load in any other."""
-        return sorted((slot, str(self.keyed(slot + "|")), self.keyed_object(slot + "|") or "")
-                      for slot in self.keyed_stores() if not slot.endswith("|?"))
+        named = [(slot, str(self.keyed(slot + "|")), self.keyed_object(slot + "|") or "")
+                 for slot in self.keyed_stores() if not slot.endswith("|?")]
+        return sorted(named + [(f"{held}|*", str(self._any_keyed(*held.rsplit("|", 1))), "")
+                               for held in self._dict_fields])
+
+    def _set_fields(self) -> frozenset[str]:
+        """The fields some call fills as a dict (`x.<field>.setdefault(k, v)`, `.update(..)`), a statement or not:
+        their values are not all `obj.<field>[k] = v` stores. One pass over the calls the index records."""
+        if self._setter_fields is None:
+            self._setter_fields = frozenset(
+                parts[-2] for fn in self.index.functions.values() for callee, _line in fn.calls
+                if callee.rpartition(".")[2] in DICT_SETTERS and len(parts := callee.split(".")) > 2)
+        return self._setter_fields
+
+    def dict_elements(self, cls: "ClassInfo", fld: str) -> IKind | None:
+        """What an element of the dict field `self.<fld>` of `cls` is (`_any_keyed`), or None where no class of its
+        family makes the field an empty dict."""
+        self.keyed_stores()
+        return self._any_keyed(self._keyed_owner(cls.key), fld)
+
+    def _any_keyed(self, owned: str, fld: str) -> IKind | None:
+        """What a load under any key of the dict field `fld` of the class family `owned` reads (`self.voices[name]` of
+        kokoro's memoising `load_single_voice`, whose other return is the value it stores there): the join of every
+        project store into that field, under any key; unknown where one is unknown (the field rebound, updated or
+        `setdefault` anywhere, a store of a receiver of unknown class) or none is seen. None where the class never
+        makes the field an empty dict (`self.voices = {}`): a tensor field's element is read as its view, as before.
+        Host data only (a device store reads unknown)."""
+        norm = f"{owned}|{fld}|*"
+        if f"{owned}|{fld}" not in self._dict_fields:
+            return None
+        if norm in self._keyed_kinds:
+            return self._keyed_kinds[norm]
+        self._keyed_kinds[norm] = UNKNOWN  # a store of what the field itself holds: no evidence
+        table = self.keyed_stores()
+        slots = [k for k in self._keyed_fields.get(fld, ()) if k.startswith((f"{owned}|{fld}|", f"?|{fld}|"))]
+        kinds = {self.settle(kind, fn) for k in slots for kind, fn in table[k]}
+        opaque = fld in self._set_fields() or any(k.startswith("?|") for k in slots)
+        found = UNKNOWN if opaque or not kinds or UNKNOWN in kinds else join_kinds(kinds)
+        # host data only: a device claim would rest on phase-1 `TENSOR`, any torch op's result (of a host tensor too)
+        found = found if found in HOST_FAMILY else UNKNOWN
+        self._keyed_kinds[norm] = found
+        return found
 
     def keyed_object(self, slot: str) -> str | None:
         """The dotted name of the one project class every store under the slot's key builds (`batch.extra[KEY] =
@@ -655,6 +728,10 @@ class CallFacts:
         callee's cache key). Depth-limited, so that recursive helpers end as unknown."""
         if not deferred(kind):
             return kind
+        found = self._settle(kind, caller, depth, calls)
+        return UNKNOWN if found == CYCLE and not self._following else found
+
+    def _settle(self, kind: IKind, caller: "FunctionInfo", depth: int, calls: bool) -> IKind:
         if depth > MAX_SETTLE_DEPTH:
             return UNKNOWN
         if isinstance(kind, Items):
@@ -663,12 +740,16 @@ class CallFacts:
         if isinstance(kind, Keys):
             return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in kind.pairs])
         if isinstance(kind, Join):  # the paths of one function (`join_later`)
-            return join_paths({self.settle(k, caller, depth, calls) for k in kind.parts})
+            return _join_acyclic({self.settle(k, caller, depth, calls) for k in kind.parts})
         if isinstance(kind, Prior):  # an annotated tensor: on the host where the body settles there
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is, an iterator over a loader
+            cls = self.index.classes.get(caller.class_key) if caller.class_key else None
+            if isinstance(kind.inner, SelfField) and cls is not None \
+                    and (elements := self.dict_elements(cls, kind.inner.name)) is not None:
+                return elements  # `self.voices[name]` of a dict field: what the project stores in it
             inner = self.settle(kind.inner, caller, depth, calls)
-            return inner if inner in (CPU_TENSOR, HOST_LOADER) else UNKNOWN
+            return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
             return elements_list(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
@@ -710,46 +791,112 @@ class CallFacts:
         assert isinstance(kind, Call)
         targets = self.index.call_edges(caller, caller.module, kind.callee)
         if targets:
-            returns = join_kinds({self.settle(t.returns, t, depth + 1) for t, _how in targets})
+            read = lambda k: self.settle(k, caller, depth + 1)  # noqa: E731
+            returns = join_kinds({self._with_followed(self.settle(t.returns, t, depth + 1), t, caller, kind.callee,
+                                                      kind.item, read) for t, _how in targets})
         elif kind.receiver:  # a receiver of a class the index does not know: every method of that name
             returns = self.method(kind.callee.rpartition(".")[2]) or UNKNOWN
         else:
             return UNKNOWN
         return item_key(returns, kind.item) if kind.item is not None else returns
 
-    def direct(self, kind: IKind, depth: int = 0) -> IKind:
+    def direct(self, kind: IKind, depth: int = 0, owner: "FunctionInfo | None" = None) -> IKind:
         """A project function's return kind with the module-level functions it returns the result of read through
         (`token = t.argmax(-1) if greedy else sample(p); return token`), also a returned dict's values
         (`return {"ids": to_idx(text)}`), to MAX_DIRECT_DEPTH calls; anything else
         still deferred reads as unknown (`settled`): the checker's reading of a call's return. Only calls the
         callee's own module names: those modules are imported, so in the checked file's cache key (`reach`);
-        methods, which dynamic dispatch may resolve elsewhere, are not. The kind and the depth decide the answer
-        (callees are named in full), so it is computed once per pair and index."""
-        key = (kind, depth)
+        methods, which dynamic dispatch may resolve elsewhere, are not, except, given the function whose return
+        `kind` is (`owner`), its own `self.m(..)` of a method of its own module that no dispatch reaches
+        (`_own_method`). With `owner`, a callee whose returns follow its arguments (`FunctionInfo.follows`:
+        lerobot's `_add_leading_ones(weights, ..)` returns `weights` or `torch.cat([ones, weights])`) returns
+        where the owner's arguments for them live (`_followed_return`). The kind, the owner and the depth decide
+        the answer (callees are named in full), so it is computed once per triple and index."""
+        key = (kind, depth, owner.key if owner is not None else "")
         found = self._direct.get(key)
         if found is None:
-            found = self._direct[key] = self._read_direct(kind, depth)
+            found = self._read_direct(kind, depth, owner)
+            if found == CYCLE:  # an answer only inside the read it cycles back to, never memoised nor handed out
+                return UNKNOWN if not self._following else found
+            self._direct[key] = found
         return found
 
-    def _read_direct(self, kind: IKind, depth: int) -> IKind:
+    def _read_direct(self, kind: IKind, depth: int, owner: "FunctionInfo | None") -> IKind:
         if depth >= MAX_DIRECT_DEPTH or not mentions(kind, direct_call):
             return settled(kind)
         if isinstance(kind, Join):
-            return join_paths({self.direct(k, depth) for k in kind.parts})
+            return _join_acyclic({self.direct(k, depth, owner) for k in kind.parts})
         if isinstance(kind, Items):
-            items = tuple(self.direct(k, depth) for k in kind.items)
+            items = tuple(self.direct(k, depth, owner) for k in kind.items)
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
         if isinstance(kind, Keys):  # `return {"ids": to_idx(text)}`: each value read as a return is
-            return keyed([(key, self.direct(k, depth)) for key, k in kind.pairs])
+            return keyed([(key, self.direct(k, depth, owner)) for key, k in kind.pairs])
         if isinstance(kind, Elems):
-            return elements_list(self.direct(kind.inner, depth))
-        if direct_call(kind) and not kind.callee.startswith(("self.", "cls.", "super().")):
-            target = self.index.function_by_dotted(kind.callee)
-            if target is None:
+            return elements_list(self.direct(kind.inner, depth, owner))
+        if isinstance(kind, HostIf):  # `w = f(n); w[:s] = 1.0`: a store into a tensor keeps it where it lives
+            inner = self.direct(kind.inner, depth, owner)
+            return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
+        if not direct_call(kind):
+            return settled(kind)
+        own = kind.callee.startswith(("self.", "cls.", "super()."))
+        target = self._own_method(owner, kind.callee) if own else self.index.function_by_dotted(kind.callee)
+        if target is None:
+            return UNKNOWN
+        returns = self.direct(target.returns, depth + 1, target)
+        if owner is not None:
+            read = lambda k: self.direct(k, depth + 1, owner)  # noqa: E731
+            returns = self._with_followed(returns, target, owner, kind.callee, kind.item, read)
+        return item_key(returns, kind.item) if kind.item is not None else returns
+
+    def _own_method(self, owner: "FunctionInfo | None", callee: str) -> "FunctionInfo | None":
+        """The one method `self.m(..)` / `cls.m(..)` of `owner` calls without dynamic dispatch, where it lies in
+        `owner`'s own module (so in the checked file's cache key with it); None otherwise."""
+        if owner is None or callee.count(".") != 1 or callee.startswith("super()."):
+            return None
+        targets = self.index.resolve_call(owner, owner.module, callee, dispatch=False)
+        return targets[0] if len(targets) == 1 and targets[0].module == owner.module else None
+
+    def _with_followed(self, returns: IKind, target: "FunctionInfo", caller: "FunctionInfo", callee: str,
+                       item: int | str | None, read: Callable[[IKind], IKind]) -> IKind:
+        """`returns` of `target`, or where they say nothing (of the item asked for), where the arguments `caller`
+        passes for the parameters the return follows live (`FunctionInfo.follows`, `item_follows`)."""
+        if item is None and returns == UNKNOWN and target.follows:
+            if (caller.key, callee) in self._following:
+                return CYCLE  # `w = self._lead(w, s)` read while `_lead`'s argument is: what `w`'s other values say
+            self._following.add((caller.key, callee))
+            try:
+                return self._followed_return(target, caller, callee, target.follows, read)
+            finally:
+                self._following.discard((caller.key, callee))
+        if isinstance(item, int) and 0 <= item < len(target.item_follows) and item_key(returns, item) == UNKNOWN \
+                and target.item_follows[item] and (caller.key, callee) not in self._following:
+            found = self._followed_return(target, caller, callee, target.item_follows[item], read)
+            if found != UNKNOWN:
+                size = len(target.item_follows)
+                return Items(tuple(found if i == item else item_key(returns, i) for i in range(size)))
+        return returns
+
+    def _followed_return(self, target: "FunctionInfo", caller: "FunctionInfo", callee: str, names: tuple[str, ...],
+                         read: Callable[[IKind], IKind]) -> IKind:
+        """Where `target`'s return lives at every call of `callee` in `caller`, from what each passes for the
+        parameters `names` the return is computed from (`read`: how an argument's phase-1 kind is settled): a host
+        tensor where every one passes host data, one of them a host tensor (`followed_kind`). Several calls of it
+        in `caller` must agree (the kind does not say which call it is); unknown where one recorded no arguments or
+        spreads `*args` / `**kwargs`."""
+        lines = {line for c, line in caller.calls if c == callee}
+        params = self.index.call_params(target, callee)
+        kinds: set[IKind] = set()
+        for line in lines:
+            records = self._records(caller, callee, line)
+            if records is None:
                 return UNKNOWN
-            returns = self.direct(target.returns, depth + 1)
-            return item_key(returns, kind.item) if kind.item is not None else returns
-        return settled(kind)
+            for positional, keywords in records:
+                if self._spread(positional, keywords):
+                    return UNKNOWN
+                site = {**dict(zip(params, positional)), **dict(keywords)}
+                kinds.add(followed_kind([read(site[name]) if name in site else
+                                         HOST if name in target.number_defaults else UNKNOWN for name in names]))
+        return join_kinds(kinds) if kinds else UNKNOWN
 
     def instance(self, cls: "ClassInfo", name: str) -> str | None:
         """The dotted name of the one plain project class `self.<name>` holds an instance of, on an instance of `cls`

@@ -134,6 +134,42 @@ def elsewhere(x, device):
     assert s.functions["two"].number_defaults == ("scale",)
 
 
+def test_a_same_device_join_follows_the_parts_that_follow_a_parameter():
+    """`torch.cat` / `torch.stack` raise on parts of two devices, so their result lives where any one part does: a
+    part nothing types (`torch.ones(n)` on the default device) lives where the parameter does (lerobot's
+    `_add_leading_ones(weights, start, total)`, which returns `weights` or `torch.cat([ones, weights])`). Decoys: no
+    part follows a parameter (a moved one, a factory on another device), and arithmetic, which takes a 0-d host
+    operand: there an untyped part still leaves the result unknown."""
+    s = index_source("""
+import torch
+
+
+def lead(w, n):
+    if n <= 0:
+        return w
+    ones = torch.ones(n)
+    return torch.cat([ones, w])
+
+
+def stacked(w, n):
+    return torch.stack([w, torch.zeros(n)])
+
+
+def moved(w, n, device):
+    return torch.cat([w.to(device), torch.zeros(n)])
+
+
+def elsewhere(w, n, device):
+    return torch.cat([torch.zeros(n, device=device), torch.ones(n)])
+
+
+def added(w, n):
+    return w + torch.zeros(n)
+""", "m.py", "m")
+    got = {name: fn.follows for name, fn in s.functions.items()}
+    assert got == {"lead": ("w",), "stacked": ("w",), "moved": (), "elsewhere": (), "added": ()}
+
+
 def test_a_tensor_annotation_yields_to_returns_that_show_no_tensor():
     """Data flow beats annotations (issue 19): `-> torch.Tensor` on a function whose every return shows a list, a
     number or a list the facts know is one returns what the body says (Mini-Omni's `generate_TA_BATCH`). Decoys: a

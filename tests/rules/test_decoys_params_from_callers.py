@@ -425,3 +425,145 @@ def test_hit_a_helper_no_project_code_calls():
     before."""
     src = POLYGON.format(rows="rows_cpu", more="").replace("polygon = to_polygon(", "polygon = (")
     assert _polygon_reads(src)
+
+
+# A helper whose return follows its argument (`FunctionInfo.follows`), called inside another project function whose
+# return the checker reads (`CallFacts.direct` with the owner, `settle`): lerobot's RTC `get_prefix_weights`, whose
+# arms rebind `weights = self._add_leading_ones(weights, start, total)` after an element store into a host buffer.
+PREFIX = """
+    import torch
+    from torch import nn
+
+
+    class RTC(nn.Module):
+        def __init__(self, mode):
+            super().__init__()
+            self.mode = mode
+
+        def get_prefix_weights(self, start, end, total):
+            if self.mode == 0:
+                weights = torch.zeros(total)
+                weights[:start] = 1.0
+            else:
+                weights = self._linweights(start, end, total)
+                weights = self._add_leading_ones(weights, start, total)
+            return weights
+
+        def _linweights(self, start, end, total):
+            return {lin}
+
+        def _add_leading_ones(self, weights, start, total):
+            if start <= 0:
+                return weights
+            ones = torch.ones(start)
+            return torch.cat([ones, {part}])
+
+        def forward(self, x_t, delay, horizon):
+            weights = self.get_prefix_weights(delay, horizon, x_t.shape[1]).to(x_t.device)
+            return x_t * weights
+"""
+
+
+def test_hit_pass_through_helper_of_a_host_tensor():
+    """Every arm of `get_prefix_weights` builds its weights on the host: the zeros filled in place, and the
+    linspace handed through `_add_leading_ones` (the argument itself, or `cat` with a host part): `.to(device)` of
+    the result is a pageable upload every denoise step."""
+    src = PREFIX.format(lin="torch.linspace(1, 0, total - start + 2)[1:-1]", part="weights")
+    assert (29, "GL131") in findings(src)
+
+
+def test_decoy_pass_through_helper_of_a_device_tensor_or_a_moved_part():
+    """The same shape where the argument lives on the device (`linspace(.., device=...)`), or where the helper
+    moves its argument before the join (`weights.cuda()`, the other arm then a device tensor too): no host
+    claim, `.to(device)` is no upload."""
+    for lin, part in (("torch.linspace(1, 0, total, device='cuda')", "weights"),
+                      ("torch.linspace(1, 0, total)", "weights.cuda()")):
+        src = PREFIX.format(lin=lin, part=part)
+        assert (29, "GL131") not in findings(src), (lin, part)
+
+
+def test_decoy_pass_through_helper_with_a_device_arm():
+    """A helper that returns its argument on one arm and a new device tensor on the other (`torch.zeros(n,
+    device=self.device)`), or that moves it (`w.to(self.device)`): its return follows no parameter, so a host
+    argument says nothing about it."""
+    src = """
+        import torch
+        from torch import nn
+
+
+        class P(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.device = torch.device("cuda")
+
+            def _fresh(self, w, n):
+                if n:
+                    return w
+                return torch.zeros(n, device=self.device)
+
+            def _moved(self, w):
+                return w.to(self.device)
+
+            def prepare(self, n):
+                a = torch.zeros(n)
+                a = self._fresh(a, n)
+                return a
+
+            def moved(self, n):
+                b = torch.zeros(n)
+                b = self._moved(b)
+                return b
+
+            def forward(self, x, n):
+                return x + self.prepare(n).to(x.device) + self.moved(n).to(x.device)
+    """
+    assert not {f for f in findings(src, scope="all") if f[0] == 28}
+
+
+# A memoising method: `if k in self.voices: return self.voices[k]`, else build the value, store it under `k` and
+# return it (kokoro's `KPipeline.load_single_voice`): the dict field's values are what the project stores there under
+# any key (`CallFacts.keyed`, "owner|voices|*").
+MEMO = """
+    import torch
+    from torch import nn
+
+
+    class Pipeline(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.voices = {{}}
+
+        def load_voice(self, name, n):
+            if name in self.voices:
+                return self.voices[name]
+            pack = torch.zeros(n)
+            self.voices[name] = {stored}
+            return {returned}
+
+        def warm(self, name, n):
+            {elsewhere}
+
+        def forward(self, x, name, n):
+            v = self.load_voice(name, n).to(x.device)
+            return x + v
+"""
+
+
+def test_hit_memoising_method_of_host_values():
+    """Every value stored in `self.voices` is a host tensor and so is the fresh one: the memo's return is a host
+    tensor, and its `.to(device)` a pageable upload on each call."""
+    for returned, elsewhere in (("pack", "pass"), ("self.voices[name]", "self.voices[name] = torch.ones(n)")):
+        src = MEMO.format(stored="pack", returned=returned, elsewhere=elsewhere)
+        assert (21, "GL131") in findings(src), (returned, elsewhere)
+
+
+def test_decoy_memoising_method_with_a_device_value():
+    """The cache stores the moved value (`pack.to("cuda")`), another method stores a device tensor, fills the
+    field with `setdefault` or rebinds it: a cached value may live on the device, so the return is no host claim."""
+    for stored, returned, elsewhere in (
+            ('pack.to("cuda")', "self.voices[name]", "pass"),
+            ("pack", "pack", 'self.voices[name] = torch.ones(n, device="cuda")'),
+            ("pack", "pack", 'return self.voices.setdefault(name, torch.ones(n).cuda())'),
+            ("pack", "pack", "self.voices = torch.load(name)")):
+        src = MEMO.format(stored=stored, returned=returned, elsewhere=elsewhere)
+        assert (21, "GL131") not in findings(src), (stored, elsewhere)

@@ -2202,12 +2202,14 @@ class _Indexer(ast.NodeVisitor):
         if not (node.args or node.keywords) or not records_args(callee):
             return
         loops = self.comprehended.get(id(node)) if keep_loops else self.comprehended.pop(id(node), None)
-        kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops, self._args_memo())
+        # (a script's top level reads its names as one body's: `_module_scope`)
+        scope = self.scopes[-1] if self.func_stack else self._module_scope()
+        kinds = call_arg_kinds(node, self.resolve, scope, loops, self._args_memo(scope))
         if kinds is not None:
-            kinds = self._own_instance_passed(node, kinds)
-            self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
-            self.func_stack[-1].call_filled.append(
-                (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+            kinds = self._own_instance_passed(node, kinds) if self.func_stack else kinds
+            unit = self.func_stack[-1] if self.func_stack else self._script()
+            unit.call_args.append((callee, node.lineno, *kinds))
+            unit.call_filled.append((callee, node.lineno, filled_arguments(node, self.resolve, scope)))
 
     def _own_instance_passed(self, node: ast.Call, kinds: tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]
                              ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]:
@@ -2290,6 +2292,12 @@ class _Indexer(ast.NodeVisitor):
                 finally:
                     self.local_binds.pop()
                 self._script().calls.append((own, node.lineno))
+                if node.args or node.keywords:  # what a script hands the objects it builds (`Tree(engine=llm)`)
+                    self.local_binds.append(self.script_binds)
+                    try:
+                        self._record_args(node, own)
+                    finally:
+                        self.local_binds.pop()
                 self.arm_binds.append(self.script_arms)
                 try:  # `pipeline.inference(...)` with `pipeline` bound in the arms of a top-level `if`
                     self._script().calls.extend((alt, node.lineno) for alt in self._arm_callees(func))

@@ -883,9 +883,31 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for cls, how in self._caller_classes(owner, name, every=True):
+        for cls, how in self._caller_classes(owner, name, every=True) or self._handed_class_values(owner, name):
             for fn, h in self.methods_via(cls, meth):
                 out.setdefault(fn.key, (fn, _join(how, h)))
+        return list(out.values())
+
+    def _handed_class_values(self, owner: FunctionInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """The project classes themselves (not instances) that every project call of `owner` passes for its parameter
+        `name` (`step(model, x, FlashBatch)`, then `batch_type.load(..)` in `step`: `FunctionInfo.callable_args`),
+        each labelled `name = Cls by Caller`; empty where one call passes anything else or nothing for it. The calls
+        handing something on are read first: most parameters are handed no class, and scanning every call of the
+        function for each method called on them is the cost `handing_calls_named` avoids."""
+        def handed(caller: FunctionInfo, desc: str, line: int) -> tuple[list[str], list[ClassInfo]]:
+            slots = self._slots(owner, desc, name)
+            refs = [ref for c, ln, slot, ref in caller.callable_args if c == desc and ln == line and slot in slots]
+            return refs, [c for ref in refs if (c := self.class_by_dotted(ref)) is not None]
+
+        if not any(handed(*call)[1] for call in self._project_calls(owner, handing=True)):
+            return []
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        for caller, desc, line in self._project_calls(owner):
+            refs, classes = handed(caller, desc, line)
+            if not refs or len(classes) != len(refs):
+                return []
+            for c in classes:
+                out.setdefault(c.key, (c, f"{name} = {c.qualname} by {caller.display}"))
         return list(out.values())
 
     def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:

@@ -194,3 +194,56 @@ def test_a_part_of_an_annotated_engine_runs_through_the_field() -> None:
     assert index.call_edges(fn, fn.module, "self.engine.tok") == []
     assert index.call_edges(fn, fn.module, "self.engine.width") == []
 
+
+CONDITIONERS = """
+import typing as tp
+
+import torch
+from torch import nn
+
+
+class BaseConditioner(nn.Module):
+    def tokenize(self, x):
+        raise NotImplementedError
+
+    def forward(self, x):
+        return x
+
+
+class TextConditioner(BaseConditioner):
+    def tokenize(self, x):
+        return torch.tensor(x).to("cuda")
+
+
+class Unrelated:
+    def tokenize(self, x):
+        return x.tolist()
+
+
+class Provider(nn.Module):
+    def __init__(self, conditioners: tp.Dict[str, BaseConditioner], extra: tp.Dict[str, str]):
+        super().__init__()
+        self.conditioners = nn.ModuleDict(conditioners)
+        self.extra = nn.ModuleDict(extra)
+
+    def tokenize(self, inputs):
+        return {k: self.conditioners[k].tokenize(v) for k, v in inputs.items()}
+
+    def names(self, inputs):
+        return {k: self.extra[k].tokenize(v) for k, v in inputs.items()}
+"""
+
+
+def test_a_module_container_built_from_an_annotated_parameter_holds_its_element_class() -> None:
+    """`self.conditioners = nn.ModuleDict(conditioners)` with `conditioners: tp.Dict[str, BaseConditioner]` (typing
+    under an alias): an element's `tokenize` runs the subclasses' overrides, never `Unrelated.tokenize`; a container
+    of strings (`tp.Dict[str, str]`) holds no class."""
+    index = project_index({"pkg.__init__": "", "pkg.cond": CONDITIONERS})
+    provider = index.class_by_dotted("pkg.cond.Provider")
+    assert index.attr(provider, "conditioners").modules == ("pkg.cond.BaseConditioner",)
+    assert index.attr(provider, "extra").modules == ()
+    fn = index.method(provider, "tokenize")
+    assert [t.qualname for t, _how in index.call_edges(fn, fn.module, "self.conditioners[].tokenize")] == \
+        ["TextConditioner.tokenize"]
+    names = index.method(provider, "names")
+    assert index.call_edges(names, names.module, "self.extra[].tokenize") == []

@@ -148,6 +148,7 @@ class CallFacts:
         self._by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None
         self._handing_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] = {}  # `handing_calls_named`
         self._passing_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] = {}  # `passing_calls_named`
+        self._script_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None  # `script_calls_named`
         self._memo: dict[str, dict[str, IKind]] = {}
         self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
@@ -1434,6 +1435,24 @@ class CallFacts:
                     table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
             self._by_name = table
         return self._by_name.get(name, [])
+
+    def script_calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
+        """(script, callee, line) of the calls spelt with `name` that a module's own top level makes and whose
+        arguments it records (`ModuleSummary.script`'s `call_args`: `tree = SpecTree(engine=llm)` in a driver script).
+        Apart from `calls_named`: only what an object's constructor is handed reads them (`_caller_classes`); the
+        parameter facts and the step climbs read the calls of definitions, as before."""
+        if self._script_by_name is None:
+            table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
+            for s in self.index.modules.values():
+                script = s.script
+                if script is None or not script.call_args:
+                    continue
+                recorded = {(c, ln) for c, ln, *_kinds in script.call_args}
+                for callee, line in script.calls:
+                    if (callee, line) in recorded:
+                        table.setdefault(callee.rpartition(".")[2], []).append((script, callee, line))
+            self._script_by_name = table
+        return self._script_by_name.get(name, [])
 
     def handing_calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         """Those of `calls_named(name)` that hand on a callable or a parameter (the caller's `callable_args` at that

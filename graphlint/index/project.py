@@ -8,6 +8,7 @@ import fnmatch
 import hashlib
 import sys
 from collections import deque
+from itertools import chain
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
@@ -882,9 +883,31 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
             return []
         out: dict[str, tuple[FunctionInfo, str]] = {}
-        for cls, how in self._caller_classes(owner, name, every=True):
+        for cls, how in self._caller_classes(owner, name, every=True) or self._handed_class_values(owner, name):
             for fn, h in self.methods_via(cls, meth):
                 out.setdefault(fn.key, (fn, _join(how, h)))
+        return list(out.values())
+
+    def _handed_class_values(self, owner: FunctionInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """The project classes themselves (not instances) that every project call of `owner` passes for its parameter
+        `name` (`step(model, x, FlashBatch)`, then `batch_type.load(..)` in `step`: `FunctionInfo.callable_args`),
+        each labelled `name = Cls by Caller`; empty where one call passes anything else or nothing for it. The calls
+        handing something on are read first: most parameters are handed no class, and scanning every call of the
+        function for each method called on them is the cost `handing_calls_named` avoids."""
+        def handed(caller: FunctionInfo, desc: str, line: int) -> tuple[list[str], list[ClassInfo]]:
+            slots = self._slots(owner, desc, name)
+            refs = [ref for c, ln, slot, ref in caller.callable_args if c == desc and ln == line and slot in slots]
+            return refs, [c for ref in refs if (c := self.class_by_dotted(ref)) is not None]
+
+        if not any(handed(*call)[1] for call in self._project_calls(owner, handing=True)):
+            return []
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        for caller, desc, line in self._project_calls(owner):
+            refs, classes = handed(caller, desc, line)
+            if not refs or len(classes) != len(refs):
+                return []
+            for c in classes:
+                out.setdefault(c.key, (c, f"{name} = {c.qualname} by {caller.display}"))
         return list(out.values())
 
     def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
@@ -1500,11 +1523,24 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                       for ref in self.self_made(cls, desc) for target, _how in self._denotes(ref, 0)
                       if isinstance(target, ClassInfo)]
             # `self.controller = controller` with `controller: Controller`: an instance (`Controller()`)
-            found += [(target, how) for desc in c.callables.get(name, ()) if desc.endswith("()")
-                      for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
+            annotated = [(target, how) for desc in c.callables.get(name, ()) if desc.endswith("()")
+                         for target, how in self._denotes(desc, 0) if isinstance(target, ClassInfo)]
+            found += annotated + (self._passed_past_annotation(cls, name, annotated) if annotated else [])
             if found:
                 return found
         return self.foreign_classes(cls, name) or self._stored_param_classes(cls, name)
+
+    def _passed_past_annotation(self, cls: ClassInfo, name: str, annotated: list[tuple[ClassInfo, str]]
+                                ) -> list[tuple[ClassInfo, str]]:
+        """The classes the project's calls pass for the parameter `self.name` stores (`_stored_param_classes`) beyond
+        the one its annotation names and that class's subclasses: Python checks no annotation, and a duck-typed
+        engine is handed where another is declared (Sequoia's `SpecTree(target_model_engine: GraphInferenceEngineTG)`,
+        which its drivers give an `OffloadEngine(..)`). Only a plain class's field (`_stored_param_classes`)."""
+        passed = self._stored_param_classes(cls, name)
+        if not passed:
+            return []
+        declared = {c.key for target, _how in annotated for c in (target, *self._descendants(target))}
+        return [(c, how) for c, how in passed if c.key not in declared]
 
     def _stored_param_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
         """`self.model = model` in a method of `cls` or a base (its `__init__`, mostly) whose parameter the project's
@@ -1589,18 +1625,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         # module-level function here may be one a `return _load(..)` names, not what it hands out:
                         # TGI's `self.c_attn = load_multi_mqa(..)`)
                         out.append((target, label))
+            annotated: list[tuple[ClassInfo, str]] = []
             for desc in c.callables.get(name, ()):
                 for target, how in self._denotes(desc, 0):
                     if meth is None:
                         out.extend((fn, how or f"self.{name}") for fn in self._call_target(target))
-                    elif isinstance(target, ClassInfo):
-                        out.extend((fn, how or f"self.{name}") for fn in self.methods(target, meth))
+                    elif isinstance(target, ClassInfo):  # (`self.engine.model(x)`: a part the typed object holds)
+                        out.extend((fn, _join(how or f"self.{name}", h)) for fn, h in
+                                   [(f, "") for f in self.methods(target, meth)] or self._part_call(target, meth))
+                    if isinstance(target, ClassInfo) and desc.endswith("()"):
+                        annotated.append((target, how))
+            if annotated:  # (what the calls hand it past the annotation: `_passed_past_annotation`)
+                out += [(fn, _join(how, h)) for target, how in self._passed_past_annotation(cls, name, annotated)
+                        for fn, h in (self._member_call(target, meth) if meth
+                                      else [(f, "") for f in self._call_target(target)])]
             if out:
                 break
         if not out:  # `self.model.ctl = Controller()` in another class's method; `self.model = model`, a parameter
             out = [(fn, _join(how, h)) for target, how in self.foreign_classes(cls, name)
                    or self._stored_param_classes(cls, name)
-                   for fn, h in (self.methods_via(target, meth) if meth else [(f, "") for f in self._call_target(target)])]
+                   for fn, h in (self._member_call(target, meth) if meth else [(f, "") for f in self._call_target(target)])]
         if not out and meth is not None and "[" not in element and not self._model_side(cls) \
                 and not self._known_attr(cls, name):
             # `self.model.update_model_metas(...)` where nothing says what `model` holds (a constructor
@@ -1608,6 +1652,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             # model side (`self.depth_decoder.generate(...)` in a sampling mixin), it is one of the model's parts.
             out = self._protocol_methods(meth, cls.module)
         return out
+
+    def _member_call(self, target: ClassInfo, meth: str) -> list[tuple[FunctionInfo, str]]:
+        """What `obj.meth(...)` runs on an instance of `target`: its method, else the call of the part it holds in
+        that field (TriForce-style engines: `self.engine.model(x)` with `Engine.__init__` building `self.model =
+        Net()`), as the factory-built attribute row reads it. Only the holder's own fields typed by the index: a
+        field nothing types runs nothing here (no method picked by its name alone)."""
+        return self.methods_via(target, meth) or self._part_call(target, meth)
+
+    def _part_call(self, target: ClassInfo, meth: str) -> list[tuple[FunctionInfo, str]]:
+        """`_member_call`'s second half: the call of the part an instance of `target` holds in its field `meth`."""
+        if not self._known_attr(target, meth):
+            return []
+        return [(fn, h) for fn, h in self._resolve_attr_call(target, meth, MAX_DISPATCH_DEPTH - 1)
+                if not h.startswith((*BY_NAME, SOLE_DEFINER))]
 
     def _resolve_made(self, cls: ClassInfo, name: str, rest: list[str], depth: int) -> list[tuple[FunctionInfo, str]]:
         """`obj = self.name(...)`, then `obj.meth(...)` (`rest`: the names after it): an instance of the class a
@@ -2411,20 +2469,24 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """Does `fn` call its parameter `param` (`param(...)`, `param.forward(...)`, `param.__call__(...)`)?"""
         return any(_called_value(callee) == f"{fn.module}.{param}" for callee, _line in fn.calls)
 
-    def _project_calls(self, fn: FunctionInfo, handing: bool = False, passing: bool = False
+    def _project_calls(self, fn: FunctionInfo, handing: bool = False, passing: bool = False, scripts: bool = False
                        ) -> Iterator[tuple[FunctionInfo, str, int]]:
         """(caller, call descriptor, line) of each call in the project that reaches `fn` (for an `__init__`,
         also the constructions `Cls(...)`, `cls(...)` that run it). `handing`: only the calls that hand on a callable or a
         parameter (the caller's `callable_args` at that call), the only ones `_handed_self` and `_passed_callables`
         read: a name like `forward` is called at tens of thousands of sites, and resolving each of them, for each
         function so named, was a third of the hot path's cost. `passing`: only the calls whose arguments the caller
-        records (`call_args`), the only ones `_caller_classes` reads."""
+        records (`call_args`), the only ones `_caller_classes` reads. `scripts`: also the calls a module's own top level
+        makes with arguments it records (`CallFacts.script_calls_named`)."""
         owner, _, name = fn.qualname.rpartition(".")
         # (a construction is spelt with the class's name, or `cls(...)` in a classmethod of it or of a subclass)
         names = (name, owner.rpartition(".")[2], "cls") if name == "__init__" and fn.class_key else (name,)
         calls = self.call_facts.handing_calls_named if handing \
             else self.call_facts.passing_calls_named if passing else self.call_facts.calls_named
-        for caller, desc, line in (call for n in names for call in calls(n)):
+        found = (call for n in names for call in calls(n))
+        if scripts:
+            found = chain(found, (call for n in names for call in self.call_facts.script_calls_named(n)))
+        for caller, desc, line in found:
             if any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
                 yield caller, desc, line
 
@@ -3303,9 +3365,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (the calls recording their arguments first: most parameters have none, and resolving every call of a
         # common method name only to find that is the cost `passing_calls_named` avoids; `every` then reads all
         # calls, since one recording nothing for the parameter passes something unknown)
-        calls = self._project_calls(owner, passing=True)
+        calls = self._project_calls(owner, passing=True, scripts=True)
         if every:
-            calls = self._project_calls(owner) if next(calls, None) is not None else iter(())
+            calls = self._project_calls(owner, scripts=True) if next(calls, None) is not None else iter(())
         for caller, desc, line in calls:
             passed = self._call_classes(owner, name, caller, desc, line, depth, modules, every)
             if every and not passed:

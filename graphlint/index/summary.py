@@ -1404,6 +1404,11 @@ class _Indexer(ast.NodeVisitor):
                         kind = self._attr_kind(value)
                         (on_device if device_loaded(sub.value) else loaded if _loader_call(_under_moves(sub.value))
                          else elsewhere).add(target.attr)
+                        if kind and kind.seq and not kind.modules \
+                                and (element := self._wrapped_elements(value, elements)) is not None:
+                            # `self.conditioners = nn.ModuleDict(conditioners)` with `conditioners: Dict[str,
+                            # BaseConditioner]`: the container's elements are what the annotation names
+                            kind = Held(modules=(element,), seq=True)
                         prev = cls.attrs.get(target.attr)
                         if kind and kind.modules and not kind.seq and prev and prev.modules and not prev.seq \
                                 and prev != kind:
@@ -1429,6 +1434,15 @@ class _Indexer(ast.NodeVisitor):
         found = (on_device | loaded & moved_up) - elsewhere - (loaded - moved_up)
         if found:
             cls.device_models = cls.device_models | found
+
+    def _wrapped_elements(self, value: ast.expr, elements: dict[str, str]) -> str | None:
+        """The element class of a module container (`MODULE_LIST_CALLS`) built from one parameter annotated as a
+        homogeneous container of a class (`nn.ModuleDict(conditioners)`, `nn.ModuleList(blocks)`; `elements`:
+        `_element_params`), else None."""
+        if not isinstance(value, ast.Call) or len(value.args) != 1 or value.keywords:
+            return None
+        arg = value.args[0]
+        return elements.get(arg.id) if isinstance(arg, ast.Name) else None
 
     def _lazy_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
         """Objects another method builds (`def setup_caches(self): self.kv_cache = KVCache(...)`,
@@ -2220,12 +2234,14 @@ class _Indexer(ast.NodeVisitor):
         if not (node.args or node.keywords) or not records_args(callee):
             return
         loops = self.comprehended.get(id(node)) if keep_loops else self.comprehended.pop(id(node), None)
-        kinds = call_arg_kinds(node, self.resolve, self.scopes[-1], loops, self._args_memo())
+        # (a script's top level reads its names as one body's: `_module_scope`)
+        scope = self.scopes[-1] if self.func_stack else self._module_scope()
+        kinds = call_arg_kinds(node, self.resolve, scope, loops, self._args_memo(scope))
         if kinds is not None:
-            kinds = self._own_instance_passed(node, kinds)
-            self.func_stack[-1].call_args.append((callee, node.lineno, *kinds))
-            self.func_stack[-1].call_filled.append(
-                (callee, node.lineno, filled_arguments(node, self.resolve, self.scopes[-1])))
+            kinds = self._own_instance_passed(node, kinds) if self.func_stack else kinds
+            unit = self.func_stack[-1] if self.func_stack else self._script()
+            unit.call_args.append((callee, node.lineno, *kinds))
+            unit.call_filled.append((callee, node.lineno, filled_arguments(node, self.resolve, scope)))
 
     def _own_instance_passed(self, node: ast.Call, kinds: tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]
                              ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]:
@@ -2271,6 +2287,10 @@ class _Indexer(ast.NodeVisitor):
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
         bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and self.local_binds \
+                and (held := self.local_binds[-1].get(func.value.id, "")).startswith(ALTERNATIVES):
+            # `kind = A if fast else B`, then `kind.load(x)`: the method of either class (or alias) the local holds
+            bound = ALTERNATIVES + "|".join(f"{alt}.{func.attr}" for alt in held[len(ALTERNATIVES):].split("|"))
         if bound.startswith(ALTERNATIVES) and self.func_stack:
             alternatives = bound[len(ALTERNATIVES):].split("|")
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in alternatives)
@@ -2308,6 +2328,12 @@ class _Indexer(ast.NodeVisitor):
                 finally:
                     self.local_binds.pop()
                 self._script().calls.append((own, node.lineno))
+                if node.args or node.keywords:  # what a script hands the objects it builds (`Tree(engine=llm)`)
+                    self.local_binds.append(self.script_binds)
+                    try:
+                        self._record_args(node, own)
+                    finally:
+                        self.local_binds.pop()
                 self.arm_binds.append(self.script_arms)
                 try:  # `pipeline.inference(...)` with `pipeline` bound in the arms of a top-level `if`
                     self._script().calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
@@ -2799,21 +2825,32 @@ MAPPING_CONTAINERS = ("dict", "Dict", "typing.Dict", "Mapping", "typing.Mapping"
                       "MutableMapping", "typing.MutableMapping", "OrderedDict", "typing.OrderedDict",
                       "collections.OrderedDict", "defaultdict", "DefaultDict", "typing.DefaultDict",
                       "collections.defaultdict")
+# typing's names of those containers (and `Optional`), also read under an alias of the module (`tp.List`)
+TYPING_CONTAINERS = frozenset(n for n in (*ELEMENT_CONTAINERS, *MAPPING_CONTAINERS, "typing.Optional")
+                              if n.startswith("typing."))
+
+
+def _typing_name(node: ast.expr) -> str | None:
+    """The dotted name of a container annotation's head, a typing name under a module alias read as typing's own
+    (`tp.Dict`, `t.List` with `import typing as tp`: audiocraft's `conditioners: tp.Dict[str, BaseConditioner]`)."""
+    name = dotted(node)
+    head, _, tail = (name or "").rpartition(".")
+    return f"typing.{tail}" if head and f"typing.{tail}" in TYPING_CONTAINERS else name
 
 
 def element_class_annotation(node: ast.expr) -> str | None:
     """The element class of a homogeneous container annotation: `list[Block]`, `Sequence[Block]`,
     `tuple[Block, ...]`, `Optional[list[Block]]`, the value class of a mapping (`dict[int, Runner]`); None for
     anything else."""
-    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
+    if isinstance(node, ast.Subscript) and _typing_name(node.value) in ("Optional", "typing.Optional"):
         node = node.slice
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr) \
             and isinstance(node.right, ast.Constant) and node.right.value is None:
         node = node.left
-    if isinstance(node, ast.Subscript) and dotted(node.value) in MAPPING_CONTAINERS:
+    if isinstance(node, ast.Subscript) and _typing_name(node.value) in MAPPING_CONTAINERS:
         item = node.slice
         return class_annotation(item.elts[1]) if isinstance(item, ast.Tuple) and len(item.elts) == 2 else None
-    if not isinstance(node, ast.Subscript) or dotted(node.value) not in ELEMENT_CONTAINERS:
+    if not isinstance(node, ast.Subscript) or _typing_name(node.value) not in ELEMENT_CONTAINERS:
         return None
     item = node.slice
     if isinstance(item, ast.Tuple):  # only `tuple[Block, ...]`: a fixed tuple mixes kinds

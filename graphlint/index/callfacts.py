@@ -204,19 +204,45 @@ class CallFacts:
         memo[fn.key] = {}  # a cycle of callers passing it round: no path
         typed = self.params(fn)
         out: dict[str, list[tuple[IKind, tuple[tuple["FunctionInfo", int], ...]]]] = {}
-        for caller, line, kinds, forwards in self._per_site.get(fn.key, ()):
+        sites = self._per_site.get(fn.key)
+        if sites is None:  # no site `params` reads: a module's `forward`, reached through module calls
+            sites = self._per_site[fn.key] = self._module_host_sites(fn)
+        for caller, line, kinds, forwards in sites:
             if not in_scope(caller.key):
                 continue
-            for param, kind in kinds.items():
+            for param in dict.fromkeys([*kinds, *forwards]):
                 if param in typed or len(out.get(param, ())) >= MAX_HOST_PATHS:
                     continue
-                if kind in HOST_PATH_KINDS:
+                if (kind := kinds.get(param)) in HOST_PATH_KINDS:
                     out.setdefault(param, []).append((kind, ((caller, line),)))
                 elif param in forwards:  # passed on as the caller got it: the caller's own host paths
                     for held, calls in self.host_paths(caller, in_scope, memo).get(forwards[param], ()):
                         if len(calls) < MAX_HOST_PATH_CALLS and len(out.get(param, ())) < MAX_HOST_PATHS:
                             out.setdefault(param, []).append((held, (*calls, (caller, line))))
         memo[fn.key] = out
+        return out
+
+    def _module_host_sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]]:
+        """`host_paths`' sites of a module's `forward` (`_module_sites`: `layer(x, pos)`, `self.attn(x, pos)`): per
+        call, the parameters it passes a host tensor as recorded (`torch.arange(n)`, a local bound to one) and those
+        it passes on as its caller got them. Recorded kinds only, nothing settled: a forward has many calls, mostly of
+        activations (`_maybe_host`). A path needs no agreement of every call, so the framework's unseen calls do
+        not matter here. A call of several records on its line, one that spreads `*args`, or one where a factory
+        may build on a device (`_builds_on_device`) is left out."""
+        out: list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]] = []
+        for caller, callee, line, _how in self._module_sites(fn) or ():
+            records = self._records(caller, callee, line)
+            if records is None or len(records) != 1 or records[0][0][-1:] == (STAR_ARGS,):
+                continue
+            positional, keywords = records[0]
+            site = dict(zip(self.index.call_params(fn, callee), positional))
+            site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
+            kinds = {} if self._builds_on_device(caller, line) else \
+                {param: kind for param, kind in site.items() if kind in HOST_PATH_KINDS}
+            forwards = {param: kind.name for param, kind in site.items()
+                        if isinstance(kind, Fwd) and kind is not STAR_ARGS}
+            if kinds or forwards:
+                out.append((caller, line, kinds, forwards))
         return out
 
     def attr(self, cls: "ClassInfo", name: str) -> IKind | None:

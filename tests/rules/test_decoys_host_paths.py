@@ -142,3 +142,76 @@ def test_decoy_every_caller_passes_the_device():
     """Both paths pass device positions: the callees are walked once, as before, and nothing is claimed."""
     src = MODEL.format(prefill_pos="torch.arange(n, device=ids.device)", prefill="self._decode")
     assert not _at(_lint(src), src, "ROT", "GL133")
+
+
+MODULES = """
+    import torch
+    from torch import nn
+
+
+    class Attn(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.register_buffer("freqs", torch.randn(100, 8))
+
+        def forward(self, x, pos):
+            return x * self.freqs[pos]  # ROT
+
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.attn = Attn()
+
+        def forward(self, x, pos):
+            return self.attn(x, pos)
+
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList([Block() for _ in range(2)])
+            self.head = nn.Linear(8, 100)
+            self.emb = nn.Embedding(100, 8)
+
+        def forward(self, ids, pos):
+            x = self.emb(ids)
+            for b in self.blocks:
+                x = b(x, pos)
+            return self.head(x)
+
+
+    class Generator:
+        def __init__(self):
+            self.model = Model()
+
+        @torch.inference_mode()
+        def generate(self, ids, steps):
+            n = ids.shape[1]
+            logits = self.model(ids, {prefill_pos})
+            tok = logits[:, -1].argmax(-1)
+            dpos = torch.tensor([n], device=ids.device)
+            for _ in range(steps):
+                logits = self.model(tok[:, None], dpos)
+                tok = logits[:, -1].argmax(-1)
+                dpos += 1
+            return tok
+
+
+    def test_model():
+        Model()(torch.zeros(1, 2, dtype=torch.long), torch.arange(2))
+"""
+
+
+def test_hit_module_calls_carry_the_host_path():
+    """The prefill call `self.model(ids, torch.arange(n))` reaches `Attn.forward` through module calls (`b(x, pos)`,
+    `self.attn(x, pos)`), which `params` never joins (the framework calls a forward too): the path still holds."""
+    src = MODULES.format(prefill_pos="torch.arange(n)")
+    rot = _at(_lint(src), src, "ROT", "GL133")
+    assert rot and rot[0].via[-3:] == ("Model.forward", "Block.forward", "Attn.forward")
+
+
+def test_decoy_module_calls_host_only_from_a_test():
+    """Only a test calls the model with CPU positions; the generation passes device ones: nothing is claimed."""
+    src = MODULES.format(prefill_pos="torch.arange(n, device=ids.device)")
+    assert not _at(_lint(src), src, "ROT", "GL133")

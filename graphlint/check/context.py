@@ -17,13 +17,13 @@ from libcst.metadata import CodeRange
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Finding
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
-from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST
+from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST, IKind
 from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
 from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
-from graphlint.facts.syntax import descendants, tests_device_mismatch
+from graphlint.facts.syntax import descendants, tests_device_mismatch, tests_place
 from graphlint.facts.tokenizers import Tokenizers
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -55,6 +55,8 @@ class Unit:
     hot: HotInfo
     source: str  # the unit's source (a function, possibly wrapped to parse at its indentation)
     line_offset: int  # add to libcst's 1-based lines to get the file's lines
+    # parameters bound to a kind one host path passes (`HotInfo.host`): the walk of the function along that path
+    host_params: tuple[tuple[str, IKind], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -255,6 +257,12 @@ class Context:
         refs = {ref for c in self.index.mro(cls) for ref in c.callables.get(expr.attr.value, ())} if cls else set()
         return next(iter(refs)) if len(refs) == 1 else None
 
+    def _place_tested(self) -> bool:
+        """The statement is in the body of an `if` that tests where a parameter the host path binds lies
+        (`syntax.tests_place`: `if pos.device != dev:`, `if not pos.is_cuda:`)."""
+        names = frozenset(name for name, _kind in self.unit.host_params)
+        return any(tests_place(guard.test, names) for guard in self.if_stack)
+
     def _device_guarded(self, field: str) -> bool:
         """The statement is in the body of an `if` that tests `field.device != d` (`syntax.tests_device_mismatch`)."""
         return any(tests_device_mismatch(guard.test, field) for guard in self.if_stack)
@@ -323,6 +331,8 @@ class Context:
         # loop is as eager as the loop); the finding says how often its line runs (`context`).
         if not rule.applies_in(self._tier(self.unit.hot.tier)):
             return  # e.g. numpy or host RNG in the step driver: nothing there is captured
+        if self.unit.host_params and self._place_tested():
+            return  # along a host path, under the author's own test of where the value lies: a guarded move
         self.pending.append(_Pending(rule, node, message, tuple(e for e in fix if e is not None), self.statement,
                                      self.context))
 

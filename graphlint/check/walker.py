@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Finding
 from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, Held, ModuleSummary, class_annotation
-from graphlint.index.project import ProjectIndex
+from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, rewritten_items, bind_targets,
@@ -353,6 +353,8 @@ class Walker:
         self._bind_params(fn, self._library_host_params())
         info = self.ctx.unit.function
         self._bind_passed(info)
+        for name, kind in self.ctx.unit.host_params:  # the host path this walk follows (`analyze_unit`)
+            self.ctx.inference.bind(name, kind_val(kind))
         self.filled = self._entry_copies(info, "filled")
         self.ctx.inference.none_params = self._entry_copies(info, "left_none")
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
@@ -1433,10 +1435,35 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     return inf
 
 
+# What a walk along a host path may add: the copies a host value makes where a device value would make none
+# (`torch.tensor(v, device=d)`, `v.to(d)` / `v.cuda()`, a device tensor indexed by it). Not what reads a host value
+# differently (a CPU scalar operand, a host condition): those are no upload, and their device twin is claimed already.
+HOST_PATH_CODES = frozenset({"GL130", "GL131", "GL133"})
+
+
 def analyze_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Unit,
                  rule_classes: list[type["Rule"]], eager_guards: tuple[str, ...] = ()) -> list[Finding]:
-    """Parse one unit with libcst and run the rules over it."""
+    """Parse one unit with libcst and run the rules over it; then once more along each host path into the function
+    (`HotInfo.host`), with the parameters that path hands a host tensor bound to it. The uploads only that walk
+    finds (`HOST_PATH_CODES`) are reported with the path's chain and tier: on that path the value is on the host,
+    whatever the other callers pass (a prefill caller's CPU positions indexing a device table)."""
     tree = parse_unit(unit.source)
+    findings = _walk_unit(path, module, index, unit, rule_classes, eager_guards, tree)
+    if unit.function is None or not unit.hot.host:
+        return findings
+    seen = {(f.line, f.column, f.code) for f in findings}
+    for hop, tier, params in unit.hot.host:
+        along = Unit(unit.function, HotInfo(hop, whole=True, capture=unit.hot.capture, tier=tier), unit.source,
+                     unit.line_offset, params)
+        for found in _walk_unit(path, module, index, along, rule_classes, eager_guards, tree):
+            if found.code in HOST_PATH_CODES and (found.line, found.column, found.code) not in seen:
+                seen.add((found.line, found.column, found.code))
+                findings.append(found)
+    return findings
+
+
+def _walk_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Unit, rule_classes: list[type["Rule"]],
+               eager_guards: tuple[str, ...], tree: cst.Module) -> list[Finding]:
     inference = make_inference(module, index, unit.function)
     inference.unit_tree = tree
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,

@@ -104,6 +104,17 @@ def tests_device_mismatch(test: cst.BaseExpression, field: str) -> bool:
     return any(isinstance(e, cst.Attribute) and e.attr.value == "device" and code_of(e.value) == field for e in sides)
 
 
+PLACE_ATTRS = frozenset({"device", "is_cuda", "is_cpu", "get_device"})  # what tells where a tensor lies
+
+
+def tests_place(test: cst.BaseExpression, names: frozenset[str]) -> bool:
+    """`test` reads where one of `names` lies: `x.device != d`, `not x.is_cuda`, `x.device.type == "cpu"`,
+    `x.get_device() < 0`, anywhere in it. The branch it guards is the author's own check of the value's place."""
+    return any(isinstance(node, cst.Attribute) and node.attr.value in PLACE_ATTRS
+               and isinstance(node.value, cst.Name) and node.value.value in names
+               for node in descendants(test))
+
+
 def names_columns(subscript: cst.Subscript) -> bool:
     """`df[["char", "start"]]`: an index that is a list of string literals selects columns (pandas); a tensor raises
     on it, so what it indexes is no tensor and the list is no index tensor."""

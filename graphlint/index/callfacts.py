@@ -79,6 +79,11 @@ MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` whe
 # frames, so an unbounded climb overflowed the stack on a chain of about 130 forwarding functions (the whole lint
 # ended in an internal error); the deepest climb over kvpress, chitu, lmcache and Megatron is 7.
 MAX_FORWARD_DEPTH = 32
+# What a call path may carry into a parameter its call sites disagree on, for the checker to walk the callee with
+# (`host_paths`): a host tensor (`torch.arange(n)` from a prefill caller, a device tensor from the decode one)
+HOST_PATH_KINDS = frozenset({CPU_TENSOR})
+MAX_HOST_PATH_CALLS = 4  # calls of one host path (origin caller, the callers that pass the value on, the callee)
+MAX_HOST_PATHS = 2  # host paths kept per parameter: each is one more walk of the callee
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
 TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
@@ -154,6 +159,9 @@ class CallFacts:
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
         self._star_passed: dict[str, list[tuple[IKind, ...]] | None] = {}  # `star_passed`, per function
         self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
+        # `host_paths`: what each resolved site passed (caller, its kinds, the caller's parameters it passed on as
+        # they came), recorded by `_compute`
+        self._per_site: dict[str, list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]]] = {}
         self._refs: tuple[set[str], set[str]] | None = None  # `_references`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
         self._kept: dict[tuple[str, str], IKind | None] = {}  # kept_on_host, per (class, field)
@@ -210,6 +218,63 @@ class CallFacts:
         passed around as a value). Lets a rule tell an annotation the callers contradict from one nobody checks."""
         self.params(fn)
         return self._site_joins.get(fn.key, {})
+
+    def host_paths(self, fn: "FunctionInfo", in_scope: Callable[[str], bool], memo: dict[str, dict]
+                   ) -> dict[str, list[tuple[IKind, tuple[tuple["FunctionInfo", int], ...]]]]:
+        """Parameter -> (host kind, calls) for each path of in-scope calls that hands `fn` a host tensor in a parameter
+        its call sites disagree on (`params` has no kind for it: moondream's `apply_rotary_emb` gets a CPU
+        `torch.arange` from the prefill path and a device tensor from the decode one). A value's place along one call
+        path is a fact even where the join over paths is unknown, so the checker walks `fn` once more with the
+        host kind bound, for that path (context-sensitive to the path, not to every caller). `calls` are (caller,
+        line), the origin first: the caller that made the host value, then each that passed it on as it came (at
+        most `MAX_HOST_PATH_CALLS`). A caller out of scope (`in_scope(key)` false: tests, loading) gives no path.
+        `memo` holds one run's answers (the scope decides them)."""
+        found = memo.get(fn.key)
+        if found is not None:
+            return found
+        memo[fn.key] = {}  # a cycle of callers passing it round: no path
+        typed = self.params(fn)
+        out: dict[str, list[tuple[IKind, tuple[tuple["FunctionInfo", int], ...]]]] = {}
+        sites = self._per_site.get(fn.key)
+        if sites is None:  # no site `params` reads: a module's `forward`, reached through module calls
+            sites = self._per_site[fn.key] = self._module_host_sites(fn)
+        for caller, line, kinds, forwards in sites:
+            if not in_scope(caller.key):
+                continue
+            for param in dict.fromkeys([*kinds, *forwards]):
+                if param in typed or len(out.get(param, ())) >= MAX_HOST_PATHS:
+                    continue
+                if (kind := kinds.get(param)) in HOST_PATH_KINDS:
+                    out.setdefault(param, []).append((kind, ((caller, line),)))
+                elif param in forwards:  # passed on as the caller got it: the caller's own host paths
+                    for held, calls in self.host_paths(caller, in_scope, memo).get(forwards[param], ()):
+                        if len(calls) < MAX_HOST_PATH_CALLS and len(out.get(param, ())) < MAX_HOST_PATHS:
+                            out.setdefault(param, []).append((held, (*calls, (caller, line))))
+        memo[fn.key] = out
+        return out
+
+    def _module_host_sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]]:
+        """`host_paths`' sites of a module's `forward` (`_module_sites`: `layer(x, pos)`, `self.attn(x, pos)`): per
+        call, the parameters it passes a host tensor as recorded (`torch.arange(n)`, a local bound to one) and those
+        it passes on as its caller got them. Recorded kinds only, nothing settled: a forward has many calls, mostly of
+        activations (`_maybe_host`). A path needs no agreement of every call, so the framework's unseen calls do
+        not matter here. A call of several records on its line, one that spreads `*args`, or one where a factory
+        may build on a device (`_builds_on_device`) is left out."""
+        out: list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]] = []
+        for caller, callee, line, _how in self._module_sites(fn) or ():
+            records = self._records(caller, callee, line)
+            if records is None or len(records) != 1 or records[0][0][-1:] == (STAR_ARGS,):
+                continue
+            positional, keywords = records[0]
+            site = dict(zip(self.index.call_params(fn, callee), positional))
+            site.update((k, v) for k, v in keywords if k in fn.params or k in fn.kwonly)
+            kinds = {} if self._builds_on_device(caller, line) else \
+                {param: kind for param, kind in site.items() if kind in HOST_PATH_KINDS}
+            forwards = {param: kind.name for param, kind in site.items()
+                        if isinstance(kind, Fwd) and kind is not STAR_ARGS}
+            if kinds or forwards:
+                out.append((caller, line, kinds, forwards))
+        return out
 
     def attr(self, cls: "ClassInfo", name: str) -> IKind | None:
         """The host kind every `self.<name> = ...` in the class, its project bases and its subclasses agrees on
@@ -963,7 +1028,9 @@ class CallFacts:
             return {**dict(fn.hook_defaults), **self._captured(fn), **found} \
                 if fn.hook_defaults or fn.captured_defaults else found
         assumed: set[str] = set()  # parameters some site passes a device tensor that only annotations make
-        joined = self._join_sites(fn, sites, (*fn.params, *fn.kwonly), assumed)
+        per_site: list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]] = []
+        joined = self._join_sites(fn, sites, (*fn.params, *fn.kwonly), assumed, per_site)
+        self._per_site[fn.key] = per_site
         out = {}
         annotated = dict(fn.param_kinds)
         self._site_joins[fn.key] = {param: join_kinds(kinds) if kinds else UNKNOWN for param, kinds in joined.items()
@@ -1004,12 +1071,18 @@ class CallFacts:
         return self._exported
 
     def _join_sites(self, fn: "FunctionInfo", sites: list[tuple["FunctionInfo", str, int, str]],
-                    params: Iterable[str], assumed: set[str]) -> dict[str, set[IKind]]:
+                    params: Iterable[str], assumed: set[str],
+                    per_site: list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]] | None = None
+                    ) -> dict[str, set[IKind]]:
         """Each of `params` -> the kinds `fn`'s call sites pass it (a site that cannot be read: UNKNOWN; a None
-        default a call leaves out adds nothing)."""
+        default a call leaves out adds nothing). `per_site` collects each readable site's own kinds, with the
+        caller's parameters it passes on as they came (`host_paths`)."""
         joined: dict[str, set[IKind]] = {p: set() for p in params}
         for caller, callee, line, how in sites:
-            kinds = self._site_kinds(fn, caller, callee, line, assumed, dispatched=bool(how))
+            forwards: dict[str, str] | None = {} if per_site is not None else None
+            kinds = self._site_kinds(fn, caller, callee, line, assumed, dispatched=bool(how), forwards=forwards)
+            if per_site is not None and kinds is not None and not how:
+                per_site.append((caller, line, kinds, forwards or {}))
             for param, found in joined.items():
                 if kinds is None or param in kinds:
                     found.add(kinds[param] if kinds is not None else UNKNOWN)
@@ -1344,14 +1417,15 @@ class CallFacts:
         return found
 
     def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int, assumed: set[str],
-                    dispatched: bool = False) -> dict[str, IKind] | None:
+                    dispatched: bool = False, forwards: dict[str, str] | None = None) -> dict[str, IKind] | None:
         """Parameter -> kind at one call site (a parameter left out with a None default is absent); None when
         the site recorded no arguments. Calls of one callee on one line are told apart only when each
         recorded its arguments (the index keeps lines, not columns): then they are joined. Adds to `assumed` the
         parameters the site passes a device tensor only the caller's annotations make (`callsite._by_flow`),
         unless the framework feeds the caller (its annotations are the evidence there is). A call that reaches `fn`
         through dispatch (`dispatched`: a registry, a factory) or passes its caller's `*args` on counts only with
-        arguments `fn` can take: the others are another entry's (`_binds`)."""
+        arguments `fn` can take: the others are another entry's (`_binds`). `forwards` gets parameter -> the caller's
+        parameter that every record of the site passes it as it came (`Fwd`)."""
         records = self._expanded(caller, callee, line)
         if records is None:
             return None
@@ -1387,6 +1461,9 @@ class CallFacts:
                     out.setdefault(param, set()).add(site.get(param, defaults.get(param, UNKNOWN)))
         if not _framework_fed(caller):
             assumed.update(param for param, kinds in out.items() if any(isinstance(k, Prior) for k in kinds))
+        if forwards is not None:
+            forwards.update((param, k.name) for param, kinds in out.items()
+                            if len(kinds) == 1 and isinstance(k := next(iter(kinds)), Fwd) and k is not STAR_ARGS)
         passed = {param: self._passed(kinds, caller) for param, kinds in out.items()}
         if self._builds_on_device(caller, line):
             # a factory without `device=` builds on the moved default device there (gpt-fast's `freqs =

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
+from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS
 from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
@@ -103,6 +104,7 @@ MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelinin
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 # `via` label of a per-item loop's step root (`_inference_loops`)
 PER_ITEM = "(step: runs the model once per item)"
+MAX_HOST_WALKS = 2  # host paths the checker walks a function again for (`with_host_paths`)
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_INFERENCE_HOPS = 4  # one-shot callers climbed from a module method's caller to a per-item loop (`_inference_loops`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
@@ -129,16 +131,21 @@ class HotInfo:
     # loop is a step root).
     steps: tuple[tuple[int, int], ...] = ()
     outside: str | None = None
+    # Host paths into the function (`CallFacts.host_paths`): per path, its chain (ending at this function), its tier
+    # and the parameters it hands a host value, which the callers' join does not type. The checker walks the function
+    # once more per path with those bound (graphlint.check.walker.analyze_unit).
+    host: tuple[tuple["Hop", str | None, tuple[tuple[str, IKind], ...]], ...] = ()
 
     def __init__(self, via: "Hop | tuple[str, ...] | None" = None, whole: bool = True, capture: bool = False,
-                 tier: str | None = "forward", steps: tuple[tuple[int, int], ...] = (), outside: str | None = None
-                 ) -> None:
+                 tier: str | None = "forward", steps: tuple[tuple[int, int], ...] = (), outside: str | None = None,
+                 host: tuple[tuple["Hop", str | None, tuple[tuple[str, IKind], ...]], ...] = ()) -> None:
         object.__setattr__(self, "hop", Hop.from_labels(via) if isinstance(via, tuple) else via)
         object.__setattr__(self, "whole", whole)
         object.__setattr__(self, "capture", capture)
         object.__setattr__(self, "tier", tier)
         object.__setattr__(self, "steps", steps)
         object.__setattr__(self, "outside", outside)
+        object.__setattr__(self, "host", host)
 
     def tier_at(self, line: int) -> str | None:
         """The tier of the code on `line` (absolute): `step` inside a per-step loop's body, else `outside` of them."""
@@ -1774,6 +1781,40 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             ref.startswith(LIBRARY_OBJECT_MODULES) and not ref.startswith(MODEL_WRAPPER_MODULES))
 
     # -- hot path -----------------------------------------------------------------------------
+    def with_host_paths(self, hot: dict[str, HotInfo]) -> dict[str, HotInfo]:
+        """`hot` with each checked function's host paths (`HotInfo.host`, `CallFacts.host_paths`): the in-scope call
+        paths that hand it a host tensor in a parameter its call sites disagree on. A caller is in scope where the map
+        checks it whole in a tier of the hot path (not one only `--scope all` or the unrooted fallback reaches: a test
+        or a loader passing a CPU tensor says nothing of the step). Each path's chain is the origin caller's, then
+        the functions that passed the value on; its tier is the origin call's line's."""
+        def in_scope(key: str) -> bool:
+            info = hot.get(key)
+            return info is not None and info.whole and info.tier is not None and info.tier != UNROOTED
+
+        memo: dict[str, dict] = {}
+        out = dict(hot)
+        for key, info in hot.items():
+            fn = self.functions.get(key)
+            if fn is None or not in_scope(key):
+                continue
+            paths = self.call_facts.host_paths(fn, in_scope, memo)
+            if not paths:
+                continue
+            by_calls: dict[tuple, list[tuple[str, IKind]]] = {}
+            for param, found in paths.items():
+                for kind, calls in found:
+                    by_calls.setdefault(tuple((c.key, line) for c, line in calls), []).append((param, kind))
+            host = []
+            for calls, params in sorted(by_calls.items())[:MAX_HOST_WALKS]:
+                (origin, line), rest = calls[0], calls[1:]
+                start = hot[origin]
+                hop = start.hop
+                for caller_key, _line in rest:
+                    hop = Hop(self.functions[caller_key].display, hop)
+                host.append((Hop(fn.display, hop), start.tier_at(line), tuple(sorted(params))))
+            out[key] = HotInfo(info.hop, info.whole, info.capture, info.tier, info.steps, info.outside, tuple(host))
+        return out
+
     def hot_functions(self, hot_patterns: tuple[str, ...] = (), cold_patterns: tuple[str, ...] = (),
                       capture_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
         """Every function the step runs, with the call chain from its root and its tier (diagnostics.TIERS).

@@ -426,6 +426,8 @@ def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]
             facts = sorted(index.call_facts.params(fn).items())
             facts += sorted((f"**{key}", kind) for key, kind in index.call_facts.keywords(fn).items())
             facts += [(f"filled:{name}", "") for name in sorted(index.call_facts.filled(fn))]
+            # a host path's callers are elsewhere too: the path (its chain's key), tier and bound parameters
+            facts += [(f"host:{hop.key.hex()}:{tier}", repr(params)) for hop, tier, params in info.host]
             out.setdefault(fn.path, []).append(
                 (key, info.via_key, info.whole, info.capture, info.tier, info.steps, info.outside, facts))
     for entries in out.values():

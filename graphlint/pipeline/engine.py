@@ -180,11 +180,12 @@ class Linter:
             for key, info in hot.items():
                 if key in everything or key in index.entry_scripts:
                     everything[key] = info if info.whole else HotInfo(None, whole=True, capture=info.capture, tier=None)
-            return everything
+            return index.with_host_paths(everything)
         if cfg.scope in SCOPE_TIERS:
             tiers = SCOPE_TIERS[cfg.scope]  # (a function with per-step loops has `step` lines whatever its tier)
-            return {k: v for k, v in hot.items() if v.tier in tiers or (v.steps and "step" in tiers) or not v.whole}
-        return hot
+            return index.with_host_paths(
+                {k: v for k, v in hot.items() if v.tier in tiers or (v.steps and "step" in tiers) or not v.whole})
+        return index.with_host_paths(hot)
 
     def lint_sources(self, sources: list[SourceFile]) -> LintResult:
         """The pipeline (`_lint_sources`), with the cyclic collector's youngest generation scanned every

@@ -370,7 +370,7 @@ class ClassInfo:
     device_attrs: set[str] = field(default_factory=set)  # fields holding a `torch.device` (`self.device = device`)
     # fields every store of `__init__` fills with a library model it loads onto the device (`self.enc = AutoModel
     # .from_pretrained(p).cuda()`, `device_map="cuda"`) and no statement there moves back (`device_loaded`)
-    device_models: frozenset[str] = frozenset()
+    device_models: set[str] = field(default_factory=set)
     # fields annotated as a container of a class (`dict[int, Runner]`, `list[Block]`): `factories` names the class of
     # their elements (`self.runners[n]`), and a call on the field itself (`self.runners.clear()`) is the container's
     element_attrs: set[str] = field(default_factory=set)
@@ -1433,7 +1433,7 @@ class _Indexer(ast.NodeVisitor):
                     (moved_up if up else elsewhere).add(name.split(".")[1])
         found = (on_device | loaded & moved_up) - elsewhere - (loaded - moved_up)
         if found:
-            cls.device_models = cls.device_models | found
+            cls.device_models |= found
 
     def _wrapped_elements(self, value: ast.expr, elements: dict[str, str]) -> str | None:
         """The element class of a module container (`MODULE_LIST_CALLS`) built from one parameter annotated as a

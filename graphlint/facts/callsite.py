@@ -93,6 +93,10 @@ class Scope:
     # `self.x` fields stored from a value that may be pinned (`pin_memory=...`, `.pin_memory()`): the kinds do not
     # carry pinned-ness, so a reader of the field is told here (`CallFacts.module_fields`)
     pinned_sets: set[str] = field(default_factory=set)
+    # `self.x` stores of a Python int that names a CUDA device (`int(...)`, `dist.get_rank()`, a parameter
+    # annotated `int`), and of anything else: a field only the former fill is a device ordinal (`CallFacts.ordinal`)
+    ordinal_sets: set[str] = field(default_factory=set)
+    other_sets: set[str] = field(default_factory=set)
     # `self.x` fields stored with a list annotation (`self.results: List[Tensor] = [None] * n`): a Python list
     list_fields: set[str] = field(default_factory=set)
     # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
@@ -132,6 +136,22 @@ class Scope:
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
 
+# calls that return a process's rank or device index: a Python int, which `.to(n)` / `device=n` read as `cuda:n`
+ORDINAL_CALLS = frozenset({"int", "dist.get_rank", "torch.distributed.get_rank", "torch.cuda.current_device",
+                           "dist.get_local_rank", "torch.distributed.get_local_rank"})
+
+
+def _ordinal(value: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`value` is a Python int: `int(...)`, a rank or device index call (`ORDINAL_CALLS`, by the name written), or
+    a parameter annotated `int` stored as it came."""
+    if isinstance(value, ast.Call):
+        return dotted(value.func) in ORDINAL_CALLS
+    if isinstance(value, ast.Name):
+        args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+        return any(a.arg == value.id and isinstance(a.annotation, ast.Name) and a.annotation.id == "int" for a in args)
+    return False
+
+
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     """One walk of the function's own statements (not its expressions: cheap): its bindings, `return`
     values and parameters. A walrus inside an expression is not seen (a rebinding the facts miss)."""
@@ -163,6 +183,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                             scope.list_fields.add(attr)
                         if _may_pin(sub.value):
                             scope.pinned_sets.add(attr)
+                        (scope.ordinal_sets if _ordinal(sub.value, func) else scope.other_sets).add(attr)
                     elif isinstance(target, ast.Attribute):
                         scope.foreign_sets.add(target.attr)
                         if isinstance(target.value, ast.Name) and not _empty_dict(sub.value):

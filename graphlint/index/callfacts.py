@@ -261,6 +261,15 @@ class CallFacts:
             self._module_fields = found
         return self._module_fields
 
+    def ordinal(self, cls: "ClassInfo", name: str) -> bool:
+        """Every `self.<name> = ...` of the class family stores a Python int device ordinal (`self.rank =
+        dist.get_rank()`, `int(os.environ["LOCAL_RANK"])`, a parameter annotated `int`), and no code stores the
+        attribute on another object: `.to(self.rank)` names `cuda:<rank>`, as `.to(0)` does."""
+        family = self._class_family(cls)
+        fns = [self.index.functions[key] for c in family for key in c.methods.values()]
+        return any(name in fn.ordinal_sets for fn in fns) and not any(name in fn.other_sets for fn in fns) \
+            and name not in self._foreign() and not any(name in c.init_fields for c in family)
+
     def moved_from_host(self, cls: "ClassInfo", name: str, *, guarded: bool = False) -> bool:
         """`self.<name> = self.<name>.to(device)` (or `.cuda()`) in a plain class whose every other store of the
         field is a host tensor: the move's source is the field's value before it, the join of those other stores, so

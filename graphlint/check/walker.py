@@ -22,7 +22,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, rewritten_items, bind_targets,
     filled_defaults, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
     reduced_params, remember_test, untensored_params,
-    DEVICE_NAME_RE, FULL_REDUCTIONS, PARAMETER_PLACERS,
+    DEVICE_NAME_RE, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -1130,6 +1130,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return resolve_dotted(module, inf_ref[0].env, expr)
 
     def field_of(owner: ClassInfo, attr: str) -> Val:
+        if index.call_facts.ordinal(owner, attr):
+            return ORDINAL_DEVICE  # `self.rank = dist.get_rank()`: an int that names a CUDA device
         val = stored_field(owner, attr)
         if val.kind is Kind.CPU_TENSOR and index.default_device_moved:
             # the index types `self.ids = torch.tensor(ids)` a host tensor, but a default device set off the host

@@ -93,6 +93,10 @@ class Scope:
     # `self.x` fields stored from a value that may be pinned (`pin_memory=...`, `.pin_memory()`): the kinds do not
     # carry pinned-ness, so a reader of the field is told here (`CallFacts.module_fields`)
     pinned_sets: set[str] = field(default_factory=set)
+    # `self.x` stores of a Python int that names a CUDA device (`int(...)`, `dist.get_rank()`, a parameter
+    # annotated `int`), and of anything else: a field only the former fill is a device ordinal (`CallFacts.ordinal`)
+    ordinal_sets: set[str] = field(default_factory=set)
+    other_sets: set[str] = field(default_factory=set)
     # `self.x` fields stored with a list annotation (`self.results: List[Tensor] = [None] * n`): a Python list
     list_fields: set[str] = field(default_factory=set)
     # locals whose items are stored or replaced (`out["ids"] = t`, `out.update(...)`): what a dict literal bound to
@@ -137,6 +141,22 @@ class Scope:
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
 
+# calls that return a process's rank or device index: a Python int, which `.to(n)` / `device=n` read as `cuda:n`
+ORDINAL_CALLS = frozenset({"int", "dist.get_rank", "torch.distributed.get_rank", "torch.cuda.current_device",
+                           "dist.get_local_rank", "torch.distributed.get_local_rank"})
+
+
+def _ordinal(value: ast.expr, func: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    """`value` is a Python int: `int(...)`, a rank or device index call (`ORDINAL_CALLS`, by the name written), or
+    a parameter annotated `int` stored as it came."""
+    if isinstance(value, ast.Call):
+        return dotted(value.func) in ORDINAL_CALLS
+    if isinstance(value, ast.Name):
+        args = [*func.args.posonlyargs, *func.args.args, *func.args.kwonlyargs]
+        return any(a.arg == value.id and isinstance(a.annotation, ast.Name) and a.annotation.id == "int" for a in args)
+    return False
+
+
 def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     """One walk of the function's own statements (not its expressions: cheap): its bindings, `return`
     values and parameters. A walrus inside an expression is not seen (a rebinding the facts miss)."""
@@ -170,6 +190,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                             scope.list_fields.add(attr)
                         if _may_pin(sub.value):
                             scope.pinned_sets.add(attr)
+                        (scope.ordinal_sets if _ordinal(sub.value, func) else scope.other_sets).add(attr)
                     elif isinstance(target, ast.Attribute):
                         scope.foreign_sets.add(target.attr)
                         if isinstance(target.value, ast.Name) and not _empty_dict(sub.value):
@@ -1389,6 +1410,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return HOST_SEQ  # `[0] * n`, `a + [n]`
         if CPU_TENSOR in (left, right) and {left, right} <= {HOST, CPU_TENSOR}:
             return CPU_TENSOR
+        if isinstance(value.op, ARITHMETIC) and _host_with_dims(value, left, right, resolve, scope):
+            return CPU_TENSOR
         if NDARRAY in (left, right) and {left, right} <= {HOST, NDARRAY}:
             return NDARRAY  # `max_r + ramp * (min_r - max_r)` of a NumPy `ramp` (a tensor operand would win)
         if (field := _field_with_host({left, right})) is not None:
@@ -1644,6 +1667,69 @@ def _rebound_views(name: str, own: list[ast.expr], kinds: set[IKind], resolve: R
                 (held in (HOST, TENSOR) or deferred(held)) and _shifted(b, name, before)):
             out.add(kind)
     return out
+
+
+def _host_with_dims(value: ast.BinOp, left: IKind, right: IKind, resolve: Resolve, scope: Scope) -> bool:
+    """`self.mask_index * torch.ones(*dims)`, `ids - self.offset` of `ids = torch.tensor(rows).unsqueeze(0)`: a host
+    tensor the code shows has one or more dimensions (`_host_dims`) in arithmetic with a value nothing types (a field,
+    a parameter, a project return). A device operand mixes only with a 0-d host tensor (anything else raises), so the
+    result is a host tensor wherever the code runs; a 0-d one (`torch.tensor(3) * x`) may meet a device tensor, and
+    stays unknown."""
+    return any(other not in DEVICE_FAMILY and not isinstance(other, Items) and _host_dims(side, resolve, scope)
+               for side, other in ((value.left, right), (value.right, left)))
+
+
+# torch factories that build one dimension per size given (`torch.ones(*dims)` too: only an empty size, which no
+# code writes to compute with, builds a 0-d one), or always one
+SIZED_TORCH = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.rand", "torch.randn",
+                         "torch.randint", "torch.arange", "torch.linspace", "torch.logspace", "torch.eye",
+                         "torch.randperm"})
+# `torch.tensor(rows)` of a list: one dimension or more, on the host unless `device=` says otherwise
+LIST_TORCH = frozenset({"torch.tensor", "torch.as_tensor", "torch.LongTensor", "torch.FloatTensor", "torch.IntTensor"})
+# methods that keep a host tensor on the host with one dimension or more
+ADDS_DIMS = frozenset({"unsqueeze", "flatten", "ravel", "view", "reshape"})
+KEEPS_DIMS = frozenset({"long", "int", "float", "half", "double", "bool", "bfloat16", "clone", "contiguous", "detach"})
+
+
+def _host_dims(expr: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -> bool:
+    """The code shows that `expr` is a host tensor of one or more dimensions: a sized factory (`SIZED_TORCH`) or
+    `torch.tensor` of a list (`_list_value`), with no `device=`; a method of one that adds a dimension or keeps them
+    (`ADDS_DIMS`, `KEEPS_DIMS`); a local whose reaching binding is one (for a read in a rebinding, the one above it:
+    `ids = ids - k`)."""
+    if depth > MAX_DEPTH:
+        return False
+    if isinstance(expr, ast.Name):
+        own = _own_binding(expr, scope)
+        if own is not None:
+            return _host_dims(expr, resolve, _above(expr.id, own, scope), depth)  # (fewer bindings: it ends)
+        seen = _seen_binding(expr, scope)
+        return isinstance(seen, ast.expr) and _host_dims(seen, resolve, scope, depth + 1)
+    if not isinstance(expr, ast.Call):
+        return False
+    name = dotted(expr.func)
+    qual = resolve(name) if name else None
+    if qual in SIZED_TORCH or qual in LIST_TORCH:
+        if any(kw.arg == "device" for kw in expr.keywords):
+            return False
+        return bool(expr.args) if qual in SIZED_TORCH else \
+            bool(expr.args) and _list_value(expr.args[0], scope, depth + 1)
+    if isinstance(expr.func, ast.Attribute) and expr.func.attr in ADDS_DIMS | KEEPS_DIMS \
+            and (qual is None or not qual.startswith("torch.")):
+        return _host_dims(expr.func.value, resolve, scope, depth + 1)
+    return False
+
+
+def _list_value(expr: ast.expr, scope: Scope, depth: int) -> bool:
+    """`expr` is a Python list or a non-empty tuple, by its display (a comprehension too) or by the reaching
+    binding of a local: `torch.tensor` of it builds on the host (from a list of device scalars too, read one by
+    one), with one dimension or more."""
+    if isinstance(expr, ast.Name) and depth <= MAX_DEPTH:
+        own = _own_binding(expr, scope)
+        if own is not None:
+            return _list_value(expr, _above(expr.id, own, scope), depth)
+        seen = _seen_binding(expr, scope)
+        return isinstance(seen, ast.expr) and _list_value(seen, scope, depth + 1)
+    return isinstance(expr, (ast.List, ast.ListComp)) or isinstance(expr, ast.Tuple) and bool(expr.elts)
 
 
 def _shifted(expr: ast.expr, name: str, scope: Scope, depth: int = 0) -> bool:

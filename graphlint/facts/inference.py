@@ -208,6 +208,9 @@ CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams",
 # A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
 # puts a factory's result on the host. Joined with any other host value it is plain host data.
 CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
+# A Python int that every store of a field makes a device ordinal (`self.rank = dist.get_rank()`): as a device
+# argument, `cuda:<n>` (`CallFacts.ordinal`)
+ORDINAL_DEVICE = Val(Kind.HOST, ref="device:ordinal")
 # `[slice(None)] * x.dim()` then `idx[d] = i`: a list holding slices indexes several dimensions at once (torch reads it
 # as a tuple), never a Python list of integer indices
 SLICES = Val(Kind.HOST_SEQ, ref="index")
@@ -1596,6 +1599,8 @@ class Inference:
             return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
         if self(expr) == CPU_DEVICE:
             return Dev.CPU  # `device = "cpu"` earlier in the function
+        if self(expr) == ORDINAL_DEVICE:
+            return Dev.DEVICE  # `.to(self.rank)` of an int rank field: `cuda:<rank>`, like `.to(0)`
         text = dotted_name(expr) if expr.__class__ in (cst.Name, cst.Attribute) else \
             cst.Module([]).code_for_node(expr) if expr.__class__ is cst.Call else ""
         if "cpu" in (text or "").lower():

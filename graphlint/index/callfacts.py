@@ -357,13 +357,25 @@ class CallFacts:
             self._module_fields = found
         return self._module_fields
 
+    def ordinal(self, cls: "ClassInfo", name: str) -> bool:
+        """Every `self.<name> = ...` of the class family stores a Python int device ordinal (`self.rank =
+        dist.get_rank()`, `int(os.environ["LOCAL_RANK"])`, a parameter annotated `int`), and no code stores the
+        attribute on another object: `.to(self.rank)` names `cuda:<rank>`, as `.to(0)` does."""
+        family = self._class_family(cls)
+        fns = [self.index.functions[key] for c in family for key in c.methods.values()]
+        return any(name in fn.ordinal_sets for fn in fns) and not any(name in fn.other_sets for fn in fns) \
+            and name not in self._foreign() and not any(name in c.init_fields for c in family)
+
     def moved_from_host(self, cls: "ClassInfo", name: str, *, guarded: bool = False) -> bool:
         """`self.<name> = self.<name>.to(device)` (or `.cuda()`) in a plain class whose every other store of the
-        field is a host tensor, one of them outside `__init__`: the field is rebuilt on the host after construction
-        (per request, per prefill), so the move copies it up again each time. Built in `__init__` only, the move
-        copies once, on the first call, and is a no-op after: not claimed. So are a dataclass's fields that every
-        construction fills with a host tensor: each new instance is moved again. A module's fields move with `.to()`
-        where they are registered (a buffer or parameter store vetoes below).
+        field is a host tensor: the move's source is the field's value before it, the join of those other stores, so
+        it copies a host tensor up. Rebuilt on the host after construction (per request, per prefill), the field is
+        copied up again each time; built in `__init__` only, it is copied on the first call (a blocking upload once
+        per instance: ShadowKV's `H2D`, Self-Forcing's `add_noise`), unless code outside the class also stores the
+        field (`sched.sigmas = sched.sigmas.to(dev)` before the call: the move may be a no-op) or a moved default
+        device builds the stores there. So are a dataclass's fields that every construction fills with a host
+        tensor: each new instance is moved again. A module's fields move with `.to()` where they are registered (a
+        buffer or parameter store vetoes below).
 
         `guarded`: the move runs under a test that the field lies elsewhere (`if self.freqs.device != device:`). The
         author moves a field the hot path finds off the device; where every store is a host tensor, in a module too
@@ -373,7 +385,7 @@ class CallFacts:
         if module and not guarded:
             return False
         moves = (f"self.{name}.to", f"self.{name}.cuda")
-        moved = rebuilt = False
+        moved = rebuilt = stored = False
         for c in self._class_family(cls):
             for key in c.methods.values():
                 fn = self.index.functions[key]
@@ -384,8 +396,9 @@ class CallFacts:
                         moved = True
                     elif self._stored(kind, fn) != CPU_TENSOR:
                         return False  # (a `register_buffer` / `register_parameter` store is None: never a host one)
-                    elif fn.qualname.rpartition(".")[2] != "__init__":
-                        rebuilt = True
+                    else:
+                        stored = True
+                        rebuilt = rebuilt or fn.qualname.rpartition(".")[2] != "__init__"
         if guarded:
             return moved and name not in self._foreign() and not self.index.default_device_moved
         if moved and not rebuilt:
@@ -393,6 +406,11 @@ class CallFacts:
             # ...))` in a collate function): each instance starts on the host, so its move copies it up again
             built = self._constructed(cls, name)
             rebuilt = bool(built) and all(kind == CPU_TENSOR for kind in built)
+        if moved and not rebuilt:
+            # built on the host in `__init__` only: the first move copies it up (unseen stores or a moved default
+            # device may have put it on the device already)
+            return stored and name not in self._foreign() \
+                and not self.index.default_device_moved
         return moved and rebuilt
 
     def _constructed(self, cls: "ClassInfo", name: str) -> set[IKind] | None:

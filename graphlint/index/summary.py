@@ -229,6 +229,9 @@ class FunctionInfo:
     field_params: tuple[tuple[str, str], ...] = ()
     foreign_sets: tuple[str, ...] = ()  # attributes stored on other objects (`ctx.lens = ...`)
     pinned_sets: tuple[str, ...] = ()  # `self.x` fields stored from a value that may be pinned (`pin_memory=True`)
+    # `self.x` fields stored from a Python int device ordinal, and from anything else (`callsite.Scope.ordinal_sets`)
+    ordinal_sets: tuple[str, ...] = ()
+    other_sets: tuple[str, ...] = ()
     # ("owner|field|key", kind) of each `obj.<field>[K] = value` into a dict field (`callsite.keyed_sets`, `Keyed`)
     keyed_sets: tuple[tuple[str, IKind], ...] = ()
     # receiver -> class (`callsite.keyed_owners`) of a function that reads a dict field under a constant key: the
@@ -1060,6 +1063,7 @@ class _Indexer(ast.NodeVisitor):
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
             field_params=field_params(scope, self.resolve) if cls is not None else (),
             foreign_sets=tuple(sorted(scope.foreign_sets)), pinned_sets=tuple(sorted(scope.pinned_sets)),
+            ordinal_sets=tuple(sorted(scope.ordinal_sets)), other_sets=tuple(sorted(scope.other_sets)),
             keyed_sets=keyed_sets(scope, self.resolve),
             keyed_owners=tuple(sorted((name, owner) for name, owner in scope.owners.items() if name != "self")),
             abstract=_is_abstract(node),

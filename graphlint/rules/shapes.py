@@ -341,6 +341,11 @@ class DynamicOutputOp(Rule):
 
 SHAPE_METHODS = frozenset({"view", "reshape", "expand", "repeat", "new_zeros", "new_ones", "new_empty", "new_full",
                            "narrow", "unflatten", "tile", "resize_"})
+# Splits whose sizes torch reads as Python ints (a tensor of sizes included); `tensor_split` takes its indices as a
+# CPU tensor only (a device one raises), so it is none of them
+TORCH_SPLITS = frozenset({"torch.split", "torch.split_with_sizes"})
+SPLIT_METHODS = frozenset({"split", "split_with_sizes"})
+SPLIT_KEYWORDS = frozenset({"split_size", "split_size_or_sections", "split_sizes"})
 SHAPE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.full", "torch.arange", "torch.randn",
                              "torch.rand", "torch.randint", "torch.linspace", "torch.eye", "torch.randperm"})
 
@@ -373,7 +378,9 @@ class TensorShapeArgument(Rule):
 
     `x.view(n, -1)`, `x[:n]`, `torch.arange(n)`, `torch.zeros(n)` (or `torch.zeros((b, n))`), `x.narrow(0, 0, n)`,
     `torch.topk(x, k)`, `F.pad(x, (0, n))` (and its `value=`), `F.interpolate(x, size=n)` and einops `rearrange(x, ..., b=n)` with a
-    tensor `n` call `__index__` (an implicit `.item()`): the host blocks and capture fails. Sizes from `.shape`/`.size()` are host
+    tensor `n` call `__index__` (an implicit `.item()`): the host blocks and capture fails. So do the split sizes of
+    `x.split(sizes)` / `torch.split(x, sizes)` given as a device tensor (lmdeploy's `position_ids[0].split(q_seqlens)`):
+    torch converts the tensor to a list of Python ints, read on the host. Sizes from `.shape`/`.size()` are host
     values and fine.
     """
 
@@ -429,6 +436,9 @@ class TensorShapeArgument(Rule):
         if qual in ("torch.topk", "torch.kthvalue") and self._device_k(node, args[1:2]):
             self.report(node)
             return
+        if qual in TORCH_SPLITS and self._device_sizes(node, args[1:2]):
+            self.report(node)
+            return
         if qual.startswith("einops.") and any(a.keyword and self.ctx.is_device_tensor(a.value) for a in node.args):
             self.report(node)
             return
@@ -439,6 +449,14 @@ class TensorShapeArgument(Rule):
             self.report(node)
         elif m[1] in ("topk", "kthvalue") and self._device_k(node, args[:1]):
             self.report(node)
+        elif m[1] in SPLIT_METHODS and self._device_sizes(node, args[:1]):
+            self.report(node)
+
+    def _device_sizes(self, node: cst.Call, given: list[cst.BaseExpression]) -> bool:
+        """The sizes of a split, positional or by keyword, are a device tensor: torch reads it into Python ints
+        (`Tensor.split` tries `int(t)`, then `split_with_sizes` converts it to a list of ints)."""
+        sizes = [*given, *(a.value for a in node.args if a.keyword is not None and a.keyword.value in SPLIT_KEYWORDS)]
+        return any(self.ctx.is_device_tensor(a) for a in sizes)
 
     def _device_k(self, node: cst.Call, given: list[cst.BaseExpression]) -> bool:
         """`k` of `topk` / `kthvalue`, positional or `k=`, is a device tensor (read with `__index__`)."""

@@ -357,7 +357,9 @@ class LinalgErrorCheck(Rule):
     an H200: `torch.linalg.cholesky_ex` does not sync (it returns `info` as a tensor); `torch.svd` of a CUDA
     `[1, 2048, 256]` waited for 210 ms of queued work (cuSOLVER's convergence info, read on the host). The legacy
     `torch.inverse` / `torch.cholesky` and the method forms (`A.inverse()`, `A.cholesky()`) on device
-    tensors are reported too; CPU operands are not.
+    tensors are reported too; CPU operands are not. `torch.istft` (and `x.istft(...)`) checks the window's overlap-add
+    envelope (the NOLA condition: `window_envelop.abs().min() < 1e-11`, read with `.item()`) on every call: a host read
+    too, with no variant that skips it (measured in the session-40 census: renhance's and demucs's decoders wait).
     """
 
     code = "GL150"
@@ -394,18 +396,27 @@ class LinalgErrorCheck(Rule):
         "    return u\n",
     )
 
+    ISTFT = "`{call}` checks the window envelope (NOLA) on the host and blocks"
+
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
         qual = ctx.call_name(node) or ""
+        if qual == "torch.istft":
+            args = positional(node)
+            if not args or ctx.val(args[0]).kind is not Kind.CPU_TENSOR:
+                self.report(node, self.ISTFT.format(call=qual + "()"))
+            return
         if qual in LINALG_CHECKED:
             args = positional(node)
             if args and all(ctx.val(a).kind is Kind.CPU_TENSOR for a in args):
                 return
             self.report(node, self.message.format(call=qual + "()", instead=_instead(qual)))
             return
-        m = tensor_method(ctx, node, ("inverse", "cholesky"))
+        m = tensor_method(ctx, node, ("inverse", "cholesky", "istft"))
         if m and m[0] is not None and ctx.is_device_tensor(m[0]):
-            self.report(node, self.message.format(call=f".{m[1]}()", instead=_instead(m[1])))
+            message = self.ISTFT.format(call=".istft()") if m[1] == "istft" else \
+                self.message.format(call=f".{m[1]}()", instead=_instead(m[1]))
+            self.report(node, message)
 
 
 def _instead(op: str) -> str:

@@ -1256,10 +1256,10 @@ def test_a_slice_of_a_host_list_is_a_list():
 def test_a_field_rebuilt_on_the_host_and_moved_copies_each_time():
     """`self.x = self.x.to(device)` of a plain class's field that a method rebuilds on the host after construction
     (ShadowKV's CPU cache: `register_k_landmark` makes the buffers with `device='cpu'` per request, `H2D` moves them)
-    copies it up each time it is rebuilt (GL131). Look-alikes stay silent: a field made on the host only in
-    `__init__` (moved once, on the first call: a no-op after), a field some method builds on the device, a dtype-only
-    cast, a pinned-or-not non-blocking move (GL206 does not take the fact: pinned-ness is not tracked), a module's
-    buffer (it moves with the module's `.to()`)."""
+    copies it up each time it is rebuilt (GL131); so does one made on the host only in `__init__` (copied up on the
+    first call: a blocking upload once per instance). Look-alikes stay silent: a field some method builds on the
+    device, a dtype-only cast, a pinned-or-not non-blocking move (GL206 does not take the fact: pinned-ness is not
+    tracked), a module's buffer (it moves with the module's `.to()`)."""
     src = """
         import torch
 
@@ -1303,7 +1303,42 @@ def test_a_field_rebuilt_on_the_host_and_moved_copies_each_time():
                 self.table = self.table.to(x.device)
                 return x
     """
-    assert findings(src) == {(18, "GL131")}
+    assert findings(src) == {(18, "GL131"), (19, "GL131")}
+
+
+def test_a_field_built_on_the_host_in_init_and_moved_in_place_copies_it_up():
+    """`self.v = self.v.to(self.device)` where `__init__` builds the field with `device="cpu"` (ShadowKV's `KV_Cache.H2D`,
+    2 hidden labels): the move's source is the field's value before it, the join of its other stores, all host
+    tensors, so the move is a blocking upload (GL131). Decoys: a field `__init__` builds on the device (the move is a
+    no-op), a pinned field moved with `non_blocking=True`, a field that code outside the class also stores (the
+    caller may have moved it already: Self-Forcing's ODE script moves `scheduler.sigmas` before `step()`), a move to
+    the host."""
+    src = """
+        import torch
+
+
+        class Cache:
+            def __init__(self, n: int, device):
+                self.device = device
+                self.v = torch.zeros(n, 4, device="cpu")
+                self.on_dev = torch.zeros(n, 4, device="cuda")
+                self.pinned = torch.zeros(n, 4).pin_memory()
+                self.shared = torch.zeros(n, 4)
+                self.back = torch.zeros(n, 4)
+
+            def h2d(self):
+                self.v = self.v.to(self.device)
+                self.on_dev = self.on_dev.to(self.device)
+                self.pinned = self.pinned.to(self.device, non_blocking=True)
+                self.shared = self.shared.to(self.device)
+                self.back = self.back.to("cpu")
+
+
+        def run(cache: Cache, dev):
+            cache.shared = cache.shared.to(dev)
+            cache.h2d()
+    """
+    assert findings(src, scope="all") == {(14, "GL131")}
 
 
 def test_a_dataclass_built_on_the_host_and_moved_copies_each_instance():

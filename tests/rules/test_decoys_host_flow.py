@@ -46,7 +46,7 @@ def test_an_annotated_tensor_return_of_host_fields_is_a_host_tensor():
     """`-> torch.Tensor` names no device: a method of a plain class that returns a view of, or a comparison
     on, fields every method keeps on the host (Megatron's `_get_async_sched_rows_requiring_new_block`, over its
     pinned bookkeeping) returns a host tensor to the class's own methods. Hit: the same method over a field
-    another method moves to the device keeps the annotation's reading."""
+    another method moves to the device keeps the annotation's reading (the move itself copies the host field up)."""
     src = """
         import torch
 
@@ -71,7 +71,7 @@ def test_an_annotated_tensor_return_of_host_fields_is_a_host_tensor():
                 device = int(self.lens_rows().sum().item())
                 return host + device
     """
-    assert findings(src, scope="all") == {(21, "GL101")}
+    assert findings(src, scope="all") == {(11, "GL131"), (21, "GL101")}
 
 
 def test_fields_every_class_keeps_on_the_host_are_host_tensors_on_any_receiver():
@@ -1622,6 +1622,58 @@ def test_decoy_field_stored_on_a_local_object_is_read_back():
     """
     assert {f for f in findings(src) if f[1] == "GL102"} == {(19, "GL102"), (20, "GL102"), (24, "GL102"),
                                                               (28, "GL102")}
+
+
+def test_a_host_tensor_with_dimensions_stays_on_the_host_in_arithmetic_with_a_field():
+    """`self.mask_index * torch.ones(*dims)` (mdlm's `_sample_prior`) and `ids - self.offset` of `ids =
+    torch.tensor(rows).unsqueeze(0)` (Kimi-Audio's `generate`, `rows` a filtered list): a host tensor the code shows
+    has one or more dimensions meets a value nothing types. A device operand would mix only with a 0-d host tensor,
+    so the result is a host tensor, and the callee's `.to(device)` copies it up (GL131). Decoys: a 0-d host tensor
+    (`torch.tensor(3) * self.k`: `self.k` may be a device tensor), `torch.tensor(x)` of a parameter (a tensor `x`
+    keeps its device), a factory on the device, a known device operand."""
+    src = """
+        import torch
+
+
+        class Gen:
+            def __init__(self, k, offset):
+                self.k = k
+                self.offset = offset
+
+            def prior(self, *dims):
+                return self.k * torch.ones(*dims, dtype=torch.int64)
+
+            def shifted(self, ids: list):
+                rows = [t for t in ids if t >= self.offset]
+                rows = torch.tensor(rows).unsqueeze(0)
+                rows = rows - self.offset
+                return self.upload(rows)
+
+            def scalar(self):
+                return torch.tensor(3) * self.k
+
+            def passed(self, x):
+                return torch.tensor(x) - self.offset
+
+            def placed(self, n: int):
+                return torch.ones(n, device="cuda") * self.k
+
+            def mixed(self, x: torch.Tensor):
+                return torch.ones(3) * x
+
+            def upload(self, t):
+                return t.to("cuda")  # <- GL131
+
+            def run(self, ids: list, x, n: int):
+                a = self.prior(2, 3).to("cuda")  # <- GL131
+                b = self.shifted(ids)
+                c = self.scalar().to("cuda")
+                d = self.passed(x).to("cuda")
+                e = self.placed(n).to("cuda")
+                f = self.mixed(x.cuda()).to("cuda")
+                return a, b, c, d, e, f
+    """
+    assert findings(src, scope="all") == {(31, "GL131"), (34, "GL131")}
 
 
 def test_a_dict_every_call_passes_has_the_values_stored_under_its_keys():

@@ -1030,3 +1030,25 @@ def test_decoy_a_module_constant_or_an_import_stored_through_a_device_mask():
             return logits
     """, scope="all")
     assert {f for f in found if f[1] == "GL123"} == {(12, "GL123")}
+
+
+def test_split_sizes_given_as_a_device_tensor_are_read_on_the_host():
+    """`x.split(sizes)` / `torch.split(x, sizes)` with the sizes a device tensor (lmdeploy's
+    `position_ids[0].split(q_seqlens)` of the step's CUDA `q_seqlens`) convert it to Python ints: a host read
+    (GL126). Decoys: an int size, a list of ints, a host tensor of sizes, `tensor_split` (its indices are a CPU tensor
+    or it raises), a string's `split`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, lens: list[int], n: int, text: str):
+                seqlens = torch.tensor(lens, device=x.device)
+                a = x.split(seqlens)
+                b = torch.split(x, seqlens, dim=0)
+                c = torch.split(x, split_size_or_sections=seqlens)
+                d = x.split(n) + x.split(lens) + torch.split(x, [2, 3])
+                e = x.split(torch.tensor(lens))
+                f = torch.tensor_split(x, torch.tensor(lens))
+                g = text.split(",")
+                return a, b, c, d, e, f, g
+    """
+    assert {f for f in findings(src) if f[1] == "GL126"} == {(5, "GL126"), (6, "GL126"), (7, "GL126")}

@@ -83,6 +83,25 @@ def test_error_checking_ops():
     """)
 
 
+def test_istft_checks_its_window_envelope_on_the_host():
+    """`torch.istft` reads its NOLA check (`window_envelop.abs().min() < 1e-11`) with `.item()` on every call
+    (renhance's and demucs's decoders, measured in the session-40 census): GL150 for a device or untyped input and for
+    the method form on a device tensor. Decoys: `torch.istft` of a host spectrogram, `torch.stft`, the method form on
+    a value nothing types."""
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, spec, window, n: int, audio: list, z):
+                wav = torch.istft(spec, n, window=window)  # <- GL150
+                dev = torch.stft(spec.cuda(), n, return_complex=True).istft(n)  # <- GL150
+                host = torch.istft(torch.tensor(audio), n)
+                fwd = torch.stft(spec, n, window=window, return_complex=True)
+                other = z.istft(n)
+                return wav, dev, host, fwd, other
+    """)
+
+
 def test_wrapper_distributions_without_constraints_validate_nothing():
     """robomimic's policy heads wrap a `Normal` in `D.Independent(dist, 1)` and build a GMM with
     `D.MixtureSameFamily(mixture_distribution=.., component_distribution=..)`: those wrappers declare

@@ -512,7 +512,8 @@ def test_fields_every_method_keeps_on_the_host():
     """A field of a plain class (not an `nn.Module`, whose buffers move with `.to()`) that every
     `self.x = ...` in the class, its bases and subclasses sets to host data is a host tensor: diffusers keeps
     `sigmas` on the CPU on purpose, exllamav2 samples from CPU buffers. Decoy: reading such a field. Hits: a
-    blocking `copy_` of a device tensor into such a buffer, and a field one method moves to the device."""
+    blocking `copy_` of a device tensor into such a buffer, and a field one method moves to the device (the move
+    copies the host field up)."""
     src = """
         import torch
 
@@ -533,7 +534,7 @@ def test_fields_every_method_keeps_on_the_host():
                 self.buf.copy_(x, non_blocking=True)
                 return x * s, self.steps[i].item()
     """
-    assert findings(src, scope="all") == {(11, "GL103"), (16, "GL103"), (18, "GL101")}
+    assert findings(src, scope="all") == {(11, "GL103"), (12, "GL131"), (16, "GL103"), (18, "GL101")}
 
 
 def test_fields_take_the_value_a_method_leaves():
@@ -1550,3 +1551,46 @@ def test_runner_arguments_bind_as_a_direct_call():
                 return x
     """
     assert findings(src) == {(9, "GL101"), (11, "GL101"), (14, "GL103")}
+
+
+def test_an_int_rank_field_names_a_cuda_device():
+    """`.to(self.rank)` where every store of the field is a Python int device ordinal (`dist.get_rank()`,
+    `int(os.environ["LOCAL_RANK"])`, a constructor parameter annotated `int`) moves to `cuda:<rank>`, as `.to(0)`
+    does: a host tensor moved there is copied up (GL131; chitu's `prefill_step`). Decoys: a field holding
+    `torch.device("cpu")` or `"cpu"`, a field one method fills with an int and another with a string, an
+    unannotated parameter, a field code outside the class also stores."""
+    src = """
+        import os
+
+        import numpy as np
+        import torch
+        import torch.distributed as dist
+
+
+        class Runner:
+            def __init__(self, rank: int, dev, name: str):
+                self.rank = dist.get_rank()
+                self.local = int(os.environ["LOCAL_RANK"])
+                self.given = rank
+                self.cpu_dev = torch.device("cpu")
+                self.cpu_str = "cpu"
+                self.mixed = int(os.environ["LOCAL_RANK"])
+                self.untyped = dev
+                self.shared = dist.get_rank()
+
+            def reset(self):
+                self.mixed = "cpu"
+
+            def step(self, a: np.ndarray):
+                x = torch.from_numpy(a)
+                hits = [x.to(self.rank)]  # <- GL131
+                hits.append(x.to(self.local))  # <- GL131
+                hits.append(x.to(self.given))  # <- GL131
+                return hits, (x.to(self.cpu_dev), x.to(self.cpu_str), x.to(self.mixed), x.to(self.untyped),
+                              x.to(self.shared))
+
+
+        def rebind(r: Runner):
+            r.shared = "cpu"
+    """
+    assert findings(src, scope="all") == {(24, "GL131"), (25, "GL131"), (26, "GL131")}

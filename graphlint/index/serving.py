@@ -36,6 +36,17 @@ a servicer hands the work to a policy or model its set-up RPC loaded by name (`p
 - rpyc: a subclass of `rpyc.Service` (or one of its stock services); its clients call `conn.root.x(...)`, which runs
   the method `exposed_x`, the prefix rpyc exposes by default.
 
+A web framework's route (`@app.post("/tts")`, Flask's `@app.route("/")`, in a module importing FastAPI, Flask,
+Starlette, Quart, Sanic or aiohttp) is called per request as a gradio callback is, and has the same gate: it is a
+root only where it runs inference a few calls down (a health check stays cold).
+
+A library's users are no framework but play one's part (docs/notes/census-s40.md, R03): the inference API of a
+model-owning class (SAM2's `SAM2ImagePredictor.predict`, a TTS wrapper's `infer`) is a public method of a plain class
+that runs a model the class holds in a field, itself or through its own methods, and that no project code calls.
+It is a root, `via` `Cls.m (inference API: ...)`. A method that trains (a backward pass a few calls down, in the agent
+it holds too), one that runs no held model (`save`, `load`, `export`: the data flow decides, not the name), warm-up,
+a method already reached and the methods of a framework's servicer (its protocol names what is called) are not.
+
 A worker thread's queue loop (docs/notes/misses-s35-redoubt.md, R-Q) is no framework's protocol but the same shape:
 `while not stop.is_set(): item = self.queue_in.get(timeout=0.1); for out in self.process(item): ...` hands each item
 it takes off a queue to a function (each subclass's `process` override), and whatever starts the thread may lie
@@ -48,6 +59,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphlint.index.library_api import trains
+from graphlint.index.sole import MODULE_METHOD_NAMES
 from graphlint.index.summary import ClassInfo, FunctionInfo
 
 TRITON_MODEL_CLASS = "TritonPythonModel"  # the class name Triton's Python backend requires
@@ -60,6 +72,16 @@ RPYC_SERVICES = frozenset({"rpyc.Service", "rpyc.core.service.Service", "rpyc.Sl
 MAX_HANDLER_HOPS = 3  # calls down an RPC handler's own helpers to where it runs the model
 RPYC_EXPOSED = "exposed_"
 DEVICE_MOVES = ("to", "cuda")  # nn.Module's (and a tensor's) moves to a device  # rpyc's default exposure prefix
+# Web frameworks whose app/router objects register a request handler with a decorator naming the HTTP method or
+# route (`@app.post("/tts")`, `@router.get(..)`, Flask's `@app.route("/")`): the framework calls the handler per request.
+WEB_FRAMEWORKS = frozenset({"fastapi", "flask", "starlette", "quart", "sanic", "aiohttp"})
+ROUTE_DECORATORS = frozenset({"get", "post", "put", "patch", "delete", "route", "websocket", "api_route"})
+# nn.Module's own API that no tensor, optimizer or scheduler has: a field some method calls one of these on
+# (`self.codec.eval()`, `self.net.parameters()`) holds a module.
+MODULE_ONLY_API = frozenset({"eval", "parameters", "named_parameters", "buffers", "named_buffers", "modules",
+                             "named_modules", "children", "named_children", "register_forward_hook",
+                             "register_forward_pre_hook", "requires_grad_", "get_submodule"})
+MODEL_API = "(inference API: "  # how the `via` of a model-owning class's uncalled public method begins its label
 
 if TYPE_CHECKING:
     from collections.abc import Container, Iterator
@@ -92,6 +114,97 @@ class ServingHandlers:
                 if fn is not None:
                     yield fn, f"{fn.display} (request: an audio stream calls it once per block)"
         yield from self._queue_workers(model, reached)
+        yield from self._routes(model, reached)
+        yield from self._model_apis(model, reached)
+
+    def _routes(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
+        """A web framework's request handler: a function decorated with a route of an app or router (`@app.post(
+        "/tts")`, `@app.route("/")`: a called decorator named for an HTTP method or route) in a module that imports
+        the framework (`WEB_FRAMEWORKS`). The framework calls it per request; as for a gradio callback, only one that
+        runs inference a few calls down (`_infers_below`) is a root: a health check or a model list stays cold."""
+        for s in self.modules.values():  # type: ignore[attr-defined]
+            if not any(ref.partition(".")[0] in WEB_FRAMEWORKS for ref in s.imports.values()):
+                continue
+            for fn in s.functions.values():
+                if fn.key not in reached and any(d.endswith("()") and d[:-2].rpartition(".")[2] in ROUTE_DECORATORS
+                                                 for d in fn.decorators) \
+                        and not trains(fn) and self._infers_below(fn, model, reached):
+                    yield fn, f"{fn.display} (request: a web framework calls this route per request, runs inference)"
+
+    def _model_apis(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
+        """The inference API of a model-owning class: a public method (or `__call__`) of a plain class (no model
+        class nor a mixin of one, `_model_side`: its entry is `forward`) that runs a model the class holds in a field (`self.model = build(..)`, `Cls(..).
+        to(device)`, `from_pretrained(..)`), itself or through its own methods (`predict -> _predict ->
+        self.model.decoder(..)`: `_runs_held_model`), and that nothing in the project calls: its callers are the
+        library's users (SAM2's `SAM2ImagePredictor.predict`, a TTS wrapper's `infer`). A method that trains
+        (`backward`, `zero_grad` in it or a few calls down: `_trains_below`), one that runs no held model (`save`,
+        `load`, `export`), warm-up, a method reached already and a framework's servicer (`_served`) are left out."""
+        for cls in self.classes.values():  # type: ignore[attr-defined]
+            if self._model_side(cls) or self._is_autograd_function(cls) or self._served(cls):  # type: ignore[attr-defined]
+                continue  # (a model's own methods, a mixin's, run on a model: model code, not its user)
+            placed: frozenset[str] | None = None
+            for fn in self._public_methods(cls):  # type: ignore[attr-defined]
+                if fn.class_key != cls.key or fn.key in reached or fn.abstract or self._warms_up(fn):  # type: ignore[attr-defined]
+                    continue  # (an inherited method is its own class's business)
+                placed = self._module_fields(cls) if placed is None else placed
+                own = self._own_callees(fn)
+                if not any(self._runs_held_model(f, model, placed) for f in own) or self._trains_below(fn) \
+                        or self._call_sites(fn):  # type: ignore[attr-defined]
+                    continue
+                yield fn, f"{fn.display} {MODEL_API}{cls.qualname} holds a model and runs it; no project code calls it)"
+
+    def _served(self, cls: ClassInfo) -> bool:
+        """A framework calls `cls`'s methods by its protocol (`_handled`, a gRPC servicer, an rpyc service): its
+        users are the framework, which calls only the protocol's methods, so no other method is an API."""
+        bases = [base for c in self.mro(cls) for base in c.bases]  # type: ignore[attr-defined]
+        return bool(self._handled(cls)[0] or _grpc_bases(bases) or RPYC_SERVICES.intersection(bases))
+
+    def _module_fields(self, cls: ClassInfo) -> frozenset[str]:
+        """The fields of `cls` that hold a module: some method of it or of a project base calls nn.Module's own API
+        on it (`self.codec.eval()`, `self.policy.parameters()`: `MODULE_ONLY_API`)."""
+        return frozenset(parts[1] for c in self.mro(cls) for key in c.methods.values()  # type: ignore[attr-defined]
+                         for callee, _line in self.functions[key].calls  # type: ignore[attr-defined]
+                         if len(parts := callee.split(".")) == 3 and parts[0] == "self" and parts[2] in MODULE_ONLY_API)
+
+    def _trains_below(self, fn: FunctionInfo) -> bool:
+        """`fn`, or a project function it calls up to MAX_HANDLER_HOPS calls down (any edge, a method's name alone
+        too: leaving a root out is the safe side), runs a backward pass: a training loop whose update lives in the
+        agent it holds (`train -> self.agent.update -> _update: loss.backward()`) is no inference API."""
+        level, seen = [fn], {fn.key}
+        for _hop in range(MAX_HANDLER_HOPS + 1):
+            if any(trains(f) for f in level):
+                return True
+            level = [t for f in level for callee, _line in f.calls for t, _how in self.call_edges(f, f.module, callee)  # type: ignore[attr-defined]
+                     if t.key not in seen and not seen.add(t.key)]
+        return False
+
+    def _own_callees(self, fn: FunctionInfo) -> list[FunctionInfo]:
+        """`fn` and the methods of its own object it calls, up to MAX_HANDLER_HOPS calls down (`self._predict(..)`),
+        resolved by what the receiver is."""
+        level, seen, out = [fn], {fn.key}, [fn]
+        keys = {c.key for c in self.mro(self.classes[fn.class_key])} if fn.class_key else set()  # type: ignore[attr-defined]
+        for _hop in range(MAX_HANDLER_HOPS):
+            level = [t for f in level for callee, _line in f.calls if callee.startswith("self.")
+                     for t, how in self.call_edges(f, f.module, callee)  # type: ignore[attr-defined]
+                     if not how and t.class_key in keys and t.key not in seen and not seen.add(t.key)]
+            out += level
+        return out
+
+    def _runs_held_model(self, fn: FunctionInfo, model: frozenset[str], placed: frozenset[str]) -> bool:
+        """`fn` calls a model held in a field of its object (`self.x(..)`, `self.x.forward(..)`, `self.x.part(..)`):
+        one whose call resolves to a model entry (`_runs_model`), one `_held_module` / `_model_receivers` shows to
+        be a module, or a field that holds a module (`placed`: `_module_fields`) with a call of a method of its own
+        (`self.codec.decode_code(codes)`, `self.policy.select_action(obs)`; `self.model.state_dict()` runs nothing)."""
+        receivers = self._model_receivers(fn)  # type: ignore[attr-defined]
+        for callee, _line in fn.calls:
+            parts = callee.split(".")
+            if parts[0] != "self" or len(parts) < 2 or "(" in callee or "[" in callee:
+                continue
+            if self._runs_model(fn, fn, callee, receivers, set(model), False) or self._held_module(fn, callee):  # type: ignore[attr-defined]
+                return True
+            if parts[1] in placed and (len(parts) == 2 or len(parts) == 3 and parts[2] not in MODULE_METHOD_NAMES):
+                return True
+        return False
 
     def _queue_workers(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
         """What a worker's queue loop hands each item to: a loop that takes items off a queue (`FunctionInfo.
@@ -178,8 +291,7 @@ class ServingHandlers:
         if any(fn.key in reached for _name, fn in own):
             return
         bases = [base for c in self.mro(cls) for base in c.bases]  # type: ignore[attr-defined]
-        generated = [base for base in bases if base.rpartition(".")[0].endswith(GRPC_MODULE_SUFFIX)
-                     and base.rpartition(".")[2].endswith("Servicer")]
+        generated = _grpc_bases(bases)
         if generated:
             held = [c for base in generated if (c := self.class_by_dotted(base)) is not None]  # type: ignore[attr-defined]
             rpcs = {name for c in held for name in c.methods} if held else None
@@ -200,3 +312,9 @@ class ServingHandlers:
         if bases & set(RESOURCE_BASES):
             return HTTP_VERBS, "Flask-RESTful calls a Resource's HTTP verb method per request"
         return (), ""
+
+
+def _grpc_bases(bases: list[str]) -> list[str]:
+    """The bases among `bases` that a gRPC service's generated module defines (`*_pb2_grpc.*Servicer`)."""
+    return [base for base in bases if base.rpartition(".")[0].endswith(GRPC_MODULE_SUFFIX)
+            and base.rpartition(".")[2].endswith("Servicer")]

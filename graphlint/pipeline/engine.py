@@ -26,6 +26,7 @@ from graphlint.diagnostics import INTERNAL_ERROR, UNROOTED, Finding, internal_er
 from graphlint.facts.kinds import Inst
 from graphlint.index.summary import SCRIPT, FunctionInfo, ModuleSummary, index_source
 from graphlint.index.library_api import LIBRARY_API
+from graphlint.index.serving import MODEL_API
 from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
@@ -60,9 +61,10 @@ class LintResult:
 
 
 def _library_rooted(info: HotInfo) -> bool:
-    """`info`'s chain starts at a library's exported API, not at a root of the tree's own."""
+    """`info`'s chain starts at a library's exported API or at the inference API of a model-owning class (what a
+    library's users call: `index/serving.py`), not at a root of the tree's own."""
     via = info.via
-    return bool(via) and LIBRARY_API in via[0]
+    return bool(via) and (LIBRARY_API in via[0] or MODEL_API in via[0])
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:
@@ -164,8 +166,8 @@ class Linter:
         self.capture_sites = any(info.tier == "captured" for info in hot.values())
         # No root at all (a library whose callers live outside the linted tree: schedulers, samplers, kernel
         # wrappers): the default scope would check nothing, so it checks every function, as `--scope all`.
-        # A library's exported API (`index/library_api.py`) is no root of the tree's own: a tree where only it is
-        # still falls back, as before (every function checked; what the API reaches keeps its `step` tier).
+        # A library's exported API (`index/library_api.py`), or a model-owning class's inference API
+        # (`index/serving.py`), is no root of the tree's own: a tree where only it is still falls back, as before (every function checked; what the API reaches keeps its `step` tier).
         self.unrooted = cfg.scope == "hot" and self.unrooted_fallback \
             and not any(i.whole and not _library_rooted(i) for i in hot.values())
         # A program's entry (a script's top level, its `__main__` block) is linted as one unit, in its driver's tier;

@@ -39,7 +39,8 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
         return None  # torch.nonzero(...) is matched by qualified name, not as a method
     val = ctx.val(recv)
     kind = val.kind
-    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR or ctx.plain_object(val, m[1]):
+    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR or ctx.plain_object(val, m[1]) \
+            or _on_plain_object(ctx, recv):
         return None
     if kind is Kind.UNKNOWN and val.ref in ("list", HOST_DATA.ref):
         # a Python list (`[n for ...]` every caller passes) has no tensor methods: a path it never takes; host data (a
@@ -50,6 +51,17 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     if on_device and not ctx.claims_device(val):
         return None
     return recv, m[1]
+
+
+def _on_plain_object(ctx: "Context", recv: cst.BaseExpression) -> bool:
+    """`recv` is a chain of method calls one of which is called on an instance of a plain project class that has no
+    such method (`tok.unsqueeze(1)` of a `@dataclass` token: `Context.plain_object`): the chain raises
+    AttributeError there, so what it ends in is no tensor."""
+    while isinstance(recv, cst.Call) and (m := method_call(recv)) is not None:
+        if ctx.plain_object(ctx.val(m[0]), m[1]):
+            return True
+        recv = m[0]
+    return False
 
 
 def numpy_argument(ctx: "Context", node: cst.BaseExpression) -> bool:

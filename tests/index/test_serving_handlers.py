@@ -1,9 +1,12 @@
 """Request handlers a serving framework calls by its protocol (Triton's Python backend `TritonPythonModel.execute`,
-a Flask-RESTful `Resource`'s HTTP verb methods; gradio callbacks that run inference)
+a Flask-RESTful `Resource`'s HTTP verb methods; gradio callbacks and web routes that run inference; the inference
+API of a model-owning class that nothing in the project calls)
 are roots of the request, and a decorator defined in the class body
 it decorates in wraps the method. Each has its decoy."""
 
 from __future__ import annotations
+
+import textwrap
 
 from test_dispatch import hot
 
@@ -295,3 +298,189 @@ def test_an_rpyc_services_exposed_methods_are_request_roots():
     for cold in ("WorkerService.exposed_warmup", "WorkerService.exposed_counter_inc", "WorkerService.exposed_init_cache",
                  "WorkerService.helper", "Plain.exposed_execute_model_forward"):
         assert cold not in found, cold
+
+
+NET = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.lin(x)
+"""
+
+ROUTES = NET + """
+    from fastapi import FastAPI
+
+    app = FastAPI()
+    MODEL = Net().cuda()
+
+    def run(x):
+        return MODEL(x)
+
+    @app.post("/infer")
+    async def infer(req: dict):
+        out = run(torch.tensor(req["x"], device="cuda"))
+        return {"y": out.tolist()}
+
+    @app.get("/health")
+    def health():
+        return {"free": torch.cuda.mem_get_info()[0]}
+"""
+
+
+def test_a_web_frameworks_route_that_runs_inference_is_a_request_root():
+    """A FastAPI server: `@app.post("/infer")` registers a handler the framework calls per request, which runs the
+    model through a helper of the module."""
+    found = hot({"server": ROUTES})
+    assert found["infer"] == ("forward", ("infer (request: a web framework calls this route per request, runs "
+                                          "inference)",))
+    # Decoy: a health check route runs no model.
+    assert "health" not in found
+
+
+def test_a_route_like_decorator_in_a_module_without_a_web_framework_is_no_route():
+    source = ROUTES.replace("from fastapi import FastAPI", "from mylib import FastAPI")
+    assert "infer" not in hot({"server": source})
+
+
+PREDICTOR = NET + """
+
+    class Predictor:
+        def __init__(self, device="cuda"):
+            self.model = Net().to(device)
+
+        def predict(self, x):
+            out = self._run(x)
+            return out.tolist()
+
+        def _run(self, x):
+            return self.model(x)
+
+        def save(self, path):
+            torch.save(self.model.state_dict(), path)
+            return self.model.lin.weight.sum().item()
+
+        def load(self, path):
+            self.model.load_state_dict(torch.load(path))
+
+    class Policy:
+        def __init__(self, path, device):
+            self.policy = torch.load(path)
+            self.policy.eval()
+
+        def act(self, obs):
+            return self.policy.select_action(obs).cpu()
+
+        def stats(self):
+            return self.policy.state_dict()["w"].max().item()
+
+    class Normaliser:
+        def __init__(self, device):
+            self.mean = torch.zeros(4).to(device)
+
+        def apply(self, x):
+            return (x - self.mean.sum()).cpu()
+
+    class Trainer:
+        def __init__(self):
+            self.model = Net().cuda()
+            self.opt = torch.optim.Adam(self.model.parameters())
+
+        def fit(self, x):
+            return self._step(x)
+
+        def _step(self, x):
+            loss = self.model(x).sum()
+            loss.backward()
+            self.opt.step()
+            return loss
+
+    class Agent:
+        def __init__(self):
+            self.model = Net().cuda()
+
+        def update(self, x):
+            loss = self.model(x).sum()
+            loss.backward()
+            return loss
+
+    class Loop:
+        def __init__(self):
+            self.agent = Agent()
+            self.model = Net().cuda()
+
+        def run(self, x):
+            seen = self._act(x).tolist()
+            self.agent.update(x)
+            return seen
+
+        def _act(self, x):
+            return self.model(x)
+
+    class Tokenizer:
+        def __init__(self):
+            self.fn = torch.nn.functional.relu
+
+        def encode(self, x):
+            return self.fn(x).tolist()
+"""
+
+
+def test_the_inference_api_of_a_model_owning_class_is_a_root():
+    """SAM2's `SAM2ImagePredictor.predict`: a public method of a plain class that runs the model it holds in a field
+    (through its own `_run`), which no project code calls: its callers are the library's users."""
+    found = hot({"lib": PREDICTOR})
+    assert found["Predictor.predict"] == ("forward", (
+        "Predictor.predict (inference API: Predictor holds a model and runs it; no project code calls it)",))
+    # a field that holds a module (nn.Module's own API is called on it), run through a method of its own
+    assert found["Policy.act"][1][0].startswith("Policy.act (inference API: ")
+    # Decoys: saving, loading and reading statistics run no model; a method that trains (in its own callee, or in the
+    # agent it holds: `Loop.run -> Agent.update`); a
+    # class that holds a function, or a tensor it moves to the device, no model.
+    for name in ("Predictor.save", "Predictor.load", "Policy.stats", "Trainer.fit", "Tokenizer.encode",
+                 "Normaliser.apply", "Agent.update", "Loop.run"):
+        assert "(inference API: " not in found.get(name, (None, ("",)))[1][0], name
+
+
+def test_a_model_owning_classs_method_the_project_calls_is_no_api_root():
+    source = PREDICTOR + """
+    def main(x):
+        return Predictor().predict(x)
+    """
+    found = hot({"lib": source})
+    assert not found.get("Predictor.predict", ("", ("",)))[1][0].startswith("Predictor.predict (inference API")
+
+
+def test_a_tree_whose_only_roots_are_inference_apis_still_falls_back_whole(tmp_path):
+    """torchrl's collectors: the only root is a model-owning class's inference API, which a library's users call, so
+    it is no root of the tree's own (as a library's exported API): the tree is still checked whole, in the `unrooted`
+    context, and what the API reaches keeps its `forward` tier."""
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    source = textwrap.dedent("""
+        import torch
+
+        class Runner:
+            def __init__(self, path):
+                self.policy = torch.load(path)
+                self.policy.eval()
+
+            def act(self, obs):
+                return self.policy.select_action(obs).tolist()
+
+        def table(n):
+            return torch.linspace(0, 1, n).cuda().tolist()
+    """)
+    path = tmp_path / "lib.py"
+    path.write_text(source)
+    result = Linter(Config(root=tmp_path), unrooted_fallback=True).lint_paths([path])
+    assert result.unrooted
+    lines = {source.splitlines()[f.line - 1].strip(): f.context for f in result.findings if f.code == "GL102"}
+    assert lines == {"return self.policy.select_action(obs).tolist()": "forward",
+                     "return torch.linspace(0, 1, n).cuda().tolist()": "unrooted"}

@@ -120,3 +120,11 @@ def test_a_tensor_subclass_and_a_class_with_its_own_method_keep_the_call() -> No
                         w.tolist())
     """
     assert findings(src) == {(15, "GL102"), (16, "GL102")}
+
+
+def test_a_tensor_method_chained_on_a_plain_object_is_no_tensor_method() -> None:
+    """`tok.unsqueeze(1).tolist()` of a token dataclass (Chameleon's batched viewer): the token has no `unsqueeze`, so
+    the chain raises before any copy: decoy; the same chain on the token's tensor field `tok.id`: hit."""
+    src = GENERATOR.replace("out.append(tok.tolist())", "out.append(tok.unsqueeze(1).tolist())") \
+        .replace("out.append(tok.id.tolist())", "out.append(tok.id.unsqueeze(1).tolist())")
+    assert findings(src) == {(29, "GL102")}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.facts.syntax import code_of, method_call
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, VMAPS
 from graphlint.facts.values import HOST_DATA, Kind
 
@@ -54,11 +55,12 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
 
 
 def _on_plain_object(ctx: "Context", recv: cst.BaseExpression) -> bool:
-    """`recv` is a chain of method calls one of which is called on an instance of a plain project class that has no
-    such method (`tok.unsqueeze(1)` of a `@dataclass` token: `Context.plain_object`): the chain raises
-    AttributeError there, so what it ends in is no tensor."""
+    """`recv` is a chain of method calls one of which is a tensor method's name called on an instance of a plain
+    project class that has no such method (`tok.unsqueeze(1)` of a `@dataclass` token: `Context.plain_object`): the
+    chain raises AttributeError there, so what it ends in is no tensor. Other names may be fields the class stores a
+    callable in (`wrapper.stream(x)` with `self.stream = StreamDiffusion(..)`), which `plain_object` does not see."""
     while isinstance(recv, cst.Call) and (m := method_call(recv)) is not None:
-        if ctx.plain_object(ctx.val(m[0]), m[1]):
+        if m[1] in TENSOR_METHOD_NAMES and ctx.plain_object(ctx.val(m[0]), m[1]):
             return True
         recv = m[0]
     return False

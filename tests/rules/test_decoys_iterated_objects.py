@@ -128,3 +128,31 @@ def test_a_tensor_method_chained_on_a_plain_object_is_no_tensor_method() -> None
     src = GENERATOR.replace("out.append(tok.tolist())", "out.append(tok.unsqueeze(1).tolist())") \
         .replace("out.append(tok.id.tolist())", "out.append(tok.id.unsqueeze(1).tolist())")
     assert findings(src) == {(29, "GL102")}
+
+
+def test_a_chain_through_a_callable_field_of_a_plain_object_keeps_the_call() -> None:
+    """StreamDiffusion's benchmark: `stream.stream(image).cpu()` where the wrapper stores a callable object in the
+    field `stream` (no method of that name): the chain runs the field's `__call__`, whose tensor is copied: hit; the
+    same `.cpu()` after a tensor method's name the wrapper lacks (`stream.unsqueeze(0)`) raises first: decoy."""
+    src = """
+    import torch
+
+
+    class Engine:
+        def __call__(self, x):
+            return x * 2
+
+
+    class Wrapper:
+        def __init__(self):
+            self.stream = Engine()
+
+
+    class Server(torch.nn.Module):
+        def forward(self, x: torch.Tensor):
+            w = Wrapper()
+            a = w.stream(x).cpu()
+            b = w.unsqueeze(0).cpu()
+            return a, b
+    """
+    assert findings(src) == {(17, "GL103")}

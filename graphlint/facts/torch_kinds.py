@@ -162,6 +162,8 @@ def pipeline_class(name: str) -> bool:
     whose `from_pretrained(..).to(device)` moves the models it holds: it is no nn.Module, and its call returns
     images or annotations, on the host by default, not what a model on the device computes."""
     return name.rpartition(".")[2].endswith("Pipeline")
+
+
 # Checkpoint reads: what they return (a tensor, a dict of them, any pickled object) and where its tensors live
 # (`map_location=` / `device=`) is the call's, not the name's: the inference reads the arguments.
 CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safetensors.torch.load"})

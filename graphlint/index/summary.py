@@ -133,6 +133,8 @@ CALLBACK_RUNNERS = {"to_thread": 0, "submit": 0, "run_in_executor": 1, "apply_as
                     "Process": None}
 # Builtins that call the function they are given (`map(decode_one, chunks)`), when spelt bare and not shadowed.
 BUILTIN_RUNNERS = ("map", "filter")
+# The builtins that iterate their one argument, and the protocol methods each runs on a project object.
+ITERATING_BUILTINS = {"iter": ("__iter__",), "next": ("__next__",)}
 QUEUE_TAKES = ("get", "get_nowait")  # a queue's methods that take an item off it (`takes_from_queue`)
 # Registry getters: `REG.get(key)`, `ALL_ATTENTION_FUNCTIONS.get_interface(key, default)`.
 REGISTRY_GETTERS = ("get", "get_interface", "__getitem__")
@@ -1606,8 +1608,25 @@ class _Indexer(ast.NodeVisitor):
                     self.local_binds[-1][target.id] = f"{self.resolve(it)}[]"
             if isinstance(node.target, ast.Name) and (returned := self._returned_list(_uncopied(node).iter)):
                 self.local_binds[-1][node.target.id] = f"{returned}()[]"
+        self._iterated(node.iter, node.lineno, ("__iter__", "__next__"))
         self._loop(node)
         self.generic_visit(node)
+
+    def _iterated(self, it: ast.expr, line: int, protocol: tuple[str, ...]) -> None:
+        """Iterating an object runs its class' protocol methods: `for x in loader:` calls `loader.__iter__()` (a
+        generator `__iter__`'s body runs as the loop takes items) and, for an iterator, `__next__` per item; so do
+        `iter(loader)` and `next(it)`. Recorded as calls of those methods on the iterated name or attribute chain,
+        which the index resolves as it would `loader.__iter__()`: only a project class defining the method adds an
+        edge (a library object, a list, a class without it add none)."""
+        if not self.func_stack or not isinstance(it, (ast.Name, ast.Attribute)):
+            return
+        name = dotted(it)
+        if not name or "[" in name:
+            return
+        for method in protocol:
+            callee = self.resolve(f"{name}.{method}")
+            if callee:
+                self.func_stack[-1].calls.append((callee, line))
 
     def _returned_list(self, it: ast.expr) -> str | None:
         """The plain function whose returned list a loop walks: `for p in get_potentials(a)`, or `ps =
@@ -2225,6 +2244,7 @@ class _Indexer(ast.NodeVisitor):
         before its own calls; an inner comprehension adds its generators after these."""
         parts: list[ast.AST] = [node.key, node.value] if isinstance(node, ast.DictComp) else [node.elt]
         for i, loop in enumerate(node.generators):
+            self._iterated(loop.iter, node.lineno, ("__iter__", "__next__"))  # `[f(x) for x in loader]`
             parts.extend(loop.ifs)
             if i:
                 parts.append(loop.iter)
@@ -2278,6 +2298,9 @@ class _Indexer(ast.NodeVisitor):
 
     def _record_call(self, node: ast.Call) -> None:
         func = node.func
+        if isinstance(func, ast.Name) and func.id in ITERATING_BUILTINS and len(node.args) == 1 \
+                and func.id not in self.top_level:
+            self._iterated(node.args[0], node.lineno, ITERATING_BUILTINS[func.id])  # `iter(loader)`, `next(it)`
         if self.func_stack and takes_from_queue(node):
             self.func_stack[-1].queue_takes.append(node.lineno)
         if self.class_stack and self.func_stack and self.local_binds:

@@ -227,6 +227,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._namespaces = {pair for s in summaries if (pair := _namespace_parent(s))}
         self._tails: dict[str, str] | None = None  # dotted tail -> the module an import by it finds
         self._portions: dict[str, str] | None = None  # dotted name through namespace folders -> module
+        self._folders: dict[str, list[str]] | None = None  # a namespace folder's dotted name -> its modules
         self._mros: dict[int, tuple[ClassInfo, list[ClassInfo]]] = {}  # id(cls) -> (cls, its MRO)
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
@@ -356,6 +357,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._namespaces.add(_namespace_parent(new) or ("", ""))
         self._tails = None
         self._portions = None
+        self._folders = None
         self._children = None
         self._nested = None
         self._methods_memo.clear()
@@ -396,6 +398,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             mod = portions.get(".".join(parts[:i]))
             if mod is not None:
                 return mod, ".".join(parts[i:])
+        for i in range(len(parts), 1, -1):  # (`pkg.sub.Name.meth`: the folder `pkg.sub`, then `pkg`)
+            if (mod := self._folder_definer(".".join(parts[:i - 1]), parts[i - 1])) is not None:
+                return mod, ".".join(parts[i - 1:])
         if not self._tail_map():  # no short sibling import in the project: skip the joins of every unresolved name
             return None
         for i in range(len(parts) - 1, 0, -1):
@@ -450,6 +455,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self._portions = {name: next(iter(mods)) for name, mods in names.items()
                               if len(mods) == 1 and name not in self.modules}
         return self._portions
+
+    def _folder_definer(self, folder: str, name: str) -> str | None:
+        """`from pkg.sub import Name` where the folder `pkg/sub/` holds no `__init__.py` (a namespace or script
+        folder: nothing re-exports its modules' names, yet a project run from above it may import this way): the one
+        module directly in that folder (`_portion_map`'s names) that defines `Name` as a function or a class; None
+        when none or several do, or when `folder` is a module itself. Name resolution only: the folder's modules
+        are not made exports of a package (no library-API root comes of it)."""
+        if self._folders is None:
+            folders: dict[str, list[str]] = {}
+            for dotted_name, mod in self._portion_map().items():
+                folders.setdefault(dotted_name.rpartition(".")[0], []).append(mod)
+            self._folders = folders
+        if folder in self.modules or folder in self._portion_map():
+            return None
+        definers = [m for m in self._folders.get(folder, ())
+                    if name in self.modules[m].classes or name in self.modules[m].functions]
+        return definers[0] if len(definers) == 1 else None
 
     def _by_tail(self, name: str) -> str | None:
         """The one project module whose dotted name ends with `.name`, when a project file imports it from where

@@ -188,3 +188,29 @@ def test_a_method_a_subclass_stores_in_the_alias_runs_from_the_base():
     index = project_index(OFFLOAD)
     assert callers(index, "OffloadInfer.infer_with_phases") == ["BlockInfer.infer_main_blocks"]
     assert callers(index, "Sibling.sibling_run") == []
+
+
+def test_a_name_imported_from_a_folder_without_init_resolves_to_its_one_defining_module(tmp_path):
+    """`from pkg.storage import Rollout` where `pkg/storage/` holds no `__init__.py`: nothing re-exports, so the
+    name resolves to the one module of that folder defining it (`storage/rollout.py`), and the field it types takes
+    that class. Decoys: a name two modules of the folder define resolves to neither; a name no module defines (only
+    imports) stays unresolved; the folder's own modules are not made package exports (no library-API root)."""
+    files = {
+        "repo/pkg/storage/rollout.py": "class Rollout:\n    def batches(self):\n        return 1\n",
+        "repo/pkg/storage/other.py": "from pkg.storage.rollout import Rollout\n\nclass Twin:\n    pass\n",
+        "repo/pkg/storage/twin.py": "class Twin:\n    pass\n",
+        "repo/pkg/algorithms/ppo.py": """
+            from pkg.storage import Rollout
+
+            class PPO:
+                def __init__(self, storage: Rollout):
+                    self.storage = storage
+        """,
+    }
+    index = ProjectIndex(summarise_tree(tmp_path, files))
+    assert index.split_dotted("pkg.storage.Rollout") == ("rollout", "Rollout")
+    assert index.split_dotted("pkg.storage.Rollout.batches") == ("rollout", "Rollout.batches")
+    assert index.split_dotted("pkg.storage.Twin") is None  # (two definers)
+    assert index.split_dotted("pkg.storage.Missing") is None
+    assert index.split_dotted("pkg.algorithms.Rollout") is None  # (ppo.py imports it: no definition)
+    assert index.project_module("pkg.storage") is None  # (the folder is no module)

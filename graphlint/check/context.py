@@ -150,6 +150,14 @@ class Context:
         model's `self.model(x).item()`, a library's CPU scores `util.dot_score(a, b).cpu()`)."""
         return self.unit.hot.tier != UNROOTED or val.kind is not Kind.UNKNOWN
 
+    def validation_off(self) -> bool:
+        """Distribution argument validation may be off where this unit runs: its module, or a project module the
+        process may have run, calls `Distribution.set_default_validate_args(False)` (`ProjectIndex.validation_off_in`;
+        without an index, the module's own call)."""
+        if self.index is None:
+            return self.module.validation_off
+        return self.index.validation_off_in(self.module.module)
+
     @property
     def default_device(self) -> Dev:
         """Where a factory without `device=` builds here: `Dev.CPU` unless a device context (`with

@@ -1456,6 +1456,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if key is not None and (isinstance(base, (Keys, Join)) or base == CPU_DICT
                                 or isinstance(base, Call) and base.item is None):
             return key_of(base, key)  # `out["ids"]`: that key's value
+        if isinstance(base, Call) and isinstance(value.slice, (ast.Slice, ast.Tuple)):
+            return host_if(base)  # `read(p)[..., :n]`: a slice of a project return lives where the return does
         if deferred(base) or isinstance(base, Items):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
@@ -2005,8 +2007,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return NDARRAY  # `np.flip(s).copy()`, `a.astype(np.int64)`: an array's methods make arrays (`tolist`,
             # `item` are read above)
         receiver = again(value.func.value) if meth in TENSOR_METHOD_NAMES else UNKNOWN
-        if isinstance(receiver, VIEWS) and meth not in NOT_CPU_METHODS:
-            return host_if(receiver)  # `self.splits.ravel()`: where the field is, once settled
+        if isinstance(receiver, (*VIEWS, Call)) and meth not in NOT_CPU_METHODS:
+            # `self.splits.ravel()`, `read(path).clone()`: where the field or the project return is, once settled
+            return host_if(receiver)
         if isinstance(receiver, Call) and meth == "to" and moves_to_device(value):
             # `append_zero(sigmas).to(device)`: where the return is a tensor, on the device the parameter names
             return Moved(receiver, _moved_on_param(value, scope) or "")

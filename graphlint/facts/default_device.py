@@ -130,6 +130,38 @@ def is_main_guard(stmt: ast.stmt) -> bool:
     return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
 
 
+# -- `Distribution.set_default_validate_args(False)` ------------------------------------------------------------------
+
+VALIDATE_SETTER = "set_default_validate_args"
+
+
+def validation_turned_off(tree: ast.Module, resolve: Callable[[str], str | None]) -> tuple[bool, bool]:
+    """(at the top level, in a function): where the module calls `<torch.distributions class>.set_default_validate_args
+    (False)`, a class attribute of `Distribution` every distribution of the process reads when built without
+    `validate_args=`. A call, not text: a commented-out call or a string is none. An `if __name__ == "__main__":`
+    block is a script's own run, not the library's; `(True)` and a value the code computes turn nothing off."""
+    at_top = in_function = False
+    for stmt in tree.body:
+        if is_main_guard(stmt):
+            continue
+        defs = (n for n in ast.walk(stmt) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)))
+        inner = {id(call) for fn in defs for call in ast.walk(fn) if isinstance(call, ast.Call)}
+        for call in ast.walk(stmt):
+            if isinstance(call, ast.Call) and _turns_validation_off(call, resolve):
+                in_function = in_function or id(call) in inner
+                at_top = at_top or id(call) not in inner
+    return at_top, in_function
+
+
+def _turns_validation_off(call: ast.Call, resolve: Callable[[str], str | None]) -> bool:
+    if not (isinstance(call.func, ast.Attribute) and call.func.attr == VALIDATE_SETTER):
+        return False
+    qual = _qualname(call.func, resolve) or ""
+    args = [*call.args, *(k.value for k in call.keywords if k.arg == "value")]
+    return qual.startswith("torch.distributions.") and len(args) == 1 and isinstance(args[0], ast.Constant) \
+        and args[0].value is False
+
+
 # -- `with <torch.device value>:` blocks ----------------------------------------------------------------------------
 
 def _host_device_call(call: ast.Call) -> bool:

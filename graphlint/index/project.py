@@ -244,6 +244,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._default_moved: bool | None = None
         self._default_surely_moved: bool | None = None
         self._moved_modules: frozenset[str] | None | bool = False  # `default_moved_modules` (False: not computed)
+        self._validation_modules: frozenset[str] | None | bool = False  # `validation_off_in` (False: not computed)
         # id(caller) -> (caller, {callee (or (module, callee) outside the caller's module): `call_edges`' answer}) of
         # each outermost call: the hot path's tiers and the rules ask the same call again and again (274k calls, 46%
         # distinct, on transformers' models/). Nested dicts keyed by the summaries' own strings keep it small.
@@ -271,16 +272,33 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The modules where the default device may be off the host; None for all of them (a function's move, or
         an imported module's import-time move: any process may run it)."""
         if self._moved_modules is False:
-            movers = [s for s in self.modules.values() if s.moves_default_device]
-            if any(not s.moves_default_device_at_top for s in movers):
-                self._moved_modules = None
-            elif movers:  # a script's own: unless some module imports it (by its name, or one that resolves to it)
-                imported = self._imported_modules().union(*(self._imports_of(s) for s in self.modules.values()))
-                self._moved_modules = None if any(s.module in imported for s in movers) \
-                    else frozenset(self._import_closure([s.module for s in movers]))
-            else:
-                self._moved_modules = frozenset()
+            self._moved_modules = self._process_setting(lambda s: s.moves_default_device,
+                                                        lambda s: s.moves_default_device_at_top)
         return self._moved_modules  # type: ignore[return-value]
+
+    def validation_off_in(self, module: str) -> bool:
+        """Distribution argument validation may be off where `module` runs: some module calls
+        `Distribution.set_default_validate_args(False)` (graphlint.facts.default_device.validation_turned_off), a
+        class attribute that holds for the whole process, narrowed as `default_moved_in` narrows a device move."""
+        if self._validation_modules is False:
+            self._validation_modules = self._process_setting(lambda s: s.validation_off,
+                                                             lambda s: s.validation_off_at_top)
+        return self._validation_modules is None or module in self._validation_modules  # type: ignore[operator]
+
+    def _process_setting(self, sets: Callable[[ModuleSummary], bool],
+                         at_top: Callable[[ModuleSummary], bool]) -> frozenset[str] | None:
+        """The modules where a process-wide setting some modules make (`sets`) may hold; None for all of them (a
+        function's, or an imported module's import-time setting: any process may run it). A script nothing imports
+        that sets it at its own top level (`at_top`) sets it for itself and the modules it imports only."""
+        setters = [s for s in self.modules.values() if sets(s)]
+        if any(not at_top(s) for s in setters):
+            return None
+        if not setters:
+            return frozenset()
+        # a script's own: unless some module imports it (by its name, or one that resolves to it)
+        imported = self._imported_modules().union(*(self._imports_of(s) for s in self.modules.values()))
+        return None if any(s.module in imported for s in setters) \
+            else frozenset(self._import_closure([s.module for s in setters]))
 
     def _import_closure(self, roots: list[str]) -> set[str]:
         """`roots` and every project module their imports run, transitively (the packages above one included)."""
@@ -333,7 +351,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return False
         self.modules[new.module] = new
         self._default_moved = self._default_surely_moved = None
-        self._moved_modules = False
+        self._moved_modules = self._validation_modules = False
         self.functions.update({f.key: f for f in new.functions.values()})
         self.classes.update({c.key: c for c in new.classes.values()})
         self._is_module_cache.clear()

@@ -22,7 +22,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
 from graphlint.facts.names import bound_names as _bound_names, child_fields, dotted, walk_ast
 from graphlint.facts.default_device import (
-    device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
+    device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved, validation_turned_off,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
@@ -459,6 +459,10 @@ class ModuleSummary:
     # ... only the module's own top-level code does (no function of it): where nothing imports the module, a
     # script's move, which holds in its own process only (`ProjectIndex.default_moved_in`)
     moves_default_device_at_top: bool = False
+    # a call `<torch.distributions class>.set_default_validate_args(False)` turns argument validation off for the
+    # process (graphlint.facts.default_device.turns_validation_off): in a function, or at the top level only
+    validation_off: bool = False
+    validation_off_at_top: bool = False
     # the dotted names of `import a.b.c` statements (`imports` keeps the bound head `a` only): the modules it runs
     dotted_imports: list[str] = field(default_factory=list)
     syntax_error: tuple[int, int, str] | None = None
@@ -2797,6 +2801,10 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
             leaves_default_surely_moved(tree.body, indexer.resolve, module_level=True) or any(
                 leaves_default_surely_moved(n.body, indexer.resolve) for n in walk_ast(tree)
                 if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))))
+    if "set_default_validate_args" in source:
+        at_top, in_function = validation_turned_off(tree, indexer.resolve)
+        indexer.s.validation_off = at_top or in_function
+        indexer.s.validation_off_at_top = at_top and not in_function
     return indexer.s
 
 

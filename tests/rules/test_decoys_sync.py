@@ -5,6 +5,7 @@ beyond the rules' embedded examples.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -123,6 +124,75 @@ def test_wrapper_distributions_without_constraints_validate_nothing():
                 ln = D.LogNormal(mu, sd)  # <- GL151
                 return dist, nested, gmm, t, ln
     """)
+
+
+DIST_POLICY = """
+    import torch
+    from torch.distributions import Normal
+
+
+    class Gaussian:
+        def __init__(self, std: torch.Tensor):
+            self.std = std
+            Normal.set_default_validate_args(False)
+
+        def update(self, mean: torch.Tensor):
+            self.dist = Normal(mean, self.std)
+
+
+    class Policy(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = Gaussian(torch.ones(3))
+
+        def forward(self, x: torch.Tensor):
+            self.head.update(x)
+            return self.head.dist.sample()
+"""
+
+
+def _gl151(tmp_path: Path, files: dict[str, str]) -> set[tuple[str, int]]:
+    for name, text in files.items():
+        (tmp_path / name).write_text(textwrap.dedent(text).lstrip("\n"))
+    config = Config(root=tmp_path, scope="hot", select=("GL151",))
+    found = Linter(config).lint_paths(sorted(tmp_path.rglob("*.py"))).findings
+    return {(Path(f.path).name, f.line) for f in found}
+
+
+def test_default_validation_turned_off_anywhere_in_the_module_silences_gl151(tmp_path: Path):
+    """`Distribution.set_default_validate_args(False)` sets a class attribute: validation is off for the whole process,
+    so a call in a class's `__init__` silences the distributions another method builds (an RL library's distribution
+    modules call it in `__init__` and build `Normal(mean, std)` in `update`: 7 GL151 look-alikes). Decoys that stay
+    hits: `(True)`, a commented-out call, the call's text in a string, a value the code computes."""
+    assert _gl151(tmp_path, {"m.py": DIST_POLICY}) == set()
+    for off in ("Normal.set_default_validate_args(True)", "# Normal.set_default_validate_args(False)",
+                "doc = 'Normal.set_default_validate_args(False)'", "Normal.set_default_validate_args(std is None)"):
+        text = DIST_POLICY.replace("Normal.set_default_validate_args(False)", off)
+        assert _gl151(tmp_path, {"m.py": text}) == {("m.py", 11)}, off
+
+
+def test_default_validation_turned_off_in_another_project_module(tmp_path: Path):
+    """The setting holds for the process: a project module's function that turns validation off (here through a
+    module alias, `D.Distribution.set_default_validate_args(value=False)`) silences GL151 everywhere. Decoy: the
+    same call only in another script's `if __name__ == "__main__":` block runs in that script's process, not the
+    library's."""
+    built = DIST_POLICY.replace("            Normal.set_default_validate_args(False)\n", "")
+    setup = """
+        import torch.distributions as D
+
+
+        def configure():
+            D.Distribution.set_default_validate_args(value=False)
+    """
+    assert _gl151(tmp_path, {"m.py": built, "setup_run.py": setup}) == set()
+    script = """
+        import torch
+
+        if __name__ == "__main__":
+            torch.distributions.Distribution.set_default_validate_args(False)
+    """
+    (tmp_path / "setup_run.py").unlink()
+    assert _gl151(tmp_path, {"m.py": built, "script.py": script}) == {("m.py", 10)}
 
 
 def test_unconstrained_distribution_set_matches_torch():

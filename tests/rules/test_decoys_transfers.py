@@ -1594,3 +1594,47 @@ def test_an_int_rank_field_names_a_cuda_device():
             r.shared = "cpu"
     """
     assert findings(src, scope="all") == {(24, "GL131"), (25, "GL131"), (26, "GL131")}
+
+
+AUDIO_PROMPT = """
+    import numpy as np
+    import torch
+
+
+    def read(path):
+        return torch.from_numpy(np.load(path)).unsqueeze(0)
+
+
+    def conv(wav):
+        wav_np = wav.detach().cpu().numpy()
+        return torch.from_numpy(wav_np * 2).to(wav.device)
+
+
+    class TTS(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(3, 3)
+
+        def prompt(self, path, n: int):
+            audio = read(path)
+            audio = audio.clone()
+            return conv(audio)
+
+        def forward(self, x, path):
+            return self.lin(x) + self.prompt(path, 3)
+"""
+
+
+def test_a_tensor_method_of_a_project_return_keeps_it_on_the_host():
+    """`audio = read(path); audio = audio.clone()` (or a slice, `read(path)[..., :n]`) of a project function that
+    returns a CPU tensor (`torch.from_numpy`) is still that CPU tensor when handed on: the callee's `wav.cpu()` and
+    its `.to(wav.device)` copy nothing across (2 look-alikes in a TTS prompt loader). Decoys: the same where `read`
+    returns a device tensor, and where another caller hands the callee a device tensor, stay hits."""
+    got = {f for f in findings(AUDIO_PROMPT) if f[1] != "GL308"}
+    assert got == set()
+    sliced = AUDIO_PROMPT.replace("audio = audio.clone()", "audio = audio[..., :n]")
+    assert {f for f in findings(sliced) if f[1] != "GL308"} == set()
+    on_device = AUDIO_PROMPT.replace(".unsqueeze(0)", ".cuda()")
+    assert {(10, "GL103"), (11, "GL131")} <= findings(on_device)
+    other_caller = AUDIO_PROMPT.replace("self.prompt(path, 3)", "self.prompt(path, 3) + conv(x.cuda())")
+    assert {(10, "GL103"), (11, "GL131")} <= findings(other_caller)

@@ -1182,11 +1182,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if cls is None or func.__class__ is not cst.Attribute or func.value.__class__ is not cst.Attribute \
                 or func.value.value.__class__ is not cst.Name or func.value.value.value != "self":
             return False
-        attr = func.value.attr.value
-        made = [d for c in index.mro(cls) for d in (*c.factories.get(attr, ()),
-                                                       *(c.attrs[attr].modules if attr in c.attrs else ()),
-                                                       *c.alt_modules.get(attr, ()))]
+        made = field_makers(index.mro(cls), func.value.attr.value)
         return bool(made) and all(d.partition(".")[0] in HOST_ONLY_LIBRARIES for d in made)
+
+    def field_makers(family: list[ClassInfo], attr: str) -> list[str]:
+        """What the class family stores in the field `attr`: factories, held modules and the other arms' modules."""
+        return [d for c in family for d in (*c.factories.get(attr, ()),
+                                            *(c.attrs[attr].modules if attr in c.attrs else ()),
+                                            *c.alt_modules.get(attr, ()))]
 
     def device_model_field(owner: ClassInfo, attr: str) -> bool:
         """`self.<attr>` holds a library model `__init__` loaded onto the device (`ClassInfo.device_models`: no class
@@ -1195,9 +1198,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         family = index.mro(owner)
         if not any(attr in c.device_models for c in family):
             return False
-        made = [ref.removesuffix("()") for c in family for ref in (*c.factories.get(attr, ()),
-                                                                   *(c.attrs[attr].modules if attr in c.attrs else ()),
-                                                                   *c.alt_modules.get(attr, ()))]
+        made = [ref.removesuffix("()") for ref in field_makers(family, attr)]
         if any(index.class_by_dotted(ref) is not None or index.class_by_dotted(ref.rpartition(".")[0]) is not None
                for ref in made):
             return False

@@ -83,6 +83,12 @@ def test_fresh_labels_reject_bad_fields(tmp_path, bad, message):
         score.load_labels(_write(tmp_path, [_label(2, "item()", **bad)]), whole=score.FRESH)
 
 
+def test_empty_match_is_rejected(tmp_path):
+    """An empty match is in every line, so it would pass on a blank or moved line."""
+    with pytest.raises(score.ScoreError, match="empty match"):
+        score.load_labels(_write(tmp_path, [_label(2, "  ")]), whole=score.FRESH)
+
+
 def test_missing_field_and_non_list_are_errors(tmp_path):
     item = _label(2, "item()")
     del item["reason"]

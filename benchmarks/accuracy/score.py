@@ -108,6 +108,8 @@ def load_labels(path: Path, whole: str | None = None) -> list[Label]:
         where = f"label {item['corpus']}/{item['file']}:{item['line']}"
         if item["kind"] not in KINDS or item["tier"] not in TIERS or item["verdict"] not in ("sync", "host"):
             raise ScoreError(f"{where}: kind/tier/verdict outside the vocabulary (README.md)")
+        if not str(item["match"]).strip():  # an empty match passes on any line, blank ones included
+            raise ScoreError(f"{where}: empty match: quote a piece of the labelled line")
         want = whole or split_of(item["corpus"], item["file"], item["line"])
         if item["split"] != want:
             raise ScoreError(f"{where}: split {item['split']!r}, expected {want!r}")

@@ -1573,13 +1573,18 @@ class Inference:
 
     def _module_call(self, recv: Val, node: cst.Call) -> Val:
         tail = (recv.ref or "").rpartition(".")[2]
-        if tail in NN_MODULE_SEQ_OUTPUT:
-            return TSEQ
         if recv.ref and (input_device_module(recv.ref) or recv.ref in HOST_TENSOR_MODULES):
             # `self.transform(x)` of a field holding `transforms.Normalize(..)`, as a local holding one
             return self._library_module_call(recv.ref, node)
         if (recv.ref or "").startswith("torch.nn."):
-            return TENSOR
+            # a torch.nn field moves with its module: a device tensor, unless its input shows the module is on the
+            # host (`self.embed(ids_cpu)`: a layer raises unless its input is where its weights are)
+            kept = self._nn_module_call(recv.ref or "", node) if nn_library_module(recv.ref) else UNKNOWN
+            if kept.kind is Kind.CPU_TENSOR or kept == CPU_TSEQ:
+                return kept
+            return TSEQ if tail in NN_MODULE_SEQ_OUTPUT else TENSOR
+        if tail in NN_MODULE_SEQ_OUTPUT:
+            return TSEQ
         # a project module: what its forward returns, bound with this call's arguments as a plain call's are
         projected = self.call_returns(node)
         if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`

@@ -131,3 +131,32 @@ def test_a_project_module_moved_to_the_device_answers_its_forward():
     # (the moves themselves are GL131: the weights are copied over; `Host` has none; its forward's `.cpu()` is GL103)
     assert findings(src, scope="all") == {(16, "GL103"), (20, "GL131"), (21, "GL110"), (24, "GL131"),
                                           (25, "GL110"), (27, "GL131")}
+
+
+def test_a_torch_nn_field_of_a_host_input_returns_a_host_tensor():
+    """A torch.nn field moves with its module, so its call is a device tensor, unless its input shows the module is
+    on the host: a layer of a host tensor of one or more dimensions computes there (its weights must be there too),
+    so copying the result up is an upload (GL131), an LSTM's outputs too. Decoys: the same field of a device input,
+    and of a 0-d host tensor (a scalar to a device op) stays a device tensor, read in an `if` (GL110)."""
+    src = """
+        import torch
+        import torch.nn as nn
+
+
+        class Top(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.emb = nn.Embedding(10, 4)
+                self.lstm = nn.LSTM(4, 4)
+                self.mse = nn.MSELoss()
+
+            def forward(self, x):
+                h = self.emb(torch.tensor([1, 2])).to("cuda")
+                o, _ = self.lstm(torch.zeros(3, 1, 4))
+                o = o.to("cuda")
+                d = self.emb(torch.tensor([1, 2], device="cuda"))
+                if d.sum() > 0 or self.mse(x, torch.tensor(0.5)) > 0:
+                    print("x")
+                return h, o, d.to("cuda")
+    """
+    assert findings(src, scope="all") == {(13, "GL131"), (15, "GL131"), (16, "GL130"), (17, "GL110")}

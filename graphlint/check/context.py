@@ -18,7 +18,7 @@ from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Fi
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
 from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST, IKind
-from graphlint.facts.torch_kinds import CHECKPOINT_LOADS
+from graphlint.facts.torch_kinds import CHECKPOINT_LOADS, library_module_class
 from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.check.trees import tree_positions
@@ -247,7 +247,10 @@ class Context:
     def plain_object(self, val: Val, method: str) -> bool:
         """`val` is an instance of a project class that gets `method` from nowhere: its bases are project classes or
         Python's own (`object`, `abc.ABC`, typing's, `enum`'s), and none of them defines `method`. So it is no tensor,
-        and a tensor method's name called on it is no tensor method (`tok.tolist()` of a `@dataclass` token)."""
+        and a tensor method's name called on it is no tensor method (`tok.tolist()` of a `@dataclass` token); so is a
+        library module the flow built (`library_module_class`)."""
+        if val.kind is Kind.OBJECT and library_module_class(val.ref):
+            return True  # `nn.Linear(4, 8).to("cpu")`, `Resample(sr, 16000).cpu()`: a library module's own method
         cls = self.index.class_by_dotted(val.ref) if val.kind is Kind.OBJECT and val.ref and self.index else None
         if cls is None:
             return False

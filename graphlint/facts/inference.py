@@ -42,7 +42,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
     TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, VECTOR_ENV_MAKERS, VECTOR_ENV_RESULTS, VECTOR_ENVS, VECTORIZE_MODES,
     WINDOW_TORCH,
-    composed_transform, input_device_module, is_library_loader, keeps_input_device,
+    composed_transform, input_device_module, is_library_loader, keeps_input_device, nn_library_module,
 )
 
 
@@ -586,13 +586,17 @@ class Inference:
         func = call.func
         direct = isinstance(func, cst.Attribute) and (isinstance(func.value, cst.Name) or _self_key(func.value))
         held = self(func.value) if direct else UNKNOWN  # type: ignore[union-attr]
-        placed = held.host and held.ref is None or held == DEVICE_MODULE
+        placed = held.host and held.ref is None or held == DEVICE_MODULE \
+            or held.kind is Kind.OBJECT and nn_library_module(held.ref)
         if direct and (held.host or held == DEVICE_MODULE) and self._keeps_module(func.attr.value, call) \
                 and not any(isinstance(a.value, cst.Name) and _placed_module(self(a.value)) for a in call.args):
             return
-        if direct and placed and self._module_to_device(func.attr.value, call):  # type: ignore[union-attr]
+        if direct and (placed or held.host and held.kind is Kind.MODULE) \
+                and self._module_to_device(func.attr.value, call):  # type: ignore[union-attr]
             root = func.value  # type: ignore[union-attr]
-            self.bind(root.value if isinstance(root, cst.Name) else _self_key(root), DEVICE_MODULE)
+            # a project module moved (`net.cuda()`) is off the host; its forward still answers for what it returns
+            moved = DEVICE_MODULE if placed else held._replace(host=False)
+            self.bind(root.value if isinstance(root, cst.Name) else _self_key(root), moved)
             return
         # a local handed to a call (`dispatch_model(model, ..)`) may come back moved; a field only its own moves take
         # off the host (`self.model.to(d)`): helpers handed one load into it (MegaTTS3's `load_ckpt(self.dur_model,
@@ -1115,6 +1119,8 @@ class Inference:
             return self._library_kept(node, False, converts=True)
         if input_device_module(qual) or qual in HOST_TENSOR_MODULES or qual in IMAGE_PROCESSORS or qual in VECTOR_ENVS:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
+        if nn_library_module(qual):
+            return self._nn_module_built(qual, node)  # type: ignore[arg-type]
         if qual in VECTOR_ENV_MAKERS and self._vectorized_here(node):
             return VECTOR_ENV  # `gym.make_vec(name, n, vectorization_mode="sync")`: a `SyncVectorEnv`
         if qual in TRANSFORM_COMPOSE and (composed := composed_transform(self._transforms(node))):
@@ -1139,6 +1145,8 @@ class Inference:
                 # `v.split("+")[0]`: strings, whatever `v` reads as (a tensor's `split` takes sizes)
                 return Val(Kind.HOST_SEQ, ref="tuple") if STRING_SPLITS[func.attr.value] else HOST_LIST
             recv = self(func.value)
+            if recv.kind is Kind.OBJECT and nn_library_module(recv.ref):
+                return self._nn_module_method(recv, func.attr.value, node)
             if recv.ref in IMAGE_PROCESSORS and func.attr.value in IMAGE_PROCESSOR_METHODS \
                     and recv.kind in (Kind.OBJECT, Kind.MODULE):
                 return self._image_processed(func.attr.value, node)
@@ -1159,7 +1167,11 @@ class Inference:
                     return self._host_weights(func.attr.value)
                 if self._keeps_module(func.attr.value, node):
                     return recv
-                return DEVICE_MODULE if recv.ref is None and self._module_to_device(func.attr.value, node) else UNKNOWN
+                if not self._module_to_device(func.attr.value, node):
+                    return UNKNOWN
+                # a project module (`Net(cfg).cuda()`) is then off the host: its forward answers what it computes
+                return DEVICE_MODULE if recv.ref is None else recv._replace(host=False) \
+                    if recv.kind is Kind.MODULE else UNKNOWN
             if recv.kind is Kind.CPU_TENSOR and not recv.weak and (
                     func.attr.value in ("items", "values") and not node.args
                     or func.attr.value in ("get", "pop") and node.args and not node.args[0].star):
@@ -1213,6 +1225,8 @@ class Inference:
             return self._module_call(recv, node)
         if recv.kind is Kind.OBJECT and recv.ref and (input_device_module(recv.ref) or recv.ref in HOST_TENSOR_MODULES):
             return self._library_module_call(recv.ref, node)
+        if recv.kind is Kind.OBJECT and nn_library_module(recv.ref):
+            return self._nn_module_call(recv.ref, node)  # type: ignore[arg-type]
         projected = self.call_returns(node)
         if projected is None and (batch := self._tokenized(node)) is not None:
             return batch
@@ -1409,6 +1423,45 @@ class Inference:
             return HOST  # `transforms.ToPILImage()(t)`: a PIL image, in host memory
         return self._library_kept(node, False)  # `resampler(wav)`: computed where the waveform is
 
+    def _nn_module_built(self, qual: str, node: cst.Call) -> Val:
+        """`nn.Linear(4, 8)`, `nn.CrossEntropyLoss(reduction="none")`: a torch.nn layer or loss, which computes where
+        its inputs live (`_nn_module_call`); built with `device=` naming an accelerator its weights are there
+        (`DEVICE_MODULE`)."""
+        device = self._has_kw(node, "device")
+        if device is not None and self._names_cuda(device.value):
+            return DEVICE_MODULE
+        return Val(Kind.OBJECT, ref=qual)
+
+    def _nn_module_method(self, recv: Val, name: str, node: cst.Call) -> Val:
+        """A method of a torch.nn layer or loss the flow built (`_nn_module_built`): `.cuda()`, `.to("cuda")` put its
+        weights on the device (`DEVICE_MODULE`); any other move or cast (`.to(cfg.device)`, `.cpu()`, `.eval()`)
+        returns the module, which still computes where its inputs live; `.forward(x)` is its call."""
+        if name == "forward":
+            return self._nn_module_call(recv.ref or "", node)
+        if self._module_to_device(name, node):
+            return DEVICE_MODULE
+        if name in ("to", "cpu", "cuda", "type") or self._keeps_module(name, node):
+            return recv
+        return UNKNOWN
+
+    def _nn_module_call(self, ref: str, node: cst.Call) -> Val:
+        """A call of a torch.nn layer or loss whose weights the flow does not place: its ops run where its tensor
+        arguments live, so the result is a device tensor when one is and none is a host tensor, a host tensor when
+        one is and none is on the device (a parametrised layer raises on a mismatch); unknown otherwise (of inputs
+        nothing places) and where they disagree. LSTM-like layers return a tuple of such tensors."""
+        vals = [self(a.value) for a in node.args if not a.star]
+        # (a 0-d host tensor is a scalar to a device op: `mse(pred, torch.tensor(0.5))` computes where `pred` lives)
+        host = any(v.kind is Kind.CPU_TENSOR and not v.weak and v.rank != 0 for v in vals)
+        device = [v for v in vals if v.kind in DEVICE_TENSORS]
+        if host and any(not v.weak for v in device):
+            return UNKNOWN
+        seq = ref.rpartition(".")[2] in NN_MODULE_SEQ_OUTPUT
+        if host:
+            return CPU_TSEQ if seq else Val(Kind.CPU_TENSOR, pinned=False)
+        if not any(not v.weak for v in device):
+            return UNKNOWN  # a tensor by a name or a use only (an untyped parameter): where it lives is not shown
+        return TSEQ if seq else TENSOR
+
     def _library_kept(self, node: cst.Call, keeps_mask: bool, converts: bool = False) -> Val:
         """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as
         sure as that argument is; an array of an array; unknown of anything else (einops takes lists too). A library
@@ -1520,13 +1573,18 @@ class Inference:
 
     def _module_call(self, recv: Val, node: cst.Call) -> Val:
         tail = (recv.ref or "").rpartition(".")[2]
-        if tail in NN_MODULE_SEQ_OUTPUT:
-            return TSEQ
         if recv.ref and (input_device_module(recv.ref) or recv.ref in HOST_TENSOR_MODULES):
             # `self.transform(x)` of a field holding `transforms.Normalize(..)`, as a local holding one
             return self._library_module_call(recv.ref, node)
         if (recv.ref or "").startswith("torch.nn."):
-            return TENSOR
+            # a torch.nn field moves with its module: a device tensor, unless its input shows the module is on the
+            # host (`self.embed(ids_cpu)`: a layer raises unless its input is where its weights are)
+            kept = self._nn_module_call(recv.ref or "", node) if nn_library_module(recv.ref) else UNKNOWN
+            if kept.kind is Kind.CPU_TENSOR or kept == CPU_TSEQ:
+                return kept
+            return TSEQ if tail in NN_MODULE_SEQ_OUTPUT else TENSOR
+        if tail in NN_MODULE_SEQ_OUTPUT:
+            return TSEQ
         # a project module: what its forward returns, bound with this call's arguments as a plain call's are
         projected = self.call_returns(node)
         if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`

@@ -286,6 +286,34 @@ def keeps_input_device(qual: str | None) -> bool:
     return qual is not None and qual.startswith(INPUT_DEVICE_LIBRARIES)
 
 
+# torch.nn's own layers and losses (`nn.Linear(..)`, `nn.CrossEntropyLoss(reduction="none")`, spelled `torch.nn.X` or
+# `torch.nn.modules.<file>.X`): each computes with torch ops on its tensor arguments, so what a call returns lives where
+# they live (a parametrised layer raises unless its weights are there too). Not the containers and wrappers, which run
+# whatever they hold, nor the parameter classes.
+NN_NON_COMPUTING = frozenset({
+    "Module", "ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict", "Parameter", "Buffer",
+    "UninitializedParameter", "UninitializedBuffer", "DataParallel", "Container",
+})
+
+
+def nn_library_module(qual: str | None) -> bool:
+    """`qual` is a class of torch.nn's layers and losses (`NN_NON_COMPUTING` aside): a module built from it returns
+    tensors where its tensor inputs live."""
+    if qual is None or not qual.startswith("torch.nn."):
+        return False
+    path, _, name = qual.rpartition(".")
+    if path != "torch.nn" and not path.startswith("torch.nn.modules."):
+        return False
+    return name[:1].isupper() and name not in NN_NON_COMPUTING
+
+
+def library_module_class(qual: str | None) -> bool:
+    """`qual` is a library module class an object the inference builds stands for (`Val(Kind.OBJECT, qual)`): a
+    torch.nn layer or loss, a torchaudio/torchvision transform. Such an object is no tensor: `.to("cpu")` of one moves
+    weights."""
+    return nn_library_module(qual) or input_device_module(qual) or qual in HOST_TENSOR_MODULES
+
+
 def input_device_module(qual: str | None) -> bool:
     """`qual` builds a module whose call returns a tensor where its input lives (`INPUT_DEVICE_MODULES`)."""
     if qual is None or qual in HOST_TENSOR_MODULES or not qual.startswith(INPUT_DEVICE_MODULES):

@@ -1876,3 +1876,48 @@ def test_an_empty_dict_holds_what_its_item_stores_put_there():
             return a, b, c, d
     """
     assert findings(src, scope="all") == {(21, "GL111"), (26, "GL101"), (30, "GL101"), (34, "GL101")}
+
+
+def test_a_typed_receivers_method_returns_the_record_it_builds():
+    """`tok.encode(ids)` of `tok: Tokenizer` whose `encode` returns `Tok(torch.tensor(ids)[None, :])` (or is annotated
+    `-> Tok`) is an instance of `Tok`, weak as any typed object: it lends its class's host facts, so `.tokens` reads
+    the field every construction of `Tok` fills with a host tensor, not the join of every class with a field named
+    `tokens`. Hits: `GTok`, another record with a `tokens` field built from the model's output, stays claimed, and so
+    does `Tok`'s twin `Mixed`, built from a host tensor here and from a device one in `gpu`."""
+    src = """
+        import torch
+        from typing import NamedTuple
+
+
+        class Tok(NamedTuple):
+            tokens: torch.Tensor
+
+
+        class GTok(NamedTuple):
+            tokens: torch.Tensor
+
+
+        class Mixed(NamedTuple):
+            tokens: torch.Tensor
+
+
+        class Tokenizer:
+            def encode(self, ids: list):
+                return Tok(torch.tensor(ids)[None, :])
+
+            def mixed(self, ids: list) -> Mixed:
+                return Mixed(torch.tensor(ids))
+
+            def gpu(self, x: torch.Tensor) -> Mixed:
+                return Mixed(x.cuda())
+
+
+        def step(model: torch.nn.Module, x: torch.Tensor, tok: Tokenizer, ids: list):
+            a = tok.encode(ids).tokens[0].tolist()
+            out = tok.encode(ids)
+            b = out.tokens.tolist()
+            c = GTok(model(x)).tokens.tolist()
+            d = tok.mixed(ids).tokens.tolist()
+            return a, b, c, d
+    """
+    assert findings(src, scope="all") == {(32, "GL102"), (33, "GL102")}

@@ -1324,6 +1324,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN
             if val.kind in (Kind.CPU_TENSOR, Kind.NDARRAY):
                 return val
+            if len(targets) == 1 and (obj := returned_object(index, targets[0])) is not None:
+                # `return Tok(ids)` / `-> Tok`: an instance of that project class, weak like any typed object (its
+                # class's host facts only, not its fields' tensor annotations)
+                return obj._replace(weak=True)
             host = [item if item.kind in HOST_DATA else UNKNOWN for item in val.items or ()]
             if not any(item != UNKNOWN for item in host) or isinstance(func, cst.Attribute) \
                     and index.call_facts.method(func.attr.value) is not None:

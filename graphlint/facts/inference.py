@@ -20,15 +20,16 @@ from graphlint.facts.literals import (
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
 from graphlint.facts.elements import bound_names, element_reads, flat_subscript, index_code, single_bindings
-from graphlint.facts.names import dotted_name
+from graphlint.facts.names import LOG_METHODS, dotted_name
 from graphlint.facts.syntax import code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
     ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
-    DEVICE_TENSORS, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
+    DEVICE_TENSORS, EMPTY_DICT, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
     HOST_MODULE, HOSTS, HOST_SEQ, LIST,
-    LIST_BATCH, Kind, LIST_GROWERS, SEQS,
+    LIST_BATCH, Kind, LIST_GROWERS, SEQS, STORED_ITEMS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
-    dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, tuple_list, uniform_dict,
+    dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, stored_dict, tuple_list,
+    uniform_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -510,6 +511,13 @@ class Inference:
             return None
         return entry[1] if self.env.get(expr.value) is entry[0] else None  # type: ignore[union-attr]
 
+    def _stored_items(self, name: cst.Name) -> bool:
+        """`name` is a local dict whose items the code shows (a literal with string keys, `{}` filled by stores): a
+        call that may store into it makes them unknown."""
+        held = self(name)
+        return held.keys is not None or held == EMPTY_DICT \
+            or held.ref == "dict" and held.elem is not None and held.elem.kind in STORED_ITEMS
+
     def grow(self, call: cst.BaseExpression) -> None:
         """`xs.append(v)` / `xs.insert(i, v)` / `xs.extend(vs)` on a local list: what it holds now. `d.update(...)`
         on a dict with string keys: what it holds is no longer known."""
@@ -518,9 +526,14 @@ class Inference:
             self._move_modules(call)
             self.set_default_device(call)
         if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.attr.value in DICT_SETTERS \
-                and self(func.value).keys is not None:
+                and self._stored_items(func.value):
             self.bind(func.value.value, UNKNOWN)
             return
+        if isinstance(call, cst.Call) and not _logs(func):
+            # `fill(d)`, its result dropped: a helper handed the dict may store into it in place
+            for arg in call.args:
+                if isinstance(arg.value, cst.Name) and self._stored_items(arg.value):
+                    self.bind(arg.value.value, UNKNOWN)
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                 and isinstance(call.func.value, cst.Name) and call.func.attr.value in LIST_GROWERS and call.args):
             return
@@ -798,6 +811,8 @@ class Inference:
     def _eval_Dict(self, node: cst.Dict) -> Val:
         """A dict whose values are all host tensors (`{"ids": torch.zeros(n, pin_memory=True)}`): its items are. One
         with string keys (`{"ids": ids.cpu(), "logits": x}`): each key's item is its value."""
+        if not node.elements:
+            return EMPTY_DICT  # `d = {}` is filled later (`d[k] = v`)
         keys = [cst_literal(el.key) if isinstance(el, cst.DictElement) else NOT_LITERAL for el in node.elements]
         vals = [self(el.value) if isinstance(el, cst.DictElement) else UNKNOWN for el in node.elements]  # `**other`
         form = dict_form(keys, vals, lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
@@ -2756,7 +2771,10 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
         if found is None:
             return
         key, current = subscript_key(target), found[1]
-        if current.keys is not None:  # `out["ids"] = t`: that key holds `t` from here on
+        if current == EMPTY_DICT or key is None and current.keys is None \
+                and (held := dict_item(current)) is not None and held.kind in STORED_ITEMS:
+            inf.bind(found[0], stored_dict(current, key, val))  # `d = {}; d[k] = np.full(n, False)`
+        elif current.keys is not None:  # `out["ids"] = t`: that key holds `t` from here on
             pairs = [(k, v) for k, v in current.keys if k != key]
             inf.bind(found[0], keyed_dict([*pairs, (key, val)]) if key is not None else UNKNOWN)
         elif val.kind is not Kind.CPU_TENSOR and dict_item(current) is not None:
@@ -2990,6 +3008,13 @@ def decides_join(qual: str, part: Val) -> bool:
 
 # kinds whose unpacking (`a, b = v`) yields their elements: tensors and arrays by rows, sequences by items
 UNPACKED_KINDS = frozenset({*TENSORS, Kind.TENSOR_SEQ, Kind.HOST_SEQ, Kind.MODULE_SEQ, Kind.NDARRAY})
+
+
+def _logs(func: cst.BaseExpression | None) -> bool:
+    """`print(..)` / `logger.info(..)`: a call that reads its arguments and stores into none."""
+    if isinstance(func, cst.Name):
+        return func.value == "print"
+    return isinstance(func, cst.Attribute) and func.attr.value in LOG_METHODS
 
 
 def element_of(val: Val) -> Val:

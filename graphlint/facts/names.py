@@ -12,6 +12,8 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+# logging methods (`logger.info(..)`): calls that read their arguments and keep none
+LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
 _AST_FIELDS: dict[type, tuple[str, ...]] = {}
 # The fields Python's grammar (its ASDL) types as an identifier, a string, an int or a constant: they never hold a node,
 # and they are most of what a walk read (`Name.id`, `Attribute.attr`, `Constant.value`, `keyword.arg`).

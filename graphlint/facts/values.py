@@ -81,6 +81,9 @@ DEVICE_TENSORS = frozenset({Kind.TENSOR, Kind.BOOL_TENSOR})  # tensors on the de
 LIST_GROWERS = frozenset({"append", "extend", "insert"})
 HOSTS = frozenset({Kind.HOST, Kind.HOST_SEQ})
 SEQS = frozenset({Kind.HOST_SEQ, Kind.TENSOR_SEQ})
+# the host kinds a dict's items take from its stores under computed keys (`values.stored_dict`): host tensors,
+# arrays and Python scalars, never a device tensor, which only a uniform comprehension shows (`uniform_dict`)
+STORED_ITEMS = frozenset({Kind.CPU_TENSOR, Kind.NDARRAY, Kind.HOST})
 # Python sequences whose `in` compares every element with `==` (a set or dict hashes instead)
 COMPARING_SEQUENCES = frozenset({"list", "tuple", "sequence", "range"})
 
@@ -153,6 +156,8 @@ CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_
 # A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
 # an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.
 CPU_DICT = Val(Kind.UNKNOWN, ref="dict", elem=CPU)
+# `d = {}`: what it holds is what is stored into it later (`d[k] = v`); an item read before any store raises
+EMPTY_DICT = Val(Kind.UNKNOWN, ref="dict")
 # a Python list of NumPy arrays (`kinds.ARRAY_SEQ`): its elements, and what iterating it yields, are arrays
 ARRAYS = Val(Kind.UNKNOWN, ref="list", elem=Val(Kind.NDARRAY))
 
@@ -206,6 +211,18 @@ def key_item(val: Val, key: str) -> Val | None:
     return dict_item(val)
 
 
+def stored_dict(current: Val, key: str | None, val: Val) -> Val:
+    """What the dict `current` is once `d[key] = val` stored into it (`key` None: a key the code computes): the
+    empty dict gains that key, or, under any key, an item of `val`'s host kind (`check[name] = np.full(n, False)`
+    per dataset: every item is an array); a further store of that same kind keeps it. UNKNOWN for anything else."""
+    if current == EMPTY_DICT:
+        if key is not None:
+            return keyed_dict([(key, val)])
+        return Val(Kind.UNKNOWN, ref="dict", elem=val) if val.kind in STORED_ITEMS and not val.weak else UNKNOWN
+    held = dict_item(current)
+    return current if key is None and held is not None and held.kind is val.kind and not val.weak else UNKNOWN
+
+
 def dict_item(val: Val) -> Val | None:
     """What an item of a dict of host tensors is; None for any other value."""
     return val.elem if val.ref == "dict" and val.elem is not None else None
@@ -241,6 +258,8 @@ def join(a: Val, b: Val) -> Val:
         return a if b == ANNOTATED_EMPTY else b  # an annotated list of tensors filled on one path, empty on the other
     if a == EMPTY_LIST and b.kind in SEQS or b == EMPTY_LIST and a.kind in SEQS:
         return a if b == EMPTY_LIST else b  # a list filled on one path (a loop's body) and empty on the other
+    if a == EMPTY_DICT and b.ref == "dict" or b == EMPTY_DICT and a.ref == "dict":
+        return a if b == EMPTY_DICT else b  # a dict filled on one path (a loop's body) and empty on the other
     if is_tuple_list(a) or is_tuple_list(b):
         # a list of tuples filled on one path and empty on the other, or on both (each item is what both agree on)
         if EMPTY_LIST in (a, b):

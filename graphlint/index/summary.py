@@ -888,7 +888,7 @@ class _Indexer(ast.NodeVisitor):
                     # `layer_infer_class = LlamaLayerInfer`: a class-valued attribute, which subclasses set and
                     # the base's methods instantiate (`self.layer_infer_class(i)`)
                     info.callables.setdefault(target.id, []).append(ref)
-        if _generates_init(node, self.resolve):
+        if _generates_init(node, self.resolve) or _named_tuple(node, self.resolve):
             info.init_fields, info.none_fields = _init_fields(node)
         info.post_init = _post_init_hook(node, self.resolve)
         for stmt in node.body:  # dataclass-style fields (`seq_lens: torch.Tensor`); __init__ wins
@@ -3004,6 +3004,7 @@ def _declared_self_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:
 
 
 _DATACLASS = frozenset({"dataclasses.dataclass"})
+_NAMED_TUPLE = frozenset({"typing.NamedTuple", "typing_extensions.NamedTuple"})
 # attrs' class decorators, old (`@attr.s`) and new (`@define`); each generates an `__init__` that ends with
 # `self.__attrs_post_init__()` where the class has one
 _ATTRS = frozenset({f"{mod}.{name}" for mod in ("attr", "attrs") for name in ("define", "frozen", "mutable")}
@@ -3020,6 +3021,15 @@ def _generates_init(node: ast.ClassDef, resolve, decorators: frozenset[str] = _D
                                            and kw.value.value is False for kw in call.keywords)
             return not off and not any(isinstance(s, _DEFS) and s.name == "__init__" for s in node.body)
     return False
+
+
+def _named_tuple(node: ast.ClassDef, resolve) -> bool:
+    """A `class Rec(NamedTuple):` with annotated fields: its generated `__new__` takes them in order, positionally
+    or by keyword, as a `@dataclass`'s `__init__` does, and the record cannot rebind them (`_replace` builds a new
+    one). `__new__` cannot be overridden; an `__init__` of the class's own would see the arguments too, so it
+    vetoes."""
+    return any(resolve(dotted(base)) in _NAMED_TUPLE for base in node.bases) \
+        and not any(isinstance(s, _DEFS) and s.name in ("__init__", "__new__") for s in node.body)
 
 
 def _post_init_hook(node: ast.ClassDef, resolve) -> str:

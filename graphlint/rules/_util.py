@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
+from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
 from graphlint.facts.syntax import code_of, method_call
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, VMAPS
@@ -13,8 +14,6 @@ if False:  # typing only
     from graphlint.check.context import Context
 
 HOST_LIKE = (Kind.HOST, Kind.HOST_SEQ, Kind.NDARRAY, Kind.MODULE, Kind.MODULE_SEQ)
-# a logger's methods (`logger.debug(...)`, `logging.info(...)`)
-LOG_METHODS = frozenset({"debug", "info", "warning", "warn", "error", "exception", "critical", "log", "fatal"})
 
 
 def on_host(ctx: "Context", expr: cst.BaseExpression | None) -> bool:

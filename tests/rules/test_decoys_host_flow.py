@@ -1786,3 +1786,138 @@ def test_a_dict_whose_every_value_is_moved_holds_device_tensors():
                 return self.body(x), out
     """
     assert {f for f in findings(src) if f[1] == "GL126"} == {(15, "GL126"), (17, "GL126")}
+
+
+def test_a_named_tuple_field_holds_what_its_constructions_pass():
+    """A `class Tok(NamedTuple)` builds its fields from its arguments, positionally or by keyword, as a `@dataclass`'s
+    generated `__init__` does (pocket-tts's `TokenizedText(torch.tensor(sp.encode(text))[None, :])`, a casemate
+    look-alike): where every construction passes a host tensor, `tok.tokens.tolist()` reads host memory. Hits:
+    `GTok`, whose construction passes the model's output, and `Mixed`, built once from a host tensor and once from a
+    device one, stay claimed. (Each class names its field apart: a field name two record classes share is read
+    as the join of both where a method's result is not followed to its class, for dataclasses as well.)"""
+    src = """
+        import torch
+        from typing import NamedTuple
+
+
+        class Tok(NamedTuple):
+            tokens: torch.Tensor
+
+
+        class GTok(NamedTuple):
+            ids: torch.Tensor
+
+
+        class Mixed(NamedTuple):
+            vals: torch.Tensor
+
+
+        class Tokenizer:
+            def encode(self, ids: list):
+                return Tok(torch.tensor(ids)[None, :])
+
+            def gpu(self, ids: list):
+                return GTok(torch.ones(len(ids), device="cuda"))
+
+
+        def step(model: torch.nn.Module, x: torch.Tensor, tok: Tokenizer, ids: list):
+            out = model(x)
+            a = tok.encode(ids).tokens[0].tolist()
+            b = Tok(tokens=torch.zeros(3)).tokens.tolist()
+            c = tok.gpu(ids).ids.tolist()
+            d = Mixed(torch.zeros(3)).vals.tolist()
+            e = Mixed(out).vals.tolist()
+            return a, b, c, d, e
+    """
+    assert findings(src, scope="all") == {(29, "GL102"), (30, "GL102"), (31, "GL102")}
+
+
+def test_an_empty_dict_holds_what_its_item_stores_put_there():
+    """`check = {}`, then `check[name] = np.full(n, False)` per dataset and `if not check[name].all():` later
+    (anemoi's runner, a casemate look-alike): every item stored is a host array, so the read is host work; a constant
+    key holds what was stored under it (`d["a"] = torch.zeros(3)`). Hits: a dict one store fills with a device
+    tensor, one whose `update` or a helper handed it (`fill(d, out)`, the result dropped) may store a device tensor,
+    and a key never stored, stay claimed."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def fill(d: dict, v):
+            d["a"] = v
+
+
+        def step(model: torch.nn.Module, x: torch.Tensor, names: list, flag: bool):
+            out = model(x)
+            check = {}
+            mixed = {}
+            for name in names:
+                check[name] = np.full((3,), False)
+                mixed[name] = np.zeros(3)
+                if flag:
+                    mixed[name] = out
+            for name in names:
+                if not check[name].all():
+                    print(name)
+                if mixed[name].any():
+                    print(name)
+            sc = {}
+            sc["a"] = torch.zeros(3)
+            a = sc["a"][0].item()
+            b = sc["b"].item()
+            up = {}
+            up["a"] = torch.zeros(3)
+            up.update(a=out)
+            c = up["a"].item()
+            handed = {}
+            handed["a"] = torch.zeros(3)
+            fill(handed, out)
+            d = handed["a"].item()
+            return a, b, c, d
+    """
+    assert findings(src, scope="all") == {(21, "GL111"), (26, "GL101"), (30, "GL101"), (34, "GL101")}
+
+
+def test_a_typed_receivers_method_returns_the_record_it_builds():
+    """`tok.encode(ids)` of `tok: Tokenizer` whose `encode` returns `Tok(torch.tensor(ids)[None, :])` (or is annotated
+    `-> Tok`) is an instance of `Tok`, weak as any typed object: it lends its class's host facts, so `.tokens` reads
+    the field every construction of `Tok` fills with a host tensor, not the join of every class with a field named
+    `tokens`. Hits: `GTok`, another record with a `tokens` field built from the model's output, stays claimed, and so
+    does `Tok`'s twin `Mixed`, built from a host tensor here and from a device one in `gpu`."""
+    src = """
+        import torch
+        from typing import NamedTuple
+
+
+        class Tok(NamedTuple):
+            tokens: torch.Tensor
+
+
+        class GTok(NamedTuple):
+            tokens: torch.Tensor
+
+
+        class Mixed(NamedTuple):
+            tokens: torch.Tensor
+
+
+        class Tokenizer:
+            def encode(self, ids: list):
+                return Tok(torch.tensor(ids)[None, :])
+
+            def mixed(self, ids: list) -> Mixed:
+                return Mixed(torch.tensor(ids))
+
+            def gpu(self, x: torch.Tensor) -> Mixed:
+                return Mixed(x.cuda())
+
+
+        def step(model: torch.nn.Module, x: torch.Tensor, tok: Tokenizer, ids: list):
+            a = tok.encode(ids).tokens[0].tolist()
+            out = tok.encode(ids)
+            b = out.tokens.tolist()
+            c = GTok(model(x)).tokens.tolist()
+            d = tok.mixed(ids).tokens.tolist()
+            return a, b, c, d
+    """
+    assert findings(src, scope="all") == {(32, "GL102"), (33, "GL102")}

@@ -143,7 +143,8 @@ class _Dispatcher:
     node it leaves, which made it the largest cost of a lint run.
     """
 
-    def __init__(self, ctx: Context, hooks: dict[str, list[Callable]], active: Callable[[], bool]) -> None:
+    def __init__(self, ctx: Context, hooks: dict[str, list[Callable]], active: Callable[[], bool],
+                 inert: frozenset[type] | None = None) -> None:
         self.ctx = ctx
         self.hooks = hooks
         self.active = active
@@ -151,7 +152,8 @@ class _Dispatcher:
         # nested defs not walked yet, per enclosing function, by name (`if c: def f(): ... else: def f(): ...`)
         self.nested: list[dict[str, list[cst.FunctionDef]]] = []
         self.called: list[str] = []  # the nested defs a statement calls by name
-        self.inert = frozenset(c for c in _LEAVES if c.__name__ not in hooks)  # children a walk skips (`_LEAVES`)
+        # children a walk skips (`_LEAVES`); the walker hands the set its hook plan keeps (`_HookPlan.inert`)
+        self.inert = inert if inert is not None else frozenset(c for c in _LEAVES if c.__name__ not in hooks)
 
     def walk(self, node: cst.CSTNode) -> None:
         cls = node.__class__
@@ -298,21 +300,40 @@ def _all_params(params: cst.Parameters) -> list[cst.Param]:
     return out
 
 
-_HOOK_PLANS: dict[tuple[tuple[type, ...], bool], tuple[tuple[dict, ...], list[tuple[str, int, Callable, bool]]]] = {}
+# the hooks the walker binds before any rule's: the unit's binding facts (`Walker.__init__`)
+_FACT_HOOK_TYPES = ("Assign", "AnnAssign", "AugAssign")
 
 
-def _hook_plan(classes: tuple[type["Rule"], ...], capture_rules: bool) -> list[tuple[str, int, Callable, bool]]:
-    """(node type, index of the rule in `classes`, hook, capture only) of each rule hook a unit's walker binds, in the
-    order it binds them: the same for every unit that runs the same rules, so it is worked out once. It is kept with
-    the rules' hook tables it was read from (`Rule.hooks`), so a class whose table is rebuilt gets a fresh plan."""
+class _HookPlan:
+    """The rule hooks a unit's walker binds, per node type in binding order, as (index of the rule, hook, capture
+    only), and the leaf classes its walk skips (`_Dispatcher.inert`): both the same for every unit that runs the same
+    rules, so they are worked out once instead of per unit (a walker binds about ninety hooks)."""
+
+    __slots__ = ("by_type", "inert")
+
+    def __init__(self, by_type: dict[str, list[tuple[int, Callable, bool]]]) -> None:
+        self.by_type = by_type
+        hooked = {*_FACT_HOOK_TYPES, *by_type}
+        self.inert = frozenset(c for c in _LEAVES if c.__name__ not in hooked)
+
+
+_HOOK_PLANS: dict[tuple[tuple[type, ...], bool], tuple[tuple[dict, ...], _HookPlan]] = {}
+
+
+def _hook_plan(classes: tuple[type["Rule"], ...], capture_rules: bool) -> _HookPlan:
+    """Each rule hook a unit's walker binds (`_HookPlan`), in the order it binds them. It is kept with the rules' hook
+    tables it was read from (`Rule.hooks`), so a class whose table is rebuilt gets a fresh plan."""
     tables = tuple(cls.hooks() for cls in classes)
     kept = _HOOK_PLANS.get((classes, capture_rules))
     if kept is not None and all(a is b for a, b in zip(kept[0], tables)):
         return kept[1]
-    plan = [(node_type, i, fn, cls.capture_only) for i, (cls, table) in enumerate(zip(classes, tables))
-            if capture_rules or not cls.capture_only for node_type, fn in table.items()]
-    _HOOK_PLANS[(classes, capture_rules)] = (tables, plan)
-    return plan
+    by_type: dict[str, list[tuple[int, Callable, bool]]] = {}
+    for i, (cls, table) in enumerate(zip(classes, tables)):
+        if capture_rules or not cls.capture_only:
+            for node_type, fn in table.items():
+                by_type.setdefault(node_type, []).append((i, fn, cls.capture_only))
+    plan = _HOOK_PLANS[(classes, capture_rules)] = (tables, _HookPlan(by_type))
+    return plan[1]
 
 
 class Walker:
@@ -326,13 +347,13 @@ class Walker:
             "AnnAssign": [ctx.host.on_AnnAssign],
             "AugAssign": [ctx.host.on_AugAssign],
         }
-        for node_type, i, fn, capture_only in _hook_plan(tuple(type(rule) for rule in rules),
-                                                          ctx.enabled_capture_rules):
-            if capture_only:
-                hooks.setdefault(node_type, []).append(self._capture_guard(fn, rules[i]))
-            else:
-                hooks.setdefault(node_type, []).append(fn.__get__(rules[i]))
-        self.dispatcher = _Dispatcher(ctx, hooks, self.active)
+        plan = _hook_plan(tuple(type(rule) for rule in rules), ctx.enabled_capture_rules)
+        for node_type, entries in plan.by_type.items():
+            bound = [self._capture_guard(fn, rules[i]) if capture_only else fn.__get__(rules[i])
+                     for i, fn, capture_only in entries]
+            held = hooks.get(node_type)
+            hooks[node_type] = held + bound if held else bound
+        self.dispatcher = _Dispatcher(ctx, hooks, self.active, plan.inert)
         self.hooks = hooks
         self.dry = 0
         # parameter -> its value on entry, for the None-default parameters every caller fills (`_dead_none_arm`)

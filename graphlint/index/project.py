@@ -203,6 +203,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
         # (module method key, size of the entry set) -> it runs its parts (`_runs_parts`; cleared per hot map)
         self._parts_memo: dict[tuple[str, int], bool] = {}
+        # id(fn) -> (fn, `_library_models(fn)`), for one hot-map pass: `_step_roots` asks it per call of a function, and
+        # each answer walks all the function's calls again (`_unnamed_modules`). Holding `fn` keeps its id unused.
+        self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
         self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
         self._one_pass_memo: dict[str, bool] = {}  # module method key -> it runs the model once per call (`_one_pass`)
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
@@ -1881,6 +1884,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)} | idle
         result: dict[str, HotInfo] = {}
         self._parts_memo.clear()
+        self._library_models_memo.clear()
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
                       by_name: list[Seed] | None = None) -> None:
@@ -2991,7 +2995,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _library_models(self, fn: FunctionInfo) -> frozenset[str]:
         """The receivers of `fn` that hold a library model by what made them or by annotation (`_typed_models`), for a
         function whose class or parameters can have one (no lookup for a plain module-level helper)."""
-        return self._typed_models(fn) if fn.class_key or fn.module_params else frozenset()
+        if not (fn.class_key or fn.module_params):
+            return frozenset()
+        held = self._library_models_memo.get(id(fn))
+        if held is None or held[0] is not fn:
+            held = self._library_models_memo[id(fn)] = (fn, self._typed_models(fn))
+        return held[1]
 
     def _gradless_program(self) -> tuple[frozenset[str], frozenset[str]]:
         """The classes a program builds, and the functions it calls, after its top level switched autograd off for the

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import fnmatch
 import hashlib
+import re
 import sys
 from collections import deque
 from itertools import chain
@@ -24,7 +25,7 @@ from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_functio
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.protocols import StructuralTypes, is_protocol
 from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
-from graphlint.index.sole import SOLE_DEFINER, SoleDefiners
+from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
@@ -117,6 +118,9 @@ SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
 MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules", "named_children",
               "register_forward_hook", "register_forward_pre_hook", "eval", "load_state_dict")
+# a call's head that is what a function returns, or an item of the tuple it returns: `pkg.load_model()[0]` (a local
+# bound by `model, tokens = load_model(ckpt)`, as the index spells the call on it)
+RETURNED_ITEM = re.compile(r"([\w.]+)\(\)(?:\[(\d+)\])?")
 
 
 @dataclass(frozen=True, init=False)
@@ -206,6 +210,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # id(fn) -> (fn, `_library_models(fn)`), for one hot-map pass: `_step_roots` asks it per call of a function, and
         # each answer walks all the function's calls again (`_unnamed_modules`). Holding `fn` keeps its id unused.
         self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
+        self._module_heads_memo: dict[str, frozenset[str]] = {}  # function key -> what it calls nn.Module API on
         self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
         self._one_pass_memo: dict[str, bool] = {}  # module method key -> it runs the model once per call (`_one_pass`)
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
@@ -3525,7 +3530,52 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         edges = self.call_edges(unit, unit.module, callee)
         return any(t.key in model and not how.startswith((BY_NAME[0], NEW))
                    or through_modules and not how.startswith((*BY_NAME, NEW)) and self._runs_parts(t, model)
-                   for t, how in edges) or not edges and self._library_generate(unit, callee, model)
+                   for t, how in edges) or not edges and self._library_generate(unit, callee, model) \
+            or through_modules and all(how.startswith(BY_NAME) for _t, how in edges) \
+            and self._runs_unknown_module(unit, callee)
+
+    def _runs_unknown_module(self, unit: FunctionInfo, callee: str) -> bool:
+        """`callee` calls a method of its own on a module of unknown class (a factory's return, a class outside the
+        tree; the caller checks no edge resolves it by what the receiver is, a method's name alone being no
+        evidence): a local `unit` calls nn.Module's own API on (`model = init_model(args); model.eval()`), or a field a
+        method of its class does (`_module_fields`), other than nn.Module's own methods (`model.state_dict()`,
+        `model.to(device)`, `model.half()` run no forward) and private helpers. With autograd off (the
+        `through_modules` reading of `_enters_model`) such a call is the model's inference entry, as `_runs_parts`
+        has it for a project module's `inference(noise)`: wenet's `recognize.py` `main` calls `model.decode(..)` per
+        batch under `torch.no_grad()`, RIFE's scripts `model.inference(img0, img1)`."""
+        head, _, meth = callee.rpartition(".")
+        if not head or meth.startswith("_") or meth in MODULE_METHOD_NAMES:
+            return False
+        if (made := RETURNED_ITEM.fullmatch(head)) is not None and self._factory_returns_module(unit, made[1], made[2]):
+            return True
+        if "[" in head:
+            return False
+        heads = self._module_heads_memo.get(unit.key)
+        if heads is None:
+            heads = self._module_heads_memo[unit.key] = frozenset(
+                c.rpartition(".")[0] for c, _line in unit.calls if c.rpartition(".")[2] in MODULE_API)
+        if head in heads:
+            return True
+        parts = head.split(".")
+        cls = self.classes.get(unit.class_key or "") if len(parts) == 2 and parts[0] == "self" else None
+        return cls is not None and parts[1] in self._module_fields(cls)
+
+    def _factory_returns_module(self, unit: FunctionInfo, factory: str, item: str | None) -> bool:
+        """Calling `factory` (a project function, called directly) returns a module (item `item` of the tuple it
+        returns, if given): the value it returns is bound by a call (`model = get_model(args)`: `makes` /
+        `item_makes`) that it calls nn.Module's own API on before returning it (`model.eval()`, `load_state_dict`):
+        VALL-E's `load_model(ckpt)` returning `model, tokens`, SAM2's `build_sam2_video_predictor(..)`."""
+        for target, how in self.call_edges(unit, unit.module, factory):
+            if how:
+                continue
+            if item is None:
+                names = target.makes
+            else:
+                i = int(item)
+                names = [target.item_makes[i]] if i < len(target.item_makes) else []
+            if any(name and _module_api_on(f"{name}()", target) for name in names):
+                return True
+        return False
 
     def _self_runs_model(self, cls: ClassInfo, model: set[str]) -> bool:
         """`self(x)` / `self.forward(x)` on an instance of `cls` runs the model: its forward (or a subclass') is a
@@ -4168,6 +4218,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if fn.parent_key is None:
                 out[fn.key] = HotInfo(None, whole=True, capture="capture" in fn.markers, tier=tier)
         return out
+
+
+def _module_api_on(head: str, fn: FunctionInfo) -> bool:
+    """`fn` calls nn.Module's own API (`MODULE_API`: `eval`, `load_state_dict`, `parameters`, ..) on `head`."""
+    return any(c.rpartition(".")[0] == head and c.rpartition(".")[2] in MODULE_API for c, _line in fn.calls)
 
 
 def _model_call(callee: str, models: frozenset[str]) -> bool:

@@ -43,7 +43,9 @@ root only where it runs inference a few calls down (a health check stays cold).
 A library's users are no framework but play one's part (docs/notes/census-s40.md, R03): the inference API of a
 model-owning class (SAM2's `SAM2ImagePredictor.predict`, a TTS wrapper's `infer`) is a public method of a plain class
 that runs a model the class holds in a field, itself or through its own methods, and that no project code calls.
-It is a root, `via` `Cls.m (inference API: ...)`. A method that trains (a backward pass a few calls down, in the agent
+It is a root, `via` `Cls.m (inference API: ...)`. So is one that runs, through a field typed by what it holds, a
+method of another plain class that runs the model that class holds (`_runs_held_holder`: one field hop; fairchem's
+ASE calculator holds a predict unit, which holds the model). A method that trains (a backward pass a few calls down, in the agent
 it holds too), one that runs no held model (`save`, `load`, `export`: the data flow decides, not the name), warm-up,
 a method already reached and the methods of a framework's servicer (its protocol names what is called) are not.
 
@@ -148,10 +150,38 @@ class ServingHandlers:
                     continue  # (an inherited method is its own class's business)
                 placed = self._module_fields(cls) if placed is None else placed
                 own = self._own_callees(fn)
-                if not any(self._runs_held_model(f, model, placed) for f in own) or self._trains_below(fn) \
-                        or self._call_sites(fn):  # type: ignore[attr-defined]
+                if any(self._runs_held_model(f, model, placed) for f in own):
+                    held = "a model"
+                elif self._call_sites(fn) or (holder := self._runs_held_holder(own, cls, model)) is None:  # type: ignore[attr-defined]
                     continue
-                yield fn, f"{fn.display} {MODEL_API}{cls.qualname} holds a model and runs it; no project code calls it)"
+                else:
+                    held = f"a {holder}, which holds a model,"
+                if self._trains_below(fn) or self._call_sites(fn):  # type: ignore[attr-defined]
+                    continue
+                yield fn, f"{fn.display} {MODEL_API}{cls.qualname} holds {held} and runs it; no project code calls it)"
+
+    def _runs_held_holder(self, own: list[FunctionInfo], cls: ClassInfo, model: frozenset[str]) -> str | None:
+        """The class of an object held in a field of `cls` whose method one of `own` (a public method and the methods
+        of its object it calls) calls, where that method runs the model its own class holds (`_runs_held_model`,
+        through its own methods): one field hop to the model (fairchem's ASE calculator holds a predict unit,
+        `self.predictor.predict(data)`, and the unit holds the model; ASE calls `calculate` every MD step). Only a
+        call resolved by the field's type (`self.x.m(..)`, not a method's name alone), of a plain class other than
+        `cls`'s own: a held tokenizer or a model's `save` runs no model, and stays out."""
+        family = {c.key for c in self.mro(cls)}  # type: ignore[attr-defined]
+        for f in own:
+            for callee, _line in f.calls:
+                parts = callee.split(".")
+                if len(parts) != 3 or parts[0] != "self" or "(" in callee or "[" in callee:
+                    continue
+                for target, how in self.call_edges(f, f.module, callee):  # type: ignore[attr-defined]
+                    held = self.classes.get(target.class_key or "")  # type: ignore[attr-defined]
+                    if how != f"self.{parts[1]}" or held is None or held.key in family or self._model_side(held) \
+                            or self._is_autograd_function(held):  # type: ignore[attr-defined]
+                        continue  # (resolved by name alone, a model's own method: `_runs_held_model`'s business)
+                    placed = self._module_fields(held)
+                    if any(self._runs_held_model(g, model, placed) for g in self._own_callees(target)):
+                        return held.qualname
+        return None
 
     def _served(self, cls: ClassInfo) -> bool:
         """A framework calls `cls`'s methods by its protocol (`_handled`, a gRPC servicer, an rpyc service): its

@@ -733,3 +733,121 @@ def test_lightnings_predict_step_is_a_forward_root():
     assert found["Direct.predict_step"] == ("forward", (f"Direct.predict_step {label}",))
     for cold in ("Folding.training_step", "Folding.validation_step", "Runner.predict_step"):
         assert cold not in found, cold
+
+
+# wenet's `recognize.py`: the model comes from a factory outside the tree (`init_model(args)`), is told a module by
+# nn.Module's own API called on it (`model.eval()`), and `main` calls a method of its own (`model.decode(..)`) per
+# batch under `no_grad`; RIFE's scripts call `model.inference(img0, img1)` the same way.
+FOREIGN_MODEL = """
+    import torch
+    from outside.init import init_model
+
+    class Vocab:  # (a project method of the same name: `model.decode` is found by its name alone, no evidence)
+        def decode(self, ids):
+            return [str(i) for i in ids]
+
+    def main():
+        model = init_model()
+        model = model.to("cuda")
+        model.eval()
+        with torch.no_grad():
+            for x in range(10):
+                y = model.decode(torch.ones(3, device="cuda") * x)
+                print(y.cpu().tolist())
+
+    def export(path):
+        model = init_model()
+        model.eval()
+        with torch.no_grad():
+            sd = model.state_dict()
+            model.half()
+            n = model._count()
+        torch.save(sd, path)
+        return n
+
+    def evaluate(loader):
+        model = init_model()
+        model.train()
+        for x in loader:
+            loss = model.compute_loss(x)
+            loss.backward()
+
+    @torch.no_grad()
+    def tokenize(text):
+        tok = init_model()
+        return tok.encode(text)
+
+    def load_model(path):
+        model = init_model()
+        model.load_state_dict(torch.load(path))
+        model.eval()
+        return model, path
+
+    def synth(path):
+        model, _ = load_model(path)
+        with torch.no_grad():
+            return model.inference(torch.ones(3, device="cuda")).cpu()
+
+    def load_vocab(path):
+        vocab = init_model()
+        return vocab, path
+
+    @torch.no_grad()
+    def spell(path):
+        vocab, _ = load_vocab(path)
+        return vocab.lookup(torch.ones(3, device="cuda")).cpu()
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_gradless_method_call_of_a_module_of_unknown_class_is_inference():
+    """A module of unknown class (nn.Module's own API is called on it) whose own method is called with autograd off
+    runs the model. Decoys: nn.Module's own methods (`state_dict`, `half`) and a private helper under `no_grad`; a
+    method called with autograd on (training); a gradless call on an object nothing shows to be a module."""
+    found = hot({"recognize": FOREIGN_MODEL})
+    assert found["main"] == ("forward", ("main (inference: runs the model with autograd off)",))
+    # VALL-E's `infer.py`: the module comes out of a project loader that calls `load_state_dict` / `eval` on the value
+    # it returns (`model, tokens = load_model(ckpt)`); the decoy's loader calls no module API on what it returns
+    assert found["synth"] == ("forward", ("synth (inference: runs the model with autograd off)",))
+    for name in ("export", "evaluate", "tokenize", "spell"):
+        assert name not in found, name
+
+
+# RIFE's `inference_video.py`: no `__main__` guard, nothing imports it; the model's class lies outside the tree
+# (`from train_log.RIFE_HDv3 import Model`), `model.eval()` shows it a module, and the frame loop calls
+# `model.inference(a, b)` with autograd off at top level.
+FOREIGN_SCRIPT = """
+    import torch
+    from train_log.RIFE_HDv3 import Model
+
+    torch.set_grad_enabled(False)
+    model = Model()
+    model.load_model("train_log", -1)
+    model.eval()
+    for i in range(10):
+        frame = torch.ones(3, device="cuda") * i
+        mid = model.inference(frame, frame)
+        print(mid.cpu().tolist())
+"""
+
+FOREIGN_TOOL = """
+    import torch
+    from train_log.RIFE_HDv3 import Model
+
+    model = Model()
+    model.eval()
+    print(sum(p.numel() for p in model.parameters()))
+    torch.save(model.state_dict(), "out.pt")
+"""
+
+
+def test_a_top_level_calling_a_method_of_a_foreign_module_is_a_programs_entry():
+    """The module API (`model.eval()`) tells the foreign `Model()` a module, so the script's top level runs the model:
+    a program's entry. Decoy: a tool that only counts parameters and saves the weights (nn.Module's own methods)."""
+    files = {"infer": FOREIGN_SCRIPT, "count": FOREIGN_TOOL}
+    index = ProjectIndex([index_source(textwrap.dedent(src), f"{mod}.py", mod, False) for mod, src in files.items()])
+    index.hot_functions()
+    assert "infer:<module>" in index.entry_scripts
+    assert "count:<module>" not in index.entry_scripts

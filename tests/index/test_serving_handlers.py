@@ -447,6 +447,89 @@ def test_the_inference_api_of_a_model_owning_class_is_a_root():
         assert "(inference API: " not in found.get(name, (None, ("",)))[1][0], name
 
 
+HOLDER = """
+    import torch
+
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = torch.nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.lin(x)
+
+
+    class PredictUnit:
+        def __init__(self, path):
+            self.model = Net().cuda()
+
+        def predict(self, x):
+            return self._run(x)
+
+        def _run(self, x):
+            with torch.no_grad():
+                return self.model(x)
+
+        def save(self, path):
+            torch.save(self.model.state_dict(), path)
+
+
+    class Calculator:
+        def __init__(self, unit: PredictUnit):
+            self.predictor = unit
+
+        def calculate(self, x):
+            out = self.predictor.predict(x)
+            return out.detach().cpu().numpy()
+
+        def checkpoint(self, path):
+            self.predictor.save(path)
+            return torch.zeros(2).cuda().item()
+
+
+    class Tokenizer:
+        def __init__(self):
+            self.table = {}
+
+        def encode(self, text):
+            return [self.table.get(c, 0) for c in text]
+
+
+    class Frontend:
+        def __init__(self, tok: Tokenizer):
+            self.tok = tok
+
+        def prepare(self, text):
+            ids = self.tok.encode(text)
+            return torch.tensor(ids).cuda().nonzero().tolist()
+
+
+    class Trainer:
+        def __init__(self, unit: PredictUnit):
+            self.unit = unit
+
+        def fit(self, x):
+            loss = self.unit.predict(x).sum()
+            loss.backward()
+            return loss.item()
+"""
+
+
+def test_a_class_holding_a_model_owning_object_and_running_it_is_an_inference_api():
+    """fairchem's ASE calculator: `calculate` (which ASE calls every MD step) runs `self.predictor.predict(..)`, a
+    predict unit held in a field, and the unit holds the model: one field hop from the model is still the class's
+    inference API, and the library's users are its callers."""
+    found = hot({"lib": HOLDER})
+    assert found["Calculator.calculate"] == ("forward", (
+        "Calculator.calculate (inference API: Calculator holds a PredictUnit, which holds a model, and runs it; no "
+        "project code calls it)",))
+    # Decoys: the holder's method that only saves the held unit's weights runs no model; a class holding a tokenizer
+    # (no model behind it); a class that trains through the held unit.
+    for name in ("Calculator.checkpoint", "Frontend.prepare", "Tokenizer.encode", "Trainer.fit"):
+        assert name not in found, name
+
+
 def test_a_model_owning_classs_method_the_project_calls_is_no_api_root():
     source = PREDICTOR + """
     def main(x):

@@ -761,6 +761,9 @@ def _dead_before(body: list[ast.stmt], earlier: FunctionInfo, later: ast.AST) ->
     return id(later) in found and found[id(later)][1][0] in chain
 
 
+_VISITS: dict[type, Callable[[_Indexer, ast.AST], None]] = {}  # node class -> its `_Indexer` method (`_Indexer.visit`)
+
+
 class _Indexer(ast.NodeVisitor):
     """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
     have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
@@ -802,6 +805,15 @@ class _Indexer(ast.NodeVisitor):
         self.script_arms: dict[str, set[str]] = {}  # top-level names' values from other arms of an `if` (`_script_if`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
         self.bodies: list[list[ast.stmt]] = []  # the statements of each enclosing scope (module, class, def): `_claim`
+
+    def visit(self, node: ast.AST) -> None:
+        """`NodeVisitor.visit`, with each node class's method looked up once (`ast`'s builds the name `visit_X` and
+        looks it up anew for every statement of every file)."""
+        method = _VISITS.get(node.__class__)
+        if method is None:
+            method = _VISITS[node.__class__] = getattr(
+                _Indexer, "visit_" + node.__class__.__name__, _Indexer.generic_visit)
+        return method(self, node)
 
     def _script(self) -> FunctionInfo:
         """The module's top-level code as a unit (ModuleSummary.script), made on its first call."""

@@ -644,6 +644,10 @@ def _path_names(paths: list[str], module: str, taken: set[str]) -> list[str]:
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 _REVERSED_FIELDS: dict[type, tuple[str, ...]] = {}  # `child_fields`, last first (`_walk_expr` stacks them)
 _AST = ast.AST  # (a global read, not an attribute of `ast`, in `_walk_expr`)
+# Nodes with no child node: names, constants, operators. Half the nodes of an expression; `_walk_expr` and
+# `_self_reads` note a leaf's depth (or nothing) instead of stacking it and popping it to find no children.
+_LEAVES = frozenset({ast.Name, ast.Constant, *(cls for base in (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
+                                               for cls in base.__subclasses__())})
 
 
 def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | None]]:
@@ -757,6 +761,9 @@ def _dead_before(body: list[ast.stmt], earlier: FunctionInfo, later: ast.AST) ->
     return id(later) in found and found[id(later)][1][0] in chain
 
 
+_VISITS: dict[type, Callable[[_Indexer, ast.AST], None]] = {}  # node class -> its `_Indexer` method (`_Indexer.visit`)
+
+
 class _Indexer(ast.NodeVisitor):
     """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
     have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
@@ -798,6 +805,15 @@ class _Indexer(ast.NodeVisitor):
         self.script_arms: dict[str, set[str]] = {}  # top-level names' values from other arms of an `if` (`_script_if`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
         self.bodies: list[list[ast.stmt]] = []  # the statements of each enclosing scope (module, class, def): `_claim`
+
+    def visit(self, node: ast.AST) -> None:
+        """`NodeVisitor.visit`, with each node class's method looked up once (`ast`'s builds the name `visit_X` and
+        looks it up anew for every statement of every file)."""
+        method = _VISITS.get(node.__class__)
+        if method is None:
+            method = _VISITS[node.__class__] = getattr(
+                _Indexer, "visit_" + node.__class__.__name__, _Indexer.generic_visit)
+        return method(self, node)
 
     def _script(self) -> FunctionInfo:
         """The module's top-level code as a unit (ModuleSummary.script), made on its first call."""
@@ -2214,6 +2230,7 @@ class _Indexer(ast.NodeVisitor):
         """Pre-order walk of an expression (the order `generic_visit` would take): record its calls and
         its nesting depth as libcst will build it (a BoolOp of n values is n - 1 nested operations)."""
         stack: list[tuple[ast.AST, int]] = [(root, 1)]
+        push = stack.append
         deepest = 0
         while stack:
             node, depth = stack.pop()
@@ -2234,9 +2251,17 @@ class _Indexer(ast.NodeVisitor):
             for name in fields:  # `ast.iter_child_nodes`, reversed, inlined: the index's busiest loop
                 value = getattr(node, name, None)
                 if value.__class__ is list:
-                    stack.extend([(child, deeper) for child in reversed(value) if isinstance(child, _AST)])
+                    for child in reversed(value):
+                        if child.__class__ in _LEAVES:  # (not stacked: only its depth counts)
+                            if deeper > deepest:
+                                deepest = deeper
+                        elif isinstance(child, _AST):
+                            push((child, deeper))
+                elif value.__class__ in _LEAVES:
+                    if deeper > deepest:
+                        deepest = deeper
                 elif isinstance(value, _AST):
-                    stack.append((value, deeper))
+                    push((value, deeper))
         if self.func_stack and deepest > self.func_stack[-1].nesting:
             self.func_stack[-1].nesting = deepest
         if deepest > self.s.nesting:
@@ -3079,15 +3104,32 @@ def _self_reads(body: list[ast.stmt]) -> tuple[str, ...]:
     todo: list[ast.AST] = list(body)
     while todo:
         node = todo.pop()
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+        cls = node.__class__
+        if cls in _OWN_CODE_SKIPPED:
             continue
-        if isinstance(node, ast.Call):
-            called.add(id(node.func))
-        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Load) and id(node) not in called \
-                and isinstance(node.value, ast.Name) and node.value.id == "self":
-            out[node.attr] = None
-        todo.extend(ast.iter_child_nodes(node))
+        if cls is ast.Call:
+            called.add(id(node.func))  # type: ignore[attr-defined]
+        elif cls is ast.Attribute and node.ctx.__class__ is ast.Load and id(node) not in called \
+                and node.value.__class__ is ast.Name and node.value.id == "self":  # type: ignore[attr-defined]
+            out[node.attr] = None  # type: ignore[attr-defined]
+        # `ast.iter_child_nodes` inlined, in its order (a generator per node, `iter_fields` another, over every node
+        # of every function: 0.7 of 27 s of a profiled index of transformers/models/[a-c]*); `ctx` has no children,
+        # and leaves (`_LEAVES`) nothing to read
+        fields = _CHILD_FIELDS.get(cls)
+        if fields is None:
+            fields = _CHILD_FIELDS[cls] = child_fields(cls)
+        for name in fields:
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                todo.extend([child for child in value if child.__class__ not in _LEAVES and isinstance(child, _AST)])
+            elif value.__class__ not in _LEAVES and isinstance(value, _AST):
+                todo.append(value)
     return tuple(out)
+
+
+_CHILD_FIELDS: dict[type, tuple[str, ...]] = {}  # `child_fields`, read without a call per node (`_self_reads`)
+# the nodes whose code runs later, not with the body around them (exact classes: `ast` has no subclasses of them)
+_OWN_CODE_SKIPPED = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 
 
 def _hop(target: FunctionInfo, how: str) -> str:

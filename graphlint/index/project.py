@@ -2357,7 +2357,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             owner = reached.get(caller.parent_key or caller.key)
             if owner is not None and owner.whole \
                     and any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, callee)):
-                out.append(owner.tier_at(line))
+                out.append("step" if _taken_per_pass(caller, fn, line, owner.steps) else owner.tier_at(line))
         return out
 
     def _once_callees(self, reached: dict[str, HotInfo], refined: set[str]) -> None:
@@ -4291,6 +4291,16 @@ def _env_cycle(calls) -> bool:
 def _within(line: int, spans) -> bool:
     """`line` lies in one of the (first, last) line spans (a function's loops or capture regions)."""
     return any(a <= line <= b for a, b in spans)
+
+
+def _taken_per_pass(caller: FunctionInfo, fn: FunctionInfo, line: int, steps: tuple[tuple[int, int], ...]) -> bool:
+    """The call of `fn` on `line` runs once per pass of a per-step loop (its body one of `steps`) although it sits in
+    the loop's header, outside the body: a generator called there (`for b in storage.mini_batches(n):`, a loader's
+    generator `__iter__`) runs its body as the loop takes each item, and an iterator's `__next__` runs per item. A
+    plain function or a list-returning call in the header runs once, before the first pass."""
+    if not (fn.generator or fn.qualname.rpartition(".")[2] == "__next__"):
+        return False
+    return any(first <= line <= last and _within(body, steps) for first, last, body in caller.loop_heads)
 
 
 def _step_loops(fn: FunctionInfo, line: int) -> list[tuple[int, int]]:

@@ -246,6 +246,10 @@ class FunctionInfo:
     # entry (`f(p=fn)` with `fn = REG[k]`): what `p(...)` in `f` runs (index.patching)
     bound_callables: list[tuple[str, int, str, str]] = field(default_factory=list)
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
+    # (first, last line of the header, first line of the body) of its `for` loops: a generator or an iterator's
+    # `__next__` that the header calls runs as the loop takes items, once per pass (`ProjectIndex._caller_tiers`)
+    loop_heads: list[tuple[int, int, int]] = field(default_factory=list)
+    generator: bool = False  # its own body yields: a call hands out a generator, whose body runs as it is iterated
     # spans of the loops among `loops` that feed a picked token back into a call (index.decode): decode loops
     decode_loops: list[tuple[int, int]] = field(default_factory=list)
     decode_calls: list[str] = field(default_factory=list)  # the opaque calls on their cycles (index.decode)
@@ -648,6 +652,7 @@ _AST = ast.AST  # (a global read, not an attribute of `ast`, in `_walk_expr`)
 # `_self_reads` note a leaf's depth (or nothing) instead of stacking it and popping it to find no children.
 _LEAVES = frozenset({ast.Name, ast.Constant, *(cls for base in (ast.operator, ast.unaryop, ast.cmpop, ast.boolop)
                                                for cls in base.__subclasses__())})
+_YIELD, _YIELD_FROM = ast.Yield, ast.YieldFrom
 
 
 def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | None]]:
@@ -1629,6 +1634,8 @@ class _Indexer(ast.NodeVisitor):
             if isinstance(node.target, ast.Name) and (returned := self._returned_list(_uncopied(node).iter)):
                 self.local_binds[-1][node.target.id] = f"{returned}()[]"
         self._iterated(node.iter, node.lineno, ("__iter__", "__next__"))
+        if (fn := self._unit()) is not None and node.body:
+            fn.loop_heads.append((node.lineno, node.iter.end_lineno or node.iter.lineno, node.body[0].lineno))
         self._loop(node)
         self.generic_visit(node)
 
@@ -2243,6 +2250,8 @@ class _Indexer(ast.NodeVisitor):
                 self._record_call(node)  # type: ignore[arg-type]
             elif cls in COMPREHENSIONS and record_calls and self.func_stack:
                 self._comprehension(node)  # type: ignore[arg-type]
+            elif (cls is _YIELD or cls is _YIELD_FROM) and self.func_stack:
+                self.func_stack[-1].generator = True  # (a nested def is on the stack while its body is walked)
             step = len(node.values) - 1 if cls is ast.BoolOp else 1  # type: ignore[attr-defined]
             deeper = depth + step
             fields = _REVERSED_FIELDS.get(cls)

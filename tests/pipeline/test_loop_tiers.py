@@ -420,3 +420,73 @@ def test_a_member_loop_inside_a_step_loop_leaves_the_set_up_once_per_call(tmp_pa
     tiers = _tiers(_lint(tmp_path, {"pkg/calc.py": ENSEMBLE}), ENSEMBLE)
     assert tiers["if x.max().item() > 1e9:"] == {"step"}
     assert tiers["first = x.sum().item()"] == {"forward"}
+
+
+# A training step loop takes its batches from generators: a loader whose `__iter__` yields and a mini-batch generator
+# called in the loop's header. A generator's body runs as the loop takes each item, so what it runs is step code,
+# although the header sits outside the loop's body. Decoys: a list-returning call in the header runs once, before the
+# first pass; a generator iterated by a set-up loop that runs no step stays `forward`.
+BATCHES = LM + """
+
+
+    def crop(images):
+        r = int(images.sum().item())  # the loader's generator runs it as the step loop takes batches: step
+        return images[r:]
+
+
+    def sizes(images):
+        n = int(images.max().item())  # a list built once, before the first pass: forward
+        return [n] * 4
+
+
+    def chunks(images):
+        for i in range(4):
+            k = images[i].sum().item()  # a set-up loop takes these, no step: forward
+            yield k
+
+
+    class Loader:
+        def __init__(self, images):
+            self.images = images
+
+        def __iter__(self):
+            images = crop(self.images)
+            for i in range(len(images)):
+                yield images[i]
+
+
+    def mini_batches(x):
+        for i in range(x.shape[0]):
+            yield x[i].nonzero()  # taken by the step loop, one per pass: step
+
+
+    def train(model: LM, images, opt):
+        stats = [c.sum() for c in chunks(images)]
+        for c in chunks(images):
+            stats.append(c)
+        loader = Loader(images)
+        for epoch in range(10):
+            for batch in loader:
+                loss = model(batch).sum()
+                loss.backward()
+                opt.step()
+            for b in mini_batches(images):
+                loss = model(b).sum()
+                loss.backward()
+            for n in sizes(images):
+                out = model(images[:n])
+        return stats
+"""
+
+
+def test_a_generator_a_step_loops_header_iterates_runs_every_step(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/train.py": BATCHES}), BATCHES)
+    assert tiers["r = int(images.sum().item())"] == {"step"}  # via the loader's generator `__iter__`
+    assert tiers["yield x[i].nonzero()"] == {"step"}  # a generator called in the header
+
+
+def test_a_list_built_in_a_step_loops_header_and_a_set_up_generator_stay_forward(tmp_path: Path) -> None:
+    tiers = _tiers(_lint(tmp_path, {"pkg/train.py": BATCHES}), BATCHES)
+    assert tiers["n = int(images.max().item())"] == {"forward"}
+    assert tiers["k = images[i].sum().item()"] == {"forward"}
+

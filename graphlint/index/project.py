@@ -236,6 +236,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._tails: dict[str, str] | None = None  # dotted tail -> the module an import by it finds
         self._portions: dict[str, str] | None = None  # dotted name through namespace folders -> module
         self._folders: dict[str, list[str]] | None = None  # a namespace folder's dotted name -> its modules
+        # dotted name -> `split_dotted`'s answer: call resolution asks it for the same names over and over (50k calls,
+        # 13k distinct names on transformers' models/[a-c]*), each trying every prefix against several tables
+        self._split_memo: dict[str, tuple[str, str] | None] = {}
         self._mros: dict[int, tuple[ClassInfo, list[ClassInfo]]] = {}  # id(cls) -> (cls, its MRO)
         self._subclasses: dict[str, list[ClassInfo]] | None = None  # class key -> classes with it in their MRO
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
@@ -384,6 +387,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._tails = None
         self._portions = None
         self._folders = None
+        self._split_memo.clear()
         self._children = None
         self._nested = None
         self._methods_memo.clear()
@@ -403,7 +407,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     # -- lookups ------------------------------------------------------------------------------
     def split_dotted(self, name: str) -> tuple[str, str] | None:
-        """Split `pkg.mod.Cls.meth` into (module, qualname) by the longest known module prefix."""
+        """Split `pkg.mod.Cls.meth` into (module, qualname) by the longest known module prefix (`_split_memo`)."""
+        try:
+            return self._split_memo[name]
+        except KeyError:
+            found = self._split_memo[name] = self._split_dotted(name)
+            return found
+
+    def _split_dotted(self, name: str) -> tuple[str, str] | None:
         parts = name.split(".")
         portions = self._portion_map()
         for i in range(len(parts) - 1, 0, -1):

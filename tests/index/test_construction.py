@@ -118,6 +118,19 @@ def test_a_return_read_through_a_helper_after_the_helper_is_edited():
     assert index.call_facts.direct(returns) == ik.CPU_TENSOR
 
 
+
+def test_an_edit_drops_how_a_dotted_name_split():
+    """`split_dotted` keeps its answer per name (`_split_memo`). `pkg.sub.Name.meth`, with `pkg/sub/` a folder
+    without `__init__.py`, is `Name.meth` of the one module there that defines `Name`; after an edit (`replace`)
+    that drops `Name`, the same name splits no more. Decoy: the module's own spelling splits before and after."""
+    old = index_source("class Name:\n    def meth(self):\n        pass\n", "pkg/sub/mod.py", "mod")
+    index = ProjectIndex([old])
+    assert [index.split_dotted("pkg.sub.Name.meth") for _ in range(2)] == [("mod", "Name.meth")] * 2
+    assert index.split_dotted("mod.Name") == ("mod", "Name")
+    assert index.replace(old, index_source("def other():\n    pass\n", "pkg/sub/mod.py", "mod"))
+    assert index.split_dotted("pkg.sub.Name.meth") is None
+    assert index.split_dotted("mod.other") == ("mod", "other")
+
 def test_methods_of_one_name_each_take_their_own_call_sites():
     """Call sites are found by the callee's last name (`calls_named`) and resolved once per name; each function of
     that name then takes the sites that reach it alone. `B.scale` is called with a device tensor, `A.scale` and

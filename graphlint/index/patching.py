@@ -48,6 +48,7 @@ class PatchEdges:
     _installers: set[str] | None = None  # `patch_installers`
     _library_children: dict[tuple[str, str], list[ClassInfo]] | None = None  # (package, class) -> subclasses
     _class_installs: dict[str, list[tuple[tuple[str, str], FunctionInfo]]] | None = None  # name -> (class, fn)
+    _requests: list[tuple[FunctionInfo, str]] | None = None  # `generation_requests`
     classes: dict[str, ClassInfo]
     _bound_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]]
 
@@ -58,6 +59,7 @@ class PatchEdges:
         self._installers = None
         self._library_children = None
         self._class_installs = None
+        self._requests = None
 
     def _installs_by_name(self) -> dict[str, list[tuple[str, str, str | None]]]:
         if self._installs is None:
@@ -231,10 +233,16 @@ class PatchEdges:
                 if (key := _library_key(ref)) in STEP_PROTOCOLS and "." in ref
                 and self.class_by_dotted(ref) is None}  # type: ignore[attr-defined]
 
-    def generation_requests(self) -> Iterator[tuple[FunctionInfo, str]]:
+    def generation_requests(self) -> list[tuple[FunctionInfo, str]]:
         """Methods of a class transformers' `generate` runs that call one of its decode loops on `self`, which no
         project method answers (`outputs = self._sample(...)` in ParlerTTS's `generate`): the loop runs in the
-        library, once per call, so the method is the request around a generation (`forward` tier)."""
+        library, once per call, so the method is the request around a generation (`forward` tier). Found once
+        (`_requests`; shared, callers must not change it): each hot-map pass asks twice, and it reads every call."""
+        if self._requests is None:
+            self._requests = list(self._find_generation_requests())
+        return self._requests
+
+    def _find_generation_requests(self) -> Iterator[tuple[FunctionInfo, str]]:
         for fn in self.functions.values():
             cls = self.classes.get(fn.class_key) if fn.class_key and fn.parent_key is None else None
             if cls is None or fn.params[:1] != ("self",):

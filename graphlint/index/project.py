@@ -228,6 +228,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
         self._script_reaches: dict[str, frozenset[str] | None] = {}  # module -> `_script_reach`
         self._imported_memo: frozenset[str] | None = None  # `_imported_modules`, for `_script_reach`
+        self._all_imported: frozenset[str] | None = None  # `_imported_modules`
+        # id(fn) -> (fn, `_model_receivers(fn)`); holding `fn` keeps its id unused
+        self._receivers_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
         self._model_globals: dict[str, frozenset[str]] = {}  # module -> its globals holding a library model
         self._modules_by_use: frozenset[str] | None = None  # `_used_as_modules`
         # (folder, package) of each top-level package whose folder has no `__init__.py` above it
@@ -388,6 +391,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._portions = None
         self._folders = None
         self._split_memo.clear()
+        self._all_imported = None
+        self._receivers_memo.clear()
         self._children = None
         self._nested = None
         self._methods_memo.clear()
@@ -3287,14 +3292,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             or any(self._steps_in(unit, span, reached) for span in spans) \
             or any(self._drives_steps(unit, callee, reached) for callee, _line in unit.calls)
 
-    def _imported_modules(self) -> set[str]:
-        """Every module the project's imports name, with the packages above it (`a.b.c` imports `a` and `a.b`)."""
-        out: set[str] = set()
-        for s in self.modules.values():
-            for target in (*s.imports.values(), *s.star_imports):
-                parts = target.split(".")
-                out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
-        return out
+    def _imported_modules(self) -> frozenset[str]:
+        """Every module the project's imports name, with the packages above it (`a.b.c` imports `a` and `a.b`).
+        Built once (`_all_imported`): each hot-map pass asks it three times, and it joins every import's prefixes."""
+        if self._all_imported is None:
+            out: set[str] = set()
+            for s in self.modules.values():
+                for target in (*s.imports.values(), *s.star_imports):
+                    parts = target.split(".")
+                    out.update(".".join(parts[:i]) for i in range(1, len(parts) + 1))
+            self._all_imported = frozenset(out)
+        return self._all_imported
 
     def script_units(self, cold_patterns: tuple[str, ...] = ()) -> dict[str, HotInfo]:
         """`--scope all`: every module's top level that calls anything, without a tier (a `<module>` cold
@@ -4151,7 +4159,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         protocol method (`model_protocol`) or nn.Module's own API (`parameters()`) is called on them, in `fn`
         or, for `self.x`, in any method of its class, its project bases or subclasses (a base engine's `prefill`
         calls `self.model(...)`, the subclass that loads the model calls `self.model.eval()`). Calling one
-        (`model(**inputs)`, `self.model(tok)`) runs a model's forward."""
+        (`model(**inputs)`, `self.model(tok)`) runs a model's forward. Kept per function (`_receivers_memo`): both
+        hot-map passes ask it of every host function (`_step_roots`), and a method's answer reads its whole class tree."""
+        held = self._receivers_memo.get(id(fn))
+        if held is None or held[0] is not fn:
+            held = self._receivers_memo[id(fn)] = (fn, self._find_model_receivers(fn))
+        return held[1]
+
+    def _find_model_receivers(self, fn: FunctionInfo) -> frozenset[str]:
         heads = {callee for callee, _line in fn.calls}
         pool = list(fn.calls)
         cls = self.classes.get(fn.class_key) if fn.class_key else None

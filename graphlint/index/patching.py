@@ -49,6 +49,7 @@ class PatchEdges:
     _library_children: dict[tuple[str, str], list[ClassInfo]] | None = None  # (package, class) -> subclasses
     _class_installs: dict[str, list[tuple[tuple[str, str], FunctionInfo]]] | None = None  # name -> (class, fn)
     _requests: list[tuple[FunctionInfo, str]] | None = None  # `generation_requests`
+    _protocol_roots: list[tuple[FunctionInfo, str]] | None = None  # `step_protocol_roots`
     classes: dict[str, ClassInfo]
     _bound_memo: dict[tuple[str, str], list[tuple[FunctionInfo, str]]]
 
@@ -60,6 +61,7 @@ class PatchEdges:
         self._library_children = None
         self._class_installs = None
         self._requests = None
+        self._protocol_roots = None
 
     def _installs_by_name(self) -> dict[str, list[tuple[str, str, str | None]]]:
         if self._installs is None:
@@ -199,9 +201,15 @@ class PatchEdges:
                 if fn is not None and not fn.abstract and self._generation_model(cls):
                     yield fn, f"{fn.display} (generation step: {GENERATION_LIBRARY}' generate calls {name})"
 
-    def step_protocol_roots(self) -> Iterator[tuple[FunctionInfo, str]]:
+    def step_protocol_roots(self) -> list[tuple[FunctionInfo, str]]:
         """The methods of project subclasses of a framework's per-step plug-in classes (`STEP_PROTOCOLS`) that the
-        framework calls every step, with their root label: host code around the model's step (`step` tier)."""
+        framework calls every step, with their root label: host code around the model's step (`step` tier). Found
+        once (`_protocol_roots`; shared, callers must not change it): both hot-map passes ask, reading every MRO."""
+        if self._protocol_roots is None:
+            self._protocol_roots = list(self._find_protocol_roots())
+        return self._protocol_roots
+
+    def _find_protocol_roots(self) -> Iterator[tuple[FunctionInfo, str]]:
         seen: set[str] = set()
         for cls in self.classes.values():
             for key in sorted(self._protocol_bases(cls)):

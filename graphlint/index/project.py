@@ -207,7 +207,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
         # (module method key, size of the entry set) -> it runs its parts (`_runs_parts`; cleared per hot map)
         self._parts_memo: dict[tuple[str, int], bool] = {}
-        # id(fn) -> (fn, `_library_models(fn)`), for one hot-map pass: `_step_roots` asks it per call of a function, and
+        # id(fn) -> (fn, `_library_models(fn)`): `_step_roots` asks it per call of a function in both hot-map passes, and
         # each answer walks all the function's calls again (`_unnamed_modules`). Holding `fn` keeps its id unused.
         self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
         self._module_heads_memo: dict[str, frozenset[str]] = {}  # function key -> what it calls nn.Module API on
@@ -393,6 +393,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._split_memo.clear()
         self._all_imported = None
         self._receivers_memo.clear()
+        self._library_models_memo.clear()
         self._children = None
         self._nested = None
         self._methods_memo.clear()
@@ -1886,26 +1887,24 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         Tiers are filled most constrained first, so a function reached from a capture site and from a
         plain `forward` is `captured`, with the chain from the capture site. A module `forward` that inference
         does not run (`_idle_forwards`: the model's own inference method runs its parts, and nothing calls the
-        forward) is no root: the map is built again without it."""
-        result, idle, model = self._hot_pass(hot_patterns, cold_patterns, capture_patterns, frozenset(), frozenset())
+        forward) is no root: the map is built again without it. The roots and the cold marks do not depend on the
+        build, so both builds share them."""
+        marked = frozenset(k for k, f in self.functions.items() if "cold" in f.markers or _matches(f, cold_patterns))
+        roots = self._roots(_matches, hot_patterns, capture_patterns)
+        result, idle, model = self._hot_pass(roots, marked, frozenset(), frozenset())
         if idle:
-            result, _idle, _model = self._hot_pass(hot_patterns, cold_patterns, capture_patterns, idle, model)
+            result, _idle, _model = self._hot_pass(roots, marked, idle, model)
         return result
 
-    def _hot_pass(self, hot_patterns: tuple[str, ...], cold_patterns: tuple[str, ...],
-                  capture_patterns: tuple[str, ...], idle: frozenset[str], entries: frozenset[str]
-                  ) -> tuple[dict[str, HotInfo], frozenset[str], frozenset[str]]:
-        """One build of the hot map (`hot_functions`) with the forwards `idle` cold, the idle forwards it finds and
-        its model entries. `entries`: the model entries of the build that ran them (a model's methods that the
-        training forward runs are still where host code enters the model: a decode loop calling them steps it)."""
-        def matches(fn: FunctionInfo, patterns: tuple[str, ...]) -> bool:
-            full = f"{fn.module}:{fn.qualname}"
-            return any(fnmatch.fnmatchcase(full if ":" in p else fn.qualname, p) for p in patterns)
-
-        cold = {k for k, f in self.functions.items() if "cold" in f.markers or matches(f, cold_patterns)} | idle
+    def _hot_pass(self, roots: dict[str, list[Seed]], marked: frozenset[str], idle: frozenset[str],
+                  entries: frozenset[str]) -> tuple[dict[str, HotInfo], frozenset[str], frozenset[str]]:
+        """One build of the hot map (`hot_functions`) from `roots` (`_roots`, shared: not changed here) with the
+        functions `marked` cold and the forwards `idle` cold, the idle forwards it finds and its model entries.
+        `entries`: the model entries of the build that ran them (a model's methods that the training forward runs
+        are still where host code enters the model: a decode loop calling them steps it)."""
+        cold = marked | idle
         result: dict[str, HotInfo] = {}
         self._parts_memo.clear()
-        self._library_models_memo.clear()
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
                       by_name: list[Seed] | None = None) -> None:
@@ -1959,7 +1958,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
                         add(target, _hop(target, how), hop)
 
-        roots = self._roots(matches, hot_patterns, capture_patterns)
         # Capture regions: the body of `with torch.cuda.graph(...)` (or `capture_begin()`...`capture_end()`)
         # is captured, and so is what it calls; the rest of the function is not (unless reached otherwise).
         captured = list(roots["captured"])
@@ -4312,6 +4310,13 @@ def _rollout_loops(unit: FunctionInfo) -> tuple[tuple[int, int], ...]:
 def _env_cycle(calls) -> bool:
     """A loop-carried cycle runs an environment's `step` and another call (the policy)."""
     return any(c.rpartition(".")[2] == "step" for c in calls) and any(c.rpartition(".")[2] != "step" for c in calls)
+
+
+def _matches(fn: FunctionInfo, patterns: tuple[str, ...]) -> bool:
+    """`fn` matches one of the `--hot` / `--cold` / capture patterns: `module:qualname` for a pattern with a
+    colon, else its qualname."""
+    full = f"{fn.module}:{fn.qualname}"
+    return any(fnmatch.fnmatchcase(full if ":" in p else fn.qualname, p) for p in patterns)
 
 
 def _within(line: int, spans) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name, names_tensor_items
@@ -2593,8 +2593,15 @@ def _assigned_after(bound: ast.expr, call: ast.expr, scope: Scope) -> bool:
 
 
 def _variant(scope: Scope, **changes: Any) -> Scope:
-    """`scope` with some names read differently: its memos of reads (`self_reads`, `views`, `last_top`) start empty."""
-    return replace(scope, self_reads={}, views={}, last_top={}, **changes)
+    """`scope` with some names read differently: its memos of reads (`self_reads`, `views`, `last_top`) start empty.
+    A shallow copy of its fields, as `dataclasses.replace` makes (Scope has no `__post_init__`), without replace's
+    walk of the fields and `__init__`'s default factories: the call-site facts build thousands of variants per run."""
+    out = object.__new__(Scope)
+    out.__dict__.update(scope.__dict__)
+    out.self_reads, out.views, out.last_top = {}, {}, {}
+    for name, value in changes.items():
+        setattr(out, name, value)
+    return out
 
 
 def _assigned_by(bound: ast.expr, call: ast.expr, scope: Scope) -> bool:

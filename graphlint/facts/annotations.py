@@ -35,8 +35,35 @@ def annotation_text(node: ast.expr) -> str:
     is never changed after the parse (the index's one rewrite runs before)."""
     text = node.__dict__.get("_graphlint_text")
     if text is None:
-        text = node._graphlint_text = ast.unparse(node)  # type: ignore[attr-defined]
+        text = _plain_text(node)
+        text = node._graphlint_text = ast.unparse(node) if text is None else text  # type: ignore[attr-defined]
     return text
+
+
+def _plain_text(node: ast.expr) -> str | None:
+    """`ast.unparse(node)` for the shapes most annotations take, built directly (unparse runs a visitor over a fresh
+    writer per call): a dotted name, `None`, a subscript of a dotted name by such shapes (two or more of them as a
+    tuple: unparse writes one with a trailing comma) and a `|` union of them, left-nested as it parses. None for
+    anything else (a string, a call, a starred item, a right-nested `|`), which unparse writes."""
+    cls = node.__class__
+    if cls is ast.Name:
+        return node.id  # type: ignore[attr-defined]
+    if cls is ast.Attribute:
+        head = _plain_text(node.value) if node.value.__class__ in (ast.Name, ast.Attribute) else None  # type: ignore[attr-defined]
+        return None if head is None else f"{head}.{node.attr}"  # type: ignore[attr-defined]
+    if cls is ast.Constant:
+        return "None" if node.value is None else None  # type: ignore[attr-defined]
+    if cls is ast.Subscript:
+        value, index = node.value, node.slice  # type: ignore[attr-defined]
+        head = _plain_text(value) if value.__class__ in (ast.Name, ast.Attribute) else None
+        items = [_plain_text(e) for e in index.elts] if index.__class__ is ast.Tuple else [_plain_text(index)]
+        if head is None or None in items or (index.__class__ is ast.Tuple and len(items) < 2):
+            return None
+        return f"{head}[{', '.join(items)}]"  # type: ignore[arg-type]
+    if cls is ast.BinOp and node.op.__class__ is ast.BitOr and node.right.__class__ is not ast.BinOp:  # type: ignore[attr-defined]
+        left, right = _plain_text(node.left), _plain_text(node.right)  # type: ignore[attr-defined]
+        return None if left is None or right is None else f"{left} | {right}"
+    return None
 
 
 def is_cpu_name(name: str) -> bool:

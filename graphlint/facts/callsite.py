@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import ast
 import builtins
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name, names_tensor_items
@@ -1170,7 +1170,8 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
         if own is not None:  # `ey = torch.tensor(ey).to(device)`: the `ey` it reads is one bound above, joined
             key = (value.id, depth, own, "above")  # (flow-insensitively: `h = h + i` ten times is one hop, not ten)
             if key not in memo:
-                memo[key] = _expr_kind(value, resolve, _above(value.id, own, scope), depth, {})
+                above, above_memo = _above_view(value.id, own, scope, memo)
+                memo[key] = _expr_kind(value, resolve, above, depth, above_memo)
             return memo[key]
         seen = _seen_binding(value, scope)
         if seen is not None:  # a read below the last top-level binding of the name: what that binding holds
@@ -1216,6 +1217,17 @@ def _above(name: str, own: ast.expr, scope: Scope) -> Scope:
     kept = {**scope.binds, name: rest} if rest else {n: v for n, v in scope.binds.items() if n != name}
     top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {name}
     return _variant(scope, binds=kept, top=top)
+
+
+def _above_view(name: str, own: ast.expr, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
+    """`_above`'s scope for a read inside `own`, with a memo of its own, kept in `scope`'s memo: the reads of `name`
+    there at every depth, and the other reads that scope serves, share one scope and one memo (not a new pair per
+    read). Held while `memo` is (`resolve` answering the same); the scope is stored to tell it from a later one."""
+    key: tuple = (name, own, "above view")
+    held = memo.get(key)
+    if held is None or held[0] is not scope:  # type: ignore[index]
+        held = memo[key] = (scope, _above(name, own, scope), {})  # type: ignore[assignment]
+    return held[1], held[2]  # type: ignore[index, return-value]
 
 
 def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | None:
@@ -2423,14 +2435,26 @@ def _splat_kind(mapping: ast.expr, scope: Scope) -> IKind:
     return UNKNOWN
 
 
-def _by_flow(arg: ast.expr, call: ast.Call, kind: IKind, resolve: Resolve, scope: Scope) -> IKind:
+def _by_flow(arg: ast.expr, call: ast.Call, kind: IKind, resolve: Resolve, scope: Scope, memo: Memo) -> IKind:
     """A device tensor the caller's annotations alone make (`lengths.sum()` of `lengths: torch.Tensor`, which names
     no device) is recorded as that prior (`Prior(kind, UNKNOWN)`, which settles to `kind`): the call-site facts let
-    only data flow overrule a scalar annotation of the callee (`CallFacts._compute`)."""
+    only data flow overrule a scalar annotation of the callee (`CallFacts._compute`). `memo`: `scope`'s."""
     if kind not in (TENSOR, BOOL_TENSOR) or not any(k in (TENSOR, BOOL_TENSOR) for k in scope.params.values()):
         return kind
-    bare = _variant(scope, params=dict.fromkeys(scope.params, UNKNOWN))
-    return kind if _arg_kind(arg, call, resolve, bare, {}, prior=False) == kind else Prior(kind, UNKNOWN)
+    bare, bare_memo = _bare_view(scope, memo)
+    return kind if _arg_kind(arg, call, resolve, bare, bare_memo, prior=False) == kind else Prior(kind, UNKNOWN)
+
+
+def _bare_view(scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
+    """`scope` with no parameter typed by its annotation, and a memo of its own for reading there (`_by_flow`): kept in
+    `scope`'s memo, so that the arguments of every call the memo serves are read in one such scope, each node once per
+    depth (a fresh memo per argument read each one's bindings again: half a millisecond an argument). Held while
+    `memo` is, that is while `resolve` answers the same; the scope itself is stored to tell it from a later one."""
+    key: tuple = (id(scope), "bare")
+    held = memo.get(key)
+    if held is None or held[0] is not scope:  # type: ignore[index]
+        held = memo[key] = (scope, _variant(scope, params=dict.fromkeys(scope.params, UNKNOWN)), {})  # type: ignore[assignment]
+    return held[1], held[2]  # type: ignore[index, return-value]
 
 
 def comprehension_scope(scope: Scope, loops: list[ast.comprehension]) -> Scope:
@@ -2498,10 +2522,10 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
             kind = CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
             kind = _stored_keys(arg.id, kind, reaching, resolve, scope, memo, call=call)
             kind = _as_list(reaching, kind, resolve, scope, memo)
-            return _by_flow(arg, call, kind, resolve, scope) if prior else kind
+            return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind
     kind = CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
     kind = _as_list(arg, kind, resolve, scope, memo)
-    return _by_flow(arg, call, kind, resolve, scope) if prior else kind
+    return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind
 
 
 # Calls that never return None: torch's and NumPy's constructors and math (a `torch.*` call passed as an argument
@@ -2593,8 +2617,15 @@ def _assigned_after(bound: ast.expr, call: ast.expr, scope: Scope) -> bool:
 
 
 def _variant(scope: Scope, **changes: Any) -> Scope:
-    """`scope` with some names read differently: its memos of reads (`self_reads`, `views`, `last_top`) start empty."""
-    return replace(scope, self_reads={}, views={}, last_top={}, **changes)
+    """`scope` with some names read differently: its memos of reads (`self_reads`, `views`, `last_top`) start empty.
+    A shallow copy of its fields, as `dataclasses.replace` makes (Scope has no `__post_init__`), without replace's
+    walk of the fields and `__init__`'s default factories: the call-site facts build thousands of variants per run."""
+    out = object.__new__(Scope)
+    out.__dict__.update(scope.__dict__)
+    out.self_reads, out.views, out.last_top = {}, {}, {}
+    for name, value in changes.items():
+        setattr(out, name, value)
+    return out
 
 
 def _assigned_by(bound: ast.expr, call: ast.expr, scope: Scope) -> bool:

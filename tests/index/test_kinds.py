@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
 import pytest
 
 from graphlint.facts import kinds
-from graphlint.facts.annotations import annotation_kind, names_tensor_items
+from graphlint.facts.annotations import _plain_text, annotation_kind, annotation_text, names_tensor_items
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
     CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Elems, Field, Fwd, HostIf, Inst, Items, Join, Keys, Obj, OnParam,
@@ -94,3 +95,23 @@ def test_a_host_sequence_annotation_that_names_tensor_items(text, holds):
     sequence by its `str`, yet holds tensors, so the call-site facts take no host value from its items (`Tuple[int,
     Tensor]` likewise). Decoys: containers of host scalars, however keyed or nested, and `Dict[str, Any]`."""
     assert annotation_kind(text) == "host_seq" and names_tensor_items(text) is holds
+
+
+@pytest.mark.parametrize("source", [
+    "torch.Tensor", "Optional[torch.Tensor]", "Dict[str, torch.Tensor]", "torch.Tensor | None", "int | float | None",
+    "Optional[List[Tuple[int, torch.LongTensor]]]", "list[int] | torch.Tensor | None"])
+def test_plain_annotation_text_is_unparse(source: str) -> None:
+    """The shapes `annotation_text` writes without unparsing read exactly as `ast.unparse` writes them."""
+    node = ast.parse(source, mode="eval").body
+    assert _plain_text(node) == ast.unparse(node) == source
+
+
+@pytest.mark.parametrize("source", [
+    "Tuple[int,]", "Float[Tensor, 'b d']", "'torch.Tensor'", "int | (float | None)", "Tuple[()]", "Tuple[*Ts]",
+    "Callable[[int], int]", "x[0].y"])
+def test_plain_annotation_text_leaves_the_rest_to_unparse(source: str) -> None:
+    """A shape whose unparsing differs from a plain join (a one-item tuple's comma, a string's quotes, parentheses)
+    is left to `ast.unparse`, which `annotation_text` still writes."""
+    node = ast.parse(source, mode="eval").body
+    assert _plain_text(node) is None
+    assert annotation_text(node) == ast.unparse(node)

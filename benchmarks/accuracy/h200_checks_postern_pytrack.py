@@ -1,7 +1,8 @@
 """pytrack (visionml/pytracking @ 7eb9e74b) labeller lab42b, session 42: the one uncertain torch behaviour, plus
 controls for the labels that rest on 0-d CUDA indices.
-Question 1 (tracker/dimp/dimp.py:730, labelled sync / other, uncertain): optimize_boxes_default builds
-`torch.Tensor([a, a, b, b], device=cuda)` with the legacy constructor when box_refinement_step_length is a tuple.
+Question 1 (tracker/dimp/dimp.py:730, labelled sync / other, uncertain; the session 42 H100 run answered it: it
+raises, relabelled host): optimize_boxes_default builds `torch.Tensor([a, a, b, b], device=cuda)` with the legacy
+constructor when box_refinement_step_length is a tuple.
 Does the legacy constructor accept a CUDA device (and wait for the H2D), or raise? Expected: either a wait or a
 RuntimeError ("legacy constructor expects device type: cpu"); a raise means the line never copies (host).
 Question 2 (libs/dcf.py:161, added by auditor aud42b as sync / step, uncertain): max2d indexes the CUDA argmax_row
@@ -20,7 +21,7 @@ from pathlib import Path
 import torch
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from h200_timing import timed  # noqa: E402
+from h200_timing import Timer, timed  # noqa: E402
 
 d = "cuda"
 scores = torch.randn(5, 19, 19, device=d)
@@ -53,7 +54,9 @@ def store_cert():
     cert[3] = c0
 
 
-timed("Q1 dimp:730 torch.Tensor(list, device=cuda) legacy ctor (wait or raise?)", legacy_ctor)
+# Q1 may raise while being prepared (it did on the session 42 H100 run, stopping the script before Q2):
+# catch_prep prints the raise as an ERROR line and the script goes on.
+Timer(catch_prep=True).timed("Q1 dimp:730 torch.Tensor(list, device=cuda) legacy ctor (wait or raise?)", legacy_ctor)
 timed("Q2 dcf:161 cuda[cpu_arange, cuda_idx] (CPU index moved to the device: wait?)", max2d_index)
 timed("control dimp:120 cpu_tensor[cuda_0d, :] (expect WAITS)", lambda: sample_pos[scale_ind, :])
 timed("control dimp:141 cuda[cuda_0d:cuda_0d + 1] (expect WAITS)", lambda: feat[scale_ind:scale_ind + 1, ...])

@@ -394,6 +394,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._all_imported = None
         self._receivers_memo.clear()
         self._library_models_memo.clear()
+        self._module_heads_memo.clear()
+        self._gradless_memo = self._imported_memo = None
+        self._one_pass_memo.clear()
+        self._script_reaches.clear()
+        self._called_params.clear()
+        self._parts_memo.clear()
         self._children = None
         self._nested = None
         self._methods_memo.clear()

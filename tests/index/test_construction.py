@@ -259,3 +259,44 @@ def test_a_dataclass_construction_runs_its_post_init():
     text = textwrap.dedent(src).lstrip("\n")
     got = {(f.line, f.code, f.context) for f in Linter(Config()).lint_text(text, "m.py").findings}
     assert got == {(12, "GL111", "step"), (21, "GL111", "step")}
+
+
+_SCRIPT = """
+import torch
+from net import Net
+def run(path):
+    model = Net()
+    model.load_state_dict(torch.load(path))
+    model.eval()
+    with torch.no_grad():
+        return model.decode(torch.ones(3))
+if __name__ == "__main__":
+    run("w.pt")
+"""
+_NET = """
+import torch
+class Net(torch.nn.Module):
+    def forward(self, x):
+        return x.sum().item()
+    def decode(self, x):
+        return self(x)
+"""
+
+
+def _empty(value: object) -> bool:
+    return value is None or value == {} or value == set() or value == []
+
+
+def test_an_edit_drops_every_answer_the_hot_map_kept():
+    """Every memo the index starts empty and the hot map fills (a script's no-grad model entry, call-site
+    parameters, one-pass model methods, ...) is empty again after an editor's edit (`replace`), so the next
+    hot map reads the new text. Decoy: the index's own tables (functions, classes) are not memos and stay."""
+    old = index_source(_NET, "net.py", "net")
+    index = ProjectIndex([index_source(_SCRIPT, "main.py", "main"), old])
+    memos = [k for k, v in vars(index).items() if k.startswith("_") and _empty(v)]
+    index.hot_functions()
+    assert any(not _empty(vars(index)[k]) for k in memos)
+    assert index.replace(old, index_source(_NET.replace("item()", "float()"), "net.py", "net"))
+    assert [k for k in memos if not _empty(vars(index)[k])] == []
+    assert "net:Net.decode" in index.functions
+

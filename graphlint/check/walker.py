@@ -32,6 +32,7 @@ from graphlint.facts.torch_kinds import DATA_LOADERS, HOST_CALLBACK_PARAMS, HOST
 from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
+from graphlint.facts.packed import is_packed
 from graphlint.facts.callsite import join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.lazy_messages import LAZY_MESSAGE_SLOTS
@@ -948,7 +949,7 @@ class Walker:
             if param.annotation is not None:
                 text = code_of(param.annotation.annotation)
                 val = annotation_val(text)
-                if val.kind is Kind.UNKNOWN:
+                if val.kind is Kind.UNKNOWN and not is_packed(val):  # (a PackedSequence is typed by its fields)
                     val = self._class_instance(text)
                 elif val.is_tensor and _host_literal_default(param):
                     val = UNKNOWN  # `temperature: torch.Tensor = 0.7`: the default the callers rely on is a number

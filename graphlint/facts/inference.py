@@ -21,6 +21,8 @@ from graphlint.facts.literals import (
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
 from graphlint.facts.elements import bound_names, element_reads, flat_subscript, index_code, single_bindings
 from graphlint.facts.names import LOG_METHODS, dotted_name
+from graphlint.facts import packed as packed_seq
+from graphlint.facts.packed import PACKED_SEQUENCE
 from graphlint.facts.syntax import code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
     ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
@@ -250,6 +252,8 @@ def subscript_key(node: cst.Subscript) -> str | None:
 
 
 def annotation_val(text: str) -> Val:
+    if packed_seq.PACKED_ANN_RE.match(text.strip().strip("'\"")):
+        return packed_seq.packed(UNKNOWN)  # `seq: PackedSequence`: its `batch_sizes` is a host tensor wherever it is
     val = _ANNOTATION_VALS.get(annotation_kind(text), UNKNOWN)
     if val.kind is Kind.HOST_SEQ:
         return Val(Kind.HOST_SEQ, ref=container_name(text))  # a list, tuple, set or dict: membership differs
@@ -893,6 +897,8 @@ class Inference:
         if attr in HOST_ATTRS:
             return HOST
         recv = self(base)
+        if recv.ref == PACKED_SEQUENCE and (fld := packed_seq.field(recv, attr)) is not None:  # (a cheap test first)
+            return fld  # `packed.batch_sizes` is always a host tensor; `.data` and the indices live where data does
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.NDARRAY:
@@ -1160,6 +1166,8 @@ class Inference:
                 # `v.split("+")[0]`: strings, whatever `v` reads as (a tensor's `split` takes sizes)
                 return Val(Kind.HOST_SEQ, ref="tuple") if STRING_SPLITS[func.attr.value] else HOST_LIST
             recv = self(func.value)
+            if recv.ref == PACKED_SEQUENCE and recv.items is not None:
+                return self._packed_method(recv, func.attr.value, node)
             if recv.kind is Kind.OBJECT and nn_library_module(recv.ref):
                 return self._nn_module_method(recv, func.attr.value, node)
             if recv.ref in IMAGE_PROCESSORS and func.attr.value in IMAGE_PROCESSOR_METHODS \
@@ -1464,6 +1472,8 @@ class Inference:
         arguments live, so the result is a device tensor when one is and none is a host tensor, a host tensor when
         one is and none is on the device (a parametrised layer raises on a mismatch); unknown otherwise (of inputs
         nothing places) and where they disagree. LSTM-like layers return a tuple of such tensors."""
+        if (out := self._recurrent_packed(ref, node, UNKNOWN)) is not None:
+            return out
         vals = [self(a.value) for a in node.args if not a.star]
         # (a 0-d host tensor is a scalar to a device op: `mse(pred, torch.tensor(0.5))` computes where `pred` lives)
         host = any(v.kind is Kind.CPU_TENSOR and not v.weak and v.rank != 0 for v in vals)
@@ -1476,6 +1486,16 @@ class Inference:
         if not any(not v.weak for v in device):
             return UNKNOWN  # a tensor by a name or a use only (an untyped parameter): where it lives is not shown
         return TSEQ if seq else TENSOR
+
+    def _recurrent_packed(self, ref: str, node: cst.Call, default: Val) -> Val | None:
+        """`rnn(packed, ..)` of a torch.nn LSTM/GRU/RNN given a PackedSequence: `(PackedSequence, hidden)` computed
+        where its data is (`default` where nothing shows it); None for any other call."""
+        layer = ref.rpartition(".")[2]
+        first = self._has_kw(node, "input") or (node.args[0] if node.args and not node.args[0].star else None)
+        if layer not in packed_seq.RECURRENT_LAYERS or first is None:
+            return None
+        seq = self(first.value)
+        return packed_seq.recurrent_output(layer, seq, default) if packed_seq.is_packed(seq) else None
 
     def _library_kept(self, node: cst.Call, keeps_mask: bool, converts: bool = False) -> Val:
         """`rearrange(x, "b n d -> b (n d)")`: a tensor where the first argument lives (`DEVICE_KEEPING_LIBRARY`), as
@@ -1594,6 +1614,8 @@ class Inference:
         if (recv.ref or "").startswith("torch.nn."):
             # a torch.nn field moves with its module: a device tensor, unless its input shows the module is on the
             # host (`self.embed(ids_cpu)`: a layer raises unless its input is where its weights are)
+            if (out := self._recurrent_packed(recv.ref or "", node, TENSOR)) is not None:
+                return out  # `self.lstm(packed)`: a PackedSequence on the module's device, and the hidden state
             kept = self._nn_module_call(recv.ref or "", node) if nn_library_module(recv.ref) else UNKNOWN
             if kept.kind is Kind.CPU_TENSOR or kept == CPU_TSEQ:
                 return kept
@@ -1701,6 +1723,28 @@ class Inference:
             return Dev.CPU  # `x.to(lens_cpu)`
         return Dev.UNKNOWN
 
+    def _packing_data(self, qual: str, node: cst.Call) -> Val:
+        """What the `data` of the PackedSequence `qual(..)` builds is: where its (first) argument's tensors live."""
+        arg = self._has_kw(node, packed_seq.PACKING_TORCH[qual])
+        if arg is None and node.args and node.args[0].keyword is None and not node.args[0].star:
+            arg = node.args[0]
+        if arg is None:
+            return UNKNOWN
+        parts = self._join_parts(arg.value) if qual.endswith("pack_sequence") else (self(arg.value),)
+        return packed_seq.data_of(parts)
+
+    def _packed_method(self, recv: Val, name: str, node: cst.Call) -> Val:
+        """A method of a PackedSequence: `.to(..)`, `.cuda()`, `.cpu()` and the casts return one whose data (and
+        indices) moved or stayed; `batch_sizes` stays on the host either way. Unknown for any other method."""
+        data = packed_seq.field(recv, "data") or UNKNOWN
+        if name == "cpu":
+            return packed_seq.packed(CPU)
+        if name == "cuda":
+            return packed_seq.packed(TENSOR)
+        if name == "to":
+            return packed_seq.packed(self._to_kind(data, node))
+        return recv if name in packed_seq.KEEPING_METHODS else UNKNOWN
+
     def _join_parts(self, arg: cst.BaseExpression) -> tuple[Val, ...]:
         """What each part of a `torch.cat(arg)` is: a literal list or tuple part by part (its `Val` joins them, and
         one part known on the host may decide the join), else the sequence's items or its element."""
@@ -1733,6 +1777,11 @@ class Inference:
             return None
         if qual == "torch.device" and node.args and self.device_expr(node) is Dev.CPU:
             return CPU_DEVICE
+        if qual in packed_seq.PACKING_TORCH:
+            return packed_seq.packed(self._packing_data(qual, node))
+        if qual == packed_seq.PAD_PACKED:
+            seq = self._has_kw(node, "sequence") or (node.args[0] if node.args and not node.args[0].star else None)
+            return packed_seq.padded(self(seq.value) if seq is not None else UNKNOWN)
         if qual in HOST_TORCH:
             return HOST
         if qual in RNG_STATE_TORCH:

@@ -244,6 +244,60 @@ def test_torch_functions_of_a_host_tensor_stay_on_the_host():
     assert got == marked(src.lstrip("\n"))
 
 
+def test_a_packed_sequence_keeps_its_batch_sizes_on_the_host():
+    """torch keeps `PackedSequence.batch_sizes` on the CPU whatever device `data` is on ("always a CPU tensor"):
+    reading it is no sync, for what `pack_padded_sequence`, `pack_sequence`, `PackedSequence(..)`, `.to(..)` and an
+    LSTM/GRU build, and for a parameter annotated `PackedSequence`; `pad_packed_sequence`'s lengths come from it.
+    Decoys: `data`, `sorted_indices` and `unsorted_indices` live where the data does, so reading them of a CUDA
+    sequence is still a sync (icefall's `beam_search.py` reads both), and of a host sequence none."""
+    src = """
+        import torch
+        from torch import nn
+        from torch.nn.utils.rnn import PackedSequence, pack_padded_sequence, pack_sequence, pad_packed_sequence
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lstm = nn.LSTM(4, 4)
+
+            def forward(self, x: torch.Tensor, lens: torch.Tensor):
+                x = x.cuda()
+                packed = pack_padded_sequence(input=x, lengths=lens, batch_first=True, enforce_sorted=False)
+                a = packed.batch_sizes.tolist()
+                n = int(packed.batch_sizes[0])
+                u = packed.unsorted_indices.tolist()  # <- GL102
+                s = packed.data.sum().item()  # <- GL101
+                out, _ = self.lstm(packed)
+                b = out.batch_sizes.tolist()
+                o = out.data.sum().item()  # <- GL101
+                padded, out_lens = pad_packed_sequence(out, batch_first=True)
+                m = out_lens.tolist()
+                p = padded.sum().item()  # <- GL101
+                moved = packed.to(x.device)
+                c = moved.batch_sizes.tolist()
+                seqs = pack_sequence([x[0], x[1]], enforce_sorted=False)
+                d = seqs.batch_sizes.tolist()
+                e = seqs.unsorted_indices.tolist()  # <- GL102
+                built = PackedSequence(x.flatten(), packed.batch_sizes)
+                f = built.batch_sizes.tolist()
+                host = pack_padded_sequence(torch.zeros(2, 3, 4), lens, batch_first=True, enforce_sorted=False)
+                g = host.unsorted_indices.tolist()
+                return self.sizes(packed), a, n, u, s, b, o, m, p, c, d, e, f, g
+
+            def sizes(self, seq: PackedSequence):
+                return seq.batch_sizes.tolist()
+
+
+        def train(model, loader, opt):
+            for x, lens in loader:
+                model(x, lens).backward()
+                opt.step()
+    """
+    got = {hit for hit in findings(src) if hit[1] in ("GL101", "GL102", "GL103")}
+    assert got == marked(src.lstrip("\n"))
+
+
 def test_a_method_returning_a_host_field_expression_is_host_data():
     """Megatron's `_get_async_sched_rows_requiring_new_block()` returns
     `self.request_last_kv_block_offset[active_slice] + n >= self.block_size_tokens` of a pinned CPU field set in

@@ -145,7 +145,7 @@ class _Dispatcher:
     """
 
     def __init__(self, ctx: Context, hooks: dict[str, list[Callable]], active: Callable[[], bool],
-                 inert: frozenset[type] | None = None) -> None:
+                 inert: frozenset[type]) -> None:
         self.ctx = ctx
         self.hooks = hooks
         self.active = active
@@ -153,8 +153,7 @@ class _Dispatcher:
         # nested defs not walked yet, per enclosing function, by name (`if c: def f(): ... else: def f(): ...`)
         self.nested: list[dict[str, list[cst.FunctionDef]]] = []
         self.called: list[str] = []  # the nested defs a statement calls by name
-        # children a walk skips (`_LEAVES`); the walker hands the set its hook plan keeps (`_HookPlan.inert`)
-        self.inert = inert if inert is not None else frozenset(c for c in _LEAVES if c.__name__ not in hooks)
+        self.inert = inert  # children a walk skips (`_LEAVES` no hook takes): the hook plan's (`_HookPlan.inert`)
 
     def walk(self, node: cst.CSTNode) -> None:
         cls = node.__class__
@@ -348,6 +347,7 @@ class Walker:
             "AnnAssign": [ctx.host.on_AnnAssign],
             "AugAssign": [ctx.host.on_AugAssign],
         }
+        assert set(hooks) == set(_FACT_HOOK_TYPES)  # the plan's inert leaves count these as hooked
         plan = _hook_plan(tuple(type(rule) for rule in rules), ctx.enabled_capture_rules)
         for node_type, entries in plan.by_type.items():
             bound = [self._capture_guard(fn, rules[i]) if capture_only else fn.__get__(rules[i])

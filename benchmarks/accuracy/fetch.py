@@ -2614,11 +2614,140 @@ GIT_SETS: dict[str, GitSet] = {
                            "jukebox/utils/torch_utils.py", "jukebox/make_models.py")),
     ), "the thirty-ninth untouched set, pinned in session 42 for the release after next (openpi, RLinf, "
        "Dion, Continuous Thought Machines, PyTracking, torchdiffeq, TimesFM, DLRM, Chroma, Jukebox)"),
+    "donjon": GitSet(HERE / ".donjon", (
+        GitCorpus("mjtorch", "https://github.com/vmoens/mujoco-torch",
+                  "83fcbdac1d9442489ae8f632d7566d83ff4899ff", ".",
+                  "mujoco-torch: a PyTorch port of MuJoCo XLA: the physics step (forward kinematics, dynamics, "
+                  "passive forces, constraint assembly and the Newton / CG solver, integration) that the zoo "
+                  "environments vmap over the batch and torch.compile (with the caller's mode, reduce-overhead in "
+                  "the PPO script's option) and run frame_skip times per environment step, the throughput "
+                  "benchmark that compiles vmap(step) with fullgraph=True and steps it in a loop, and the PPO "
+                  "training script that collects rollouts and updates the policy, with the collision driver, "
+                  "primitive collisions and sensors the step calls (convex / mesh / SDF collision, rendering, the "
+                  "model conversion, the other environments and examples are left out)",
+                  include=("mujoco_torch/_src/forward.py", "mujoco_torch/_src/smooth.py",
+                           "mujoco_torch/_src/constraint.py", "mujoco_torch/_src/solver.py",
+                           "mujoco_torch/_src/passive.py", "mujoco_torch/_src/collision_driver.py",
+                           "mujoco_torch/_src/collision_primitive.py", "mujoco_torch/_src/sensor.py",
+                           "mujoco_torch/zoo/base.py", "examples/train_ppo.py", "examples/bench_all.py")),
+        GitCorpus("aoptim", "https://github.com/pytorch/ao",
+                  "36027d82d1ad9949597ea16002ff4940374b1b94", ".",
+                  "torchao's low-bit optimizers and float8 training: the Adam / AdamW base whose step runs a "
+                  "fullgraph-compiled single-parameter update per parameter every training step, the 8-bit, 4-bit "
+                  "and FP8 optimizer-state tensor subclasses and their block quantisation, the CPU-offload "
+                  "optimizer that copies gradients and parameters between host and device each step, and the "
+                  "float8 linear with its dynamic scaling, amax utilities, training tensor, ops, FSDP scale "
+                  "precompute and inference path (the other quantisation schemes, the prototypes, kernels and the "
+                  "benchmarks are left out)",
+                  include=("torchao/optim/adam.py", "torchao/optim/cpu_offload.py", "torchao/optim/quant_utils.py",
+                           "torchao/optim/subclass_4bit.py", "torchao/optim/subclass_8bit.py",
+                           "torchao/optim/subclass_fp8.py", "torchao/float8/float8_linear.py",
+                           "torchao/float8/float8_scaling_utils.py", "torchao/float8/float8_utils.py",
+                           "torchao/float8/float8_training_tensor.py", "torchao/float8/float8_ops.py",
+                           "torchao/float8/fsdp_utils.py", "torchao/float8/inference.py",
+                           "torchao/float8/float8_linear_utils.py")),
+        GitCorpus("gpudrive", "https://github.com/Emerge-Lab/gpudrive",
+                  "b2e575fe79c9797628a8bf6bf3ea66810f4b9422", ".",
+                  "GPUDrive: a GPU-accelerated multi-agent driving simulator: the torch environment whose step "
+                  "applies the agents' actions, steps the batched simulator and builds observations, rewards and "
+                  "done masks every step, the base and PufferLib environments, the PPO trainer whose policy is "
+                  "torch.compile'd (reduce-overhead in the baseline config) and called on every rollout step, its "
+                  "utilities, the late-fusion and permutation-equivariant policies and the PPO baseline script "
+                  "(the JAX environment, the datasets, visualisation and the other integrations are left out)",
+                  include=("gpudrive/env/env_torch.py", "gpudrive/env/base_env.py", "gpudrive/env/env_puffer.py",
+                           "gpudrive/integrations/puffer/ppo.py", "gpudrive/integrations/puffer/utils.py",
+                           "gpudrive/networks/late_fusion.py", "gpudrive/networks/perm_eq_late_fusion.py",
+                           "baselines/ppo/ppo_pufferlib.py")),
+        GitCorpus("nequip", "https://github.com/mir-group/nequip",
+                  "e07489d4c55535f758501f0536e76d1b59caed38", ".",
+                  "NequIP: equivariant interatomic potentials: the LAMMPS ML-IAP wrapper whose compute_forces runs "
+                  "the torch.compile'd model (fullgraph unless ghost exchange is on) at every MD step, the ASE "
+                  "calculator and TorchSim model called per step, the Nose-Hoover integrator, the compiled-graph "
+                  "wrapper, the graph model, force / stress gradient outputs, edge and node embeddings, MLPs, "
+                  "interaction and convolution layers, atomwise and pair-potential modules, and the Lightning "
+                  "training module with its EMA (the data pipeline, the model builders and packaging, the "
+                  "callbacks and metrics are left out)",
+                  include=("nequip/integrations/lammps_mliap/lmp_mliap_wrapper.py", "nequip/integrations/ase.py",
+                           "nequip/integrations/torchsim.py", "nequip/integrations/mixins.py",
+                           "nequip/ase/nosehoover.py", "nequip/nn/compile.py", "nequip/nn/_graph_mixin.py",
+                           "nequip/nn/graph_model.py", "nequip/nn/grad_output.py", "nequip/nn/interaction_block.py",
+                           "nequip/nn/convnetlayer.py", "nequip/nn/atomwise.py", "nequip/nn/pair_potential.py",
+                           "nequip/nn/embedding/_edge.py", "nequip/nn/embedding/node.py", "nequip/nn/mlp.py",
+                           "nequip/train/lightning.py", "nequip/train/ema.py")),
+        GitCorpus("makani", "https://github.com/NVIDIA/makani",
+                  "2dfc4c893343dce717d611099f0df8cf0d243311", ".",
+                  "Makani: NVIDIA's weather and climate model training and inference framework: the inferencer "
+                  "that rolls a model out autoregressively step by step over the forecast horizon, scoring and "
+                  "accumulating metrics per step, the inference and ensemble entry points, the multistep stepper, "
+                  "the preprocessor that appends and flattens history, unpredicted channels and noise each step, "
+                  "the stochastic noise generators and the FourCastNet3 network (the data processing, training "
+                  "drivers, losses, model-parallel layers and the other networks are left out)",
+                  include=("makani/inference.py", "makani/ensemble.py", "makani/utils/inference/inferencer.py",
+                           "makani/utils/inference/helpers.py", "makani/models/stepper.py",
+                           "makani/models/preprocessor.py", "makani/models/noise.py",
+                           "makani/models/networks/fourcastnet3.py")),
+        GitCorpus("mslam", "https://github.com/rmurai0610/MASt3R-SLAM",
+                  "b0ae540fa52c236b850af53f6445513d8f4d927c", ".",
+                  "MASt3R-SLAM: real-time dense SLAM on MASt3R priors: the main loop that reads frames and tracks "
+                  "each one, the frame tracker that matches against the keyframe and solves Gauss-Newton pose "
+                  "updates per frame, the shared keyframe store, the global optimiser over the factor graph, the "
+                  "MASt3R inference and matching helpers, geometry, the retrieval database, the data loader and "
+                  "trajectory evaluation (the vendored MASt3R / DUSt3R / in3d code and the visualisation are left "
+                  "out)",
+                  include=("main.py", "mast3r_slam/frame.py", "mast3r_slam/tracker.py", "mast3r_slam/global_opt.py",
+                           "mast3r_slam/mast3r_utils.py", "mast3r_slam/matching.py", "mast3r_slam/geometry.py",
+                           "mast3r_slam/retrieval_database.py", "mast3r_slam/evaluate.py",
+                           "mast3r_slam/dataloader.py")),
+        GitCorpus("hrm", "https://github.com/sapientinc/HRM",
+                  "42410daaaf6ac8b266536d105a6e2362ffe40929", ".",
+                  "HRM: Sapient's Hierarchical Reasoning Model: the ACT model whose forward runs its high- and "
+                  "low-level recurrent cycles per segment and decides halting with a Q-head, the layers, the ACT "
+                  "loss head, the sparse puzzle embedding and its optimiser, and the training and evaluation loops "
+                  "that carry the recurrent state and step until all sequences halt (the dataset builders and the "
+                  "puzzle dataset are left out)",
+                  include=("models/hrm/hrm_act_v1.py", "models/layers.py", "models/losses.py",
+                           "models/sparse_embedding.py", "pretrain.py", "evaluate.py")),
+        GitCorpus("pmpnn", "https://github.com/dauparas/ProteinMPNN",
+                  "8907e6671bfbfc92303b5f79c4b5e6ce47cdef57", ".",
+                  "ProteinMPNN: message-passing protein sequence design: the run script that parses structures, "
+                  "samples sequences batch by batch and scores them, the model whose sample / tied_sample decode "
+                  "the sequence residue by residue in a random order with temperature and bias masks, the "
+                  "featurisation and the training loop with its model utilities (the helper scripts and the CIF "
+                  "parser are left out)",
+                  include=("protein_mpnn_run.py", "protein_mpnn_utils.py", "training/training.py",
+                           "training/model_utils.py")),
+        GitCorpus("diffdock", "https://github.com/gcorso/DiffDock",
+                  "b4704d94de74d8cb2acbe7ec84ad234c09e78009", ".",
+                  "DiffDock: diffusion generative model for molecular docking: the inference script that "
+                  "randomises ligand poses and runs the reverse diffusion, the sampler whose loop over inference "
+                  "steps predicts translation, rotation and torsion scores and applies the SDE / ODE updates per "
+                  "batch, the noise schedules, SO(3) and torus score utilities, torsion updates and geometry, the "
+                  "coarse-grained and all-atom score models with their tensor-product layers, and the inference "
+                  "helpers, and the training utilities whose epoch loop noises complexes and computes the score "
+                  "losses per batch (the datasets, evaluation, the vendored spyrmsd and the app are left out)",
+                  include=("inference.py", "utils/sampling.py", "utils/diffusion_utils.py",
+                           "utils/inference_utils.py", "utils/so3.py", "utils/torus.py", "utils/torsion.py",
+                           "utils/geometry.py", "models/cg_model.py", "models/aa_model.py", "models/layers.py",
+                           "models/tensor_layers.py", "utils/training.py")),
+        GitCorpus("gradtts", "https://github.com/huawei-noah/Speech-Backbones",
+                  "7782c7a223dd25df47b4538698ee9756774e2924", ".",
+                  "Huawei Noah's speech backbones, Grad-TTS and DiffVC: the diffusion decoders whose reverse "
+                  "diffusion loop solves the reverse SDE / ODE step by step, the text-to-speech model that aligns "
+                  "durations and decodes mel frames, the inference script, the voice-conversion model and its "
+                  "modules, and the training loops (the Glow-TTS-style text and mel encoders that other corpora "
+                  "share, HiFi-GAN, the speaker encoder, the text front-end, the data loaders and SPIRAL are left "
+                  "out)",
+                  include=("Grad-TTS/inference.py", "Grad-TTS/model/diffusion.py", "Grad-TTS/model/tts.py",
+                           "Grad-TTS/model/base.py", "Grad-TTS/train.py", "Grad-TTS/train_multi_speaker.py",
+                           "DiffVC/model/diffusion.py", "DiffVC/model/vc.py", "DiffVC/model/modules.py",
+                           "DiffVC/model/utils.py", "DiffVC/train_dec.py", "DiffVC/train_enc.py")),
+    ), "the fortieth untouched set, pinned in session 43 for the release after next (mujoco-torch, "
+       "torchao, GPUDrive, NequIP, Makani, MASt3R-SLAM, HRM, ProteinMPNN, DiffDock, Grad-TTS / DiffVC)"),
 }
 
 # Sets labelled for a coming release: graphlint work never lints them, reads their labels or looks at their
 # findings (score_sets.py refuses them). A name may be listed before its set is pinned in GIT_SETS.
-HELD_BACK: tuple[str, ...] = ("postern",)
+HELD_BACK: tuple[str, ...] = ("postern", "donjon")
 
 
 def sha256(path: Path) -> str:

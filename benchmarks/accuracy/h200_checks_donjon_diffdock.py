@@ -8,6 +8,10 @@ gpudrive ppo.py:649-652  cpu_pageable.to(cuda, non_blocking=True) at 0.5 MB and 
 gpudrive env_puffer.py:288  x[cuda_mask] = 0  -> host; env_torch.py:602 x[cuda_mask] += 1  -> labelled sync.
 mslam tracker.py:110  builtin min(cuda_0d, float) < thresh  -> labelled sync.
 pmpnn protein_mpnn_utils.py:857  torch.linspace(...).to(cuda) (tiny pageable H2D)  -> labelled sync.
+Audit B (aud43b): diffdock geometry.py:266 batched linalg.svd of CUDA [B, 3, 3] -> added sync (info check);
+gpudrive ppo.py:649 1 MiB pageable non_blocking -> changed to host (below ~2 MB);
+mslam frame.py:276/286/287 cuda_1d[int] = int (0-d target) -> added sync; frame.py:288/158 [1]-view store -> host;
+mslam tracker.py:168 linalg.cholesky of a CUDA 7x7 -> added sync (catalogue row 22, control).
 Run from benchmarks/accuracy: python3 h200_checks_donjon_diffdock.py  (torch only)."""
 import sys
 
@@ -49,3 +53,16 @@ timed("env_torch:602 x[cuda_mask] += 1", inc)
 frac = (torch.rand(1000, device=d) > 0.3).sum() / 1000
 timed("tracker:110 min(cuda_0d, 0.5) < 0.2", lambda: min(frac, 0.5) < 0.2)
 timed("pmpnn:857 torch.linspace(2, 22, 16).to(cuda)", lambda: torch.linspace(2.0, 22.0, 16).to(d))
+
+# audit B (aud43b)
+H = torch.randn(32, 3, 3, device=d)
+timed("geometry:266 torch.linalg.svd(cuda [32, 3, 3])", lambda: torch.linalg.svd(H))
+host1 = torch.zeros(2**20 // 8, dtype=torch.int64)
+timed("ppo:649 pageable 1 MiB int64 .to(cuda, non_blocking=True)", lambda: host1.to(d, non_blocking=True))
+buf = torch.zeros(512, device=d, dtype=torch.int)
+timed("frame:276 cuda_1d[int] = python int (0-d target)", lambda: buf.__setitem__(5, 7))
+dirty = torch.zeros(512, 1, device=d, dtype=torch.bool)
+timed("frame:288 cuda_2d[int] = True ([1] view)", lambda: dirty.__setitem__(5, True))
+A = torch.randn(7, 7, device=d)
+A = A @ A.T + 7 * torch.eye(7, device=d)
+timed("tracker:168 torch.linalg.cholesky(cuda 7x7)", lambda: torch.linalg.cholesky(A, upper=False))

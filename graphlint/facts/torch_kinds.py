@@ -366,6 +366,33 @@ def is_library_loader(qual: str | None) -> bool:
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
 
 
+# `torch.distributions` names that are no distribution class (`constraints.real`, `transforms.ExpTransform`, `kl`)
+DIST_NON_DISTRIBUTIONS = ("constraints", "transforms", "constraint_registry", "kl", "utils", "biject_to",
+                          "transform_to")
+# Distributions whose own `arg_constraints` is `{}` in torch (`independent.py`, `mixture_same_family.py`,
+# `transformed_distribution.py`): `Distribution.__init__`'s validation loop has nothing to check, and their
+# constructors read only shapes and `isinstance`, so building one reads no device value. The validating syncs
+# are the wrapped distributions' own constructions. Subclasses that declare constraints (`LogNormal`,
+# `Gumbel`, ... of `TransformedDistribution`) are not in the set. Checked against torch by a test.
+DIST_UNCONSTRAINED = frozenset(("Independent", "MixtureSameFamily", "TransformedDistribution"))
+# The methods of a distribution that check their value against the support when validation is on
+# (`Distribution._validate_sample`: `if not torch._is_all_true(support.check(value)): raise`, torch 2.13): 32
+# `log_prob`s, 9 `cdf`s, one `log_survival_function`; `sample`, `rsample`, `entropy` and `icdf` check nothing.
+VALIDATED_SAMPLE_METHODS = frozenset({"log_prob", "cdf", "log_survival_function"})
+
+
+def distribution_class(qual: str) -> bool:
+    """`qual` names a `torch.distributions` class whose construction validates its arguments (`Normal`,
+    `torch.distributions.categorical.Categorical`): not a constraint, a transform, a base class or a wrapper with
+    no argument constraints (`DIST_UNCONSTRAINED`)."""
+    if not qual.startswith("torch.distributions."):
+        return False
+    *path, tail = qual.split(".")[2:]
+    return tail[:1].isupper() and not any(p in DIST_NON_DISTRIBUTIONS for p in path) \
+        and not tail.endswith(("Transform", "Constraint")) and tail not in ("Distribution", "ExponentialFamily") \
+        and tail not in DIST_UNCONSTRAINED
+
+
 def torch_return_kind(qual: str) -> Base:
     """What a call of the torch function `qual` returns, by its name alone: TENSOR, BOOL_TENSOR,
     HOST or UNKNOWN. Factories (CPU unless device= says otherwise), sequence returns and returns

@@ -18,12 +18,12 @@ from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Fi
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
 from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST, IKind
-from graphlint.facts.torch_kinds import CHECKPOINT_LOADS, library_module_class
+from graphlint.facts.torch_kinds import CHECKPOINT_LOADS, distribution_class, library_module_class
 from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
-from graphlint.facts.syntax import descendants, tests_device_mismatch, tests_place
+from graphlint.facts.syntax import descendants, is_true, kwarg, tests_device_mismatch, tests_place
 from graphlint.facts.tokenizers import Tokenizers
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -267,6 +267,26 @@ class Context:
         cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key and self.index else None
         refs = {ref for c in self.index.mro(cls) for ref in c.callables.get(expr.attr.value, ())} if cls else set()
         return next(iter(refs)) if len(refs) == 1 else None
+
+    def validating_distribution(self, expr: cst.BaseExpression) -> bool:
+        """`expr` holds a `torch.distributions` instance that validates what its `log_prob` is given: a construction
+        written in place without `validate_args=False` (`Normal(0, s).log_prob(x)`), or a field of the unit's class
+        that every method stores only such constructions in (`self.distribution = Normal(mean, std)` in SB3's
+        `proba_distribution`: `ClassInfo.distributions`). Whether the process turned validation off is
+        `validation_off`'s question."""
+        if isinstance(expr, cst.Call):
+            arg = kwarg(expr, "validate_args")
+            return distribution_class(self.call_name(expr) or "") and (arg is None or is_true(arg.value))
+        if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
+            return False
+        fn = self.unit.function
+        cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key and self.index else None
+        if cls is None:
+            return False
+        attr = expr.attr.value
+        mro = self.index.mro(cls)
+        stored = [c.distributions[attr] for c in mro if attr in c.distributions]
+        return bool(stored) and all(stored)
 
     def _place_tested(self) -> bool:
         """The statement is in the body of an `if` that tests where a parameter the host path binds lies

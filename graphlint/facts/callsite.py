@@ -137,6 +137,10 @@ class Scope:
     dict_inits: set[tuple[str, str]] = field(default_factory=set)
     # receiver name -> the class it is an instance of, by its annotation or as `self` (`keyed_owners`)
     owners: dict[str, str] = field(default_factory=dict)
+    # (first line, last line, call) of each `with torch.device(d):` block and of the rest of the body after a top-level
+    # `torch.set_default_device(d)`: a factory without `device=` there builds on `d` (`_context_device`). The call's
+    # name is resolved where it is read; the spans are the function's own (a nested def is its own scope).
+    device_spans: list[tuple[int, int, ast.Call]] = field(default_factory=list)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -271,6 +275,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             targets.append(sub.target)
         elif isinstance(sub, (ast.With, ast.AsyncWith)):
             targets.extend(item.optional_vars for item in sub.items if item.optional_vars is not None)
+            scope.device_spans.extend((sub.lineno, sub.end_lineno or sub.lineno, item.context_expr)
+                                      for item in sub.items if _device_setting(item.context_expr))
         for target in targets:
             for name in bound_names(target):
                 binds.setdefault(name, []).append(None)
@@ -285,6 +291,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             stack.extend(_in_block(handler.body, hosted))
         for case in getattr(sub, "cases", ()):
             stack.extend(_in_block(case.body, hosted))
+    _default_device_spans(func, scope)
     for stmt in func.body:
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             scope.top_updates.add(id(stmt))
@@ -311,6 +318,33 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
+
+
+def _device_setting(expr: ast.expr) -> bool:
+    """`torch.device(d)` / `torch.set_default_device(d)` by the name written (resolved where the span is read): a call
+    with the device as its one positional argument."""
+    return isinstance(expr, ast.Call) and len(expr.args) == 1 and not isinstance(expr.args[0], ast.Starred) \
+        and (dotted(expr.func) or "").rpartition(".")[2] in ("device", "set_default_device")
+
+
+def _default_device_spans(func: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope) -> None:
+    """The rest of the body after each top-level `torch.set_default_device(d)` statement, up to the next one."""
+    setters = [stmt for stmt in func.body if isinstance(stmt, ast.Expr) and _device_setting(stmt.value)
+               and (dotted(stmt.value.func) or "").endswith("set_default_device")]  # type: ignore[attr-defined]
+    end = func.end_lineno or func.lineno
+    for stmt, after in zip(setters, [*setters[1:], None]):
+        last = after.lineno - 1 if after is not None else end
+        scope.device_spans.append((stmt.lineno, last, stmt.value))  # type: ignore[arg-type]
+
+
+def _context_device(call: ast.Call, scope: Scope, resolve: Resolve) -> ast.expr | None:
+    """The device a factory call without `device=` builds on by the default device of its place: the argument of the
+    innermost `with torch.device(d):` around it or of the last top-level `torch.set_default_device(d)` above it, as
+    the inference's `default_device` reads it within one function; None where neither is."""
+    line = call.lineno
+    spans = [(first, last, ctx) for first, last, ctx in scope.device_spans if first <= line <= last
+             and resolve(dotted(ctx.func)) in ("torch.device", "torch.set_default_device")]
+    return max(spans, key=lambda span: span[0])[2].args[0] if spans else None
 
 
 def _literal_default(value: ast.expr | None) -> bool:
@@ -773,6 +807,8 @@ def _stored_kind(value: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) ->
         return _stored_kind(value.args[0], resolve, scope, memo)
     if name and resolve(name) in FACTORY_TORCH and not pins(ast_keywords(value, PIN)):
         device = next((kw.value for kw in value.keywords if kw.arg == "device"), None)
+        if device is None and resolve(name) not in HOST_WRAPPERS:
+            device = _context_device(value, scope, resolve)  # `with torch.device(device): self.buf = ..`
         if isinstance(device, ast.Name) and _as_passed(device, scope):
             return OnParam(device.id)  # `self.buf = torch.zeros(n, device=device)`: where the callers say
     if (moved := _moved_on_param(value, scope)) is not None \
@@ -1971,7 +2007,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
         if qual in FACTORY_TORCH or qual in HOST_WRAPPERS:
             # `torch.tensor(flags, device=d, dtype=torch.bool)`: a mask, as the inference reads a factory's dtype
-            return _with_dtype(_factory_kind(qual, value, again, scope), value, resolve)
+            return _with_dtype(_factory_kind(qual, value, again, scope, resolve), value, resolve)
         if qual.rpartition(".")[2].endswith("_like") and value.args:
             return _like_kind(value, resolve, again, scope)
         if (pair := _pair_result(value, qual.removeprefix("torch."), value.args[:1], again)) is not None:
@@ -2248,10 +2284,17 @@ def _with_dtype(kind: IKind, call: ast.Call, resolve: Resolve) -> IKind:
         dotted(dtype) == "bool" or resolve(dotted(dtype)) in BOOL_DTYPES) else kind
 
 
-def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
+def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind], scope: Scope,
+                  resolve: Resolve) -> IKind:
     """A factory without `device=` (or with `device="cpu"`) builds on the CPU, unless it copies a tensor
-    (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts."""
+    (`torch.tensor(t)`, `as_tensor(t)` keep `t`'s device): then only host data counts. Under `with torch.device(d):`
+    (or after `torch.set_default_device(d)`) one without `device=` builds on `d`, as if given it (dinfer's graph runner
+    builds its static buffers so in `__init__`); NumPy and buffer wrappers stay where their memory is."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
+    if device is None and qual not in HOST_WRAPPERS:
+        device = _context_device(call, scope, resolve)
+        if device is not None and ast_literal(device) == "meta":
+            return UNKNOWN  # no memory a copy could come from
     if device is not None and not _cpu_device(device, scope) and not _host_device(device, again, scope):
         return TENSOR  # `device=x.device`: where the inference puts it too
     if qual in ("torch.tensor", "torch.as_tensor", "torch.asarray"):

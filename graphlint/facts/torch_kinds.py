@@ -81,12 +81,22 @@ COMPARE_TORCH = frozenset({
 })
 # Factories: without device= they build a CPU tensor.
 # The spectral windows (`torch.hann_window(n_fft)`): factories of one dimension, on the default device unless `device=`.
+# `torch.signal.windows.hann(M)` and its kin are the same factories under their newer names.
 WINDOW_TORCH = frozenset({"torch.hann_window", "torch.hamming_window", "torch.blackman_window", "torch.bartlett_window",
-                          "torch.kaiser_window"})
+                          "torch.kaiser_window",
+                          *(f"torch.signal.windows.{name}" for name in (
+                              "bartlett", "blackman", "cosine", "exponential", "gaussian", "general_cosine",
+                              "general_hamming", "hamming", "hann", "kaiser", "nuttall"))})
+# The other torch functions that take sizes or counts (no tensor) and a `device=` keyword, so build where it says or on
+# the default device (measured under `with torch.device("meta"):`, torch 2.13): the sample frequencies of an FFT
+# (`torch.fft.fftfreq(n)`, unlike `torch.fft.fft(x)`, which computes where `x` lives), the (2, N) indices of a
+# triangle (`torch.tril_indices(r, c)`), the deprecated `torch.range`.
+SIZE_FACTORY_TORCH = {"torch.fft.fftfreq": 1, "torch.fft.rfftfreq": 1, "torch.tril_indices": 2, "torch.triu_indices": 2,
+                      "torch.range": 1}
 # Factories of a fixed rank whatever their arguments (the index's `factory_rank` and the facts' `_factory_rank`)
 FIXED_RANK_TORCH = {"torch.arange": 1, "torch.linspace": 1, "torch.logspace": 1, "torch.randperm": 1, "torch.eye": 2,
                     "torch.frombuffer": 1,  # a flat view of the buffer
-                    **dict.fromkeys(WINDOW_TORCH, 1)}
+                    **dict.fromkeys(WINDOW_TORCH, 1), **SIZE_FACTORY_TORCH}
 # torch functions and tensor methods of these names whose result has a fixed number of dimensions whatever their
 # input's: the distinct values (`torch.unique(x)`, flattened unless given `dim=`), the selected elements
 # (`masked_select`), the counts per value (`bincount`), the flattened elements (`ravel`): one; `nonzero(x)` (not
@@ -110,7 +120,8 @@ HOST_WRAPPERS = frozenset({"torch.from_numpy", "torch.frombuffer"})
 FACTORY_TORCH = frozenset({
     "torch.tensor", "torch.as_tensor", "torch.zeros", "torch.ones", "torch.empty", "torch.full",
     "torch.arange", "torch.linspace", "torch.logspace", "torch.eye", "torch.rand", "torch.randn",
-    "torch.randint", "torch.randperm", "torch.empty_strided", "torch.asarray", *WINDOW_TORCH,
+    "torch.randint", "torch.randperm", "torch.empty_strided", "torch.empty_permuted", "torch.asarray", *WINDOW_TORCH,
+    *SIZE_FACTORY_TORCH,
 })
 # Methods only tensors have (not ndarrays, builtins or modules): calling one on a value of unknown
 # type makes it a (weak) tensor. `.sum(dim=...)`-style keywords do the same.
@@ -353,6 +364,33 @@ def is_library_loader(qual: str | None) -> bool:
 
 # torch functions whose return shape depends on arguments (one-arg where, as_tuple, return_inverse).
 ARG_DEPENDENT_TORCH = frozenset({"torch.where", "torch.nonzero", "torch.unique"})
+
+
+# `torch.distributions` names that are no distribution class (`constraints.real`, `transforms.ExpTransform`, `kl`)
+DIST_NON_DISTRIBUTIONS = ("constraints", "transforms", "constraint_registry", "kl", "utils", "biject_to",
+                          "transform_to")
+# Distributions whose own `arg_constraints` is `{}` in torch (`independent.py`, `mixture_same_family.py`,
+# `transformed_distribution.py`): `Distribution.__init__`'s validation loop has nothing to check, and their
+# constructors read only shapes and `isinstance`, so building one reads no device value. The validating syncs
+# are the wrapped distributions' own constructions. Subclasses that declare constraints (`LogNormal`,
+# `Gumbel`, ... of `TransformedDistribution`) are not in the set. Checked against torch by a test.
+DIST_UNCONSTRAINED = frozenset(("Independent", "MixtureSameFamily", "TransformedDistribution"))
+# The methods of a distribution that check their value against the support when validation is on
+# (`Distribution._validate_sample`: `if not torch._is_all_true(support.check(value)): raise`, torch 2.13): 32
+# `log_prob`s, 9 `cdf`s, one `log_survival_function`; `sample`, `rsample`, `entropy` and `icdf` check nothing.
+VALIDATED_SAMPLE_METHODS = frozenset({"log_prob", "cdf", "log_survival_function"})
+
+
+def distribution_class(qual: str) -> bool:
+    """`qual` names a `torch.distributions` class whose construction validates its arguments (`Normal`,
+    `torch.distributions.categorical.Categorical`): not a constraint, a transform, a base class or a wrapper with
+    no argument constraints (`DIST_UNCONSTRAINED`)."""
+    if not qual.startswith("torch.distributions."):
+        return False
+    *path, tail = qual.split(".")[2:]
+    return tail[:1].isupper() and not any(p in DIST_NON_DISTRIBUTIONS for p in path) \
+        and not tail.endswith(("Transform", "Constraint")) and tail not in ("Distribution", "ExponentialFamily") \
+        and tail not in DIST_UNCONSTRAINED
 
 
 def torch_return_kind(qual: str) -> Base:

@@ -26,7 +26,7 @@ from graphlint.facts.default_device import (
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
@@ -383,6 +383,9 @@ class ClassInfo:
     # fields annotated as a container of a class (`dict[int, Runner]`, `list[Block]`): `factories` names the class of
     # their elements (`self.runners[n]`), and a call on the field itself (`self.runners.clear()`) is the container's
     element_attrs: set[str] = field(default_factory=set)
+    # field -> whether every `torch.distributions` construction a method stores in it validates (no
+    # `validate_args=False`); False for a field also stored something else (`_note_distribution`)
+    distributions: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -1432,6 +1435,7 @@ class _Indexer(ast.NodeVisitor):
                             cls.factories.setdefault(target.attr, []).append(elements[sub.value.id])
                             continue
                         value = _built(sub.value, built, self.resolve)
+                        self._note_distribution(cls, target.attr, value)
                         kind = self._attr_kind(value)
                         (on_device if device_loaded(sub.value) else loaded if _loader_call(_under_moves(sub.value))
                          else elsewhere).add(target.attr)
@@ -1496,6 +1500,7 @@ class _Indexer(ast.NodeVisitor):
                     continue
                 lazy = (cls.key, target.attr)
                 value = _built(sub.value, built, self.resolve)
+                self._note_distribution(cls, target.attr, value)
                 if target.attr in cls.attrs and lazy in self.lazy_attrs and cls.attrs[target.attr] == TENSOR_HELD:
                     if self._attr_kind(value) != TENSOR_HELD and not _is_none(value):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
@@ -1525,6 +1530,19 @@ class _Indexer(ast.NodeVisitor):
                     self.lazy_attrs.add(lazy)
                 elif kind is None:
                     self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls)
+
+    def _note_distribution(self, cls: ClassInfo, attr: str, value: ast.expr) -> None:
+        """`self.distribution = Normal(mean, std)` in any method (SB3's `proba_distribution`): the field holds a
+        `torch.distributions` instance, validating unless built with `validate_args=False` (a value the code computes
+        counts as off, as `validate_args=False` does). Any other store but None (`self.distribution =
+        [Categorical(..) ..]`, a call of anything else) makes the field False for good: not known to validate."""
+        if _is_none(value):
+            return
+        made = isinstance(value, ast.Call) and distribution_class(self.resolve(dotted(value.func)) or "")
+        off = not made or any(kw.arg == "validate_args" and not (isinstance(kw.value, ast.Constant)
+                                                                  and kw.value.value is True)
+                              for kw in value.keywords)  # type: ignore[union-attr]
+        cls.distributions[attr] = cls.distributions.get(attr, True) and not off  # one store not validating: False
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
         """`self.model: TpPartBaseModel = self.model` (an engine typing what a loader returned): the attribute

@@ -7,6 +7,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
 from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
+from graphlint.facts.torch_kinds import DIST_UNCONSTRAINED, VALIDATED_SAMPLE_METHODS, distribution_class  # noqa: F401
 from graphlint.rules._util import LOG_METHODS
 from graphlint.rules.base import Rule
 
@@ -423,22 +424,15 @@ def _instead(op: str) -> str:
     return "" if op in NO_EX else "; use the `_ex` variant"
 
 
-DIST_NON_DISTRIBUTIONS = ("constraints", "transforms", "constraint_registry", "kl", "utils", "biject_to",
-                          "transform_to")
-# Distributions whose own `arg_constraints` is `{}` in torch (`independent.py`, `mixture_same_family.py`,
-# `transformed_distribution.py`): `Distribution.__init__`'s validation loop has nothing to check, and their
-# constructors read only shapes and `isinstance`, so building one reads no device value. The validating syncs
-# are the wrapped distributions' own constructions. Subclasses that declare constraints (`LogNormal`,
-# `Gumbel`, ... of `TransformedDistribution`) are not in the set. Checked against torch by a test.
-DIST_UNCONSTRAINED = frozenset(("Independent", "MixtureSameFamily", "TransformedDistribution"))
-
-
 class DistributionsValidateArgs(Rule):
     """`torch.distributions.<Dist>(...)` validates its arguments on the host by default.
 
     With `validate_args` left at its default (on, unless Python runs with `-O`), the constructor checks
     the parameter constraints with `if not valid.all(): raise`: a host read of a device value, every
-    time a distribution is built (and `log_prob` validates its sample the same way). Pass
+    time a distribution is built. `log_prob` (and `cdf`, `log_survival_function`) validates its value the same way:
+    reported where the value is a device tensor and the distribution is built in place (`Normal(0, 1).log_prob(x)`)
+    or held in a field that every method fills with a validating construction (`self.distribution.log_prob(a)`
+    after `self.distribution = Normal(mean, std)`; a local is not followed). Pass
     `validate_args=False` (or call `Distribution.set_default_validate_args(False)`: a class attribute that holds for
     the whole process, so a call in any project module, a class's `__init__` included, silences the rule; one only
     in another script's `if __name__ == "__main__":` block, or a commented-out one, does not).
@@ -481,17 +475,15 @@ class DistributionsValidateArgs(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
+        if isinstance(node.func, cst.Attribute) and node.func.attr.value in VALIDATED_SAMPLE_METHODS:
+            self._validated_sample(node, node.func)
+            return
         qual = self.ctx.call_name(node) or ""
         if not qual.startswith("torch.distributions."):
             return
-        parts = qual.split(".")[2:]
-        tail = parts[-1]
-        if not tail[:1].isupper() or any(p in DIST_NON_DISTRIBUTIONS for p in parts[:-1]):
-            return
-        if tail.endswith(("Transform", "Constraint")) or tail in ("Distribution", "ExponentialFamily"):
-            return
-        if tail in DIST_UNCONSTRAINED:
-            return  # no argument constraints: the constructor validates nothing
+        if not distribution_class(qual):
+            return  # a constraint, a transform, or a wrapper with no argument constraints (it validates nothing)
+        tail = qual.rpartition(".")[2]
         arg = kwarg(node, "validate_args")
         if arg is not None and not is_true(arg.value):
             return  # False, or a value we cannot judge
@@ -500,6 +492,20 @@ class DistributionsValidateArgs(Rule):
         if self.ctx.val(node).host:
             return  # `Normal(0, 1)`, `Uniform(-np.pi, np.pi)`, CPU tensors: validated on the host, no device read
         self.report(node, self.message.format(call=tail))
+
+    def _validated_sample(self, node: cst.Call, func: cst.Attribute) -> None:
+        """`self.distribution.log_prob(actions)` of a validating distribution (`Context.validating_distribution`)
+        checks `actions` against the support: `support.check(value)` then `_is_all_true`, a host read where the
+        value is a device tensor (a host value is checked on the host)."""
+        args = positional(node)
+        if len(args) != 1 or len(node.args) != 1 or node.args[0].star:
+            return
+        val = self.ctx.val(args[0])
+        if not (val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) or val.kind is Kind.UNKNOWN and self.ctx.claims_device(val)):
+            return
+        if not self.ctx.validating_distribution(func.value) or self.ctx.validation_off():
+            return
+        self.report(node, self.message.format(call=f".{func.attr.value}"))
 
 
 class ClipGradErrorIfNonfinite(Rule):

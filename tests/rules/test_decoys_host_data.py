@@ -789,6 +789,46 @@ def test_factories_after_a_device_context_ends_are_host_again():
     check(src, scope="all")
 
 
+def test_fields_built_under_a_device_context_hold_device_tensors_in_other_methods():
+    """A field built in `__init__` under `with torch.device(self.device):` (dinfer's CUDA-graph runner builds its
+    static buffers so) or after `torch.set_default_device("cuda")` lives on that device when another method reads
+    it: `buf[:n].copy_(cuda_src)` there is a device-to-device copy, as the checker reads it within one function.
+    Decoys: the field built after the `with` block and one under `with torch.device("cpu"):` stay host (GL103)."""
+    src = """
+        import torch
+        class Runner:
+            def __init__(self, n: int, device=None):
+                self.device = "cuda" if device is None else device
+                with torch.device(self.device):
+                    self.ids = torch.zeros((n,), dtype=torch.int64)
+                with torch.device("cuda"):
+                    self.pos = torch.zeros((n,), dtype=torch.int64)
+                with torch.device("cpu"):
+                    self.cpu = torch.zeros((n,), dtype=torch.int64)
+                self.after = torch.zeros((n,), dtype=torch.int64)
+
+            def prepare(self, n: int):
+                src = torch.ones(8, dtype=torch.int64, device="cuda")
+                self.ids[:n].copy_(src)
+                self.pos[:n].copy_(src)
+                self.cpu[:n].copy_(src)  # GL103
+                self.after[:n].copy_(src)  # GL103
+
+        class Moved:
+            def __init__(self, n: int):
+                torch.set_default_device("cuda")
+                self.ids = torch.zeros((n,), dtype=torch.int64)
+                torch.set_default_device("cpu")
+                self.host = torch.zeros((n,), dtype=torch.int64)
+
+            def prepare(self, n: int):
+                src = torch.ones(8, dtype=torch.int64, device="cuda")
+                self.ids[:n].copy_(src)
+                self.host[:n].copy_(src)  # GL103
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL103"} == {(17, "GL103"), (18, "GL103"), (30, "GL103")}
+
+
 def test_items_of_a_checkpoint_read_onto_the_host_are_cpu_tensors():
     """`safetensors.torch.load_file(path)` (its `device=` defaults to `"cpu"`) and `torch.load(path,
     map_location="cpu")` return host tensors (kvpress's `load_file(p)["restore_embeddings"].to(model.device)`,

@@ -28,6 +28,29 @@ def test_a_spectral_window_is_built_on_the_host():
     """, scope="all")
 
 
+def test_fft_frequencies_and_triangle_indices_are_built_on_the_host():
+    """`torch.fft.fftfreq(n)` / `rfftfreq(n)`, `torch.tril_indices(r, c)` and the `torch.signal.windows` are
+    factories (sizes in, a `device=` keyword, the default device otherwise), as `torch.arange` is (qedf's
+    `k = torch.fft.fftfreq(L); assert k[0].item() == 0` reads a host tensor). Decoys: `device=x.device`, one built
+    under `with torch.device("cuda"):`, and `torch.fft.fft(x)`, which computes where its input lives."""
+    check("""
+        import torch
+        from torch.fft import rfftfreq
+
+
+        def spectrum(x: torch.Tensor, n: int):
+            k = torch.fft.fftfreq(n).to(x.device)  # <- GL131
+            r = rfftfreq(n, d=0.5).to(x.device)  # <- GL131
+            t = torch.tril_indices(n, n).cuda()  # <- GL131
+            w = torch.signal.windows.hann(n).to(x.device)  # <- GL131
+            kd = torch.fft.fftfreq(n, device=x.device).to(x.device)
+            with torch.device("cuda"):
+                kc = torch.fft.rfftfreq(n).to(x.device)
+            f = torch.fft.fft(x).to(x.device)
+            return k, r, t, w, kd, kc, f
+    """, scope="all")
+
+
 def test_pad_sequence_lives_where_its_sequences_do():
     """`pad_sequence(parts)` stacks its sequences: of host tensors (a comprehension of `torch.tensor(ids)`, here
     bound to a name first) a host tensor, which a project helper returns to its caller. Decoy: the same helper

@@ -195,6 +195,73 @@ def test_default_validation_turned_off_in_another_project_module(tmp_path: Path)
     assert _gl151(tmp_path, {"m.py": built, "script.py": script}) == {("m.py", 10)}
 
 
+HELD_DIST = """
+    import torch
+    from torch.distributions import Categorical, Normal
+
+
+    class Diag:
+        def __init__(self):
+            self.distribution = None
+
+        def proba_distribution(self, mean: torch.Tensor):
+            self.distribution = Normal(mean, torch.ones_like(mean))  # GL151 (the construction)
+            return self
+
+        def log_prob(self, actions: torch.Tensor):
+            return self.distribution.log_prob(actions)  # GL151 (line 14)
+
+        def sample(self):
+            return self.distribution.sample()
+
+
+    class Quiet:
+        def proba_distribution(self, logits: torch.Tensor):
+            self.distribution = Categorical(logits=logits, validate_args=False)
+
+        def log_prob(self, actions: torch.Tensor):
+            return self.distribution.log_prob(actions)
+
+
+    class Several:
+        def proba_distribution(self, logits: torch.Tensor):
+            self.distribution = [Categorical(logits=logits, validate_args=False) for _ in range(2)]
+
+        def log_prob(self, actions: torch.Tensor):
+            return self.distribution.log_prob(actions)
+
+
+    class Policy(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.diag = Diag()
+            self.quiet = Quiet()
+            self.several = Several()
+
+        def forward(self, x: torch.Tensor):
+            self.diag.proba_distribution(x)
+            a = self.diag.log_prob(x) + self.diag.sample()
+            self.quiet.proba_distribution(x)
+            self.several.proba_distribution(x)
+            b = self.quiet.log_prob(x) + self.several.log_prob(x)
+            host = Normal(0.0, 1.0).log_prob(torch.zeros(3))
+            inline = Normal(0.0, 1.0).log_prob(x)  # GL151 (line 50)
+            return a + b + host + inline
+"""
+
+
+def test_log_prob_of_a_held_distribution_validates_its_value(tmp_path: Path):
+    """`self.distribution.log_prob(actions)` where every store of the field builds a `torch.distributions` class
+    without `validate_args=False` (SB3's `proba_distribution` / `log_prob` pair) checks the CUDA actions against the
+    support (`_validate_sample`: `support.check(value)` then a host read): GL151, as is `Normal(0, 1).log_prob(x)`
+    built in place. Decoys: a field built with `validate_args=False`, one holding a list of distributions, `.sample()`
+    (no check), a host value, and the process turning validation off (`set_default_validate_args(False)`)."""
+    assert _gl151(tmp_path, {"m.py": HELD_DIST}) == {("m.py", 10), ("m.py", 14), ("m.py", 50)}
+    off = HELD_DIST.replace("            self.distribution = None\n",
+                            "            self.distribution = None\n            Normal.set_default_validate_args(False)\n")
+    assert _gl151(tmp_path, {"m.py": off}) == set()
+
+
 def test_unconstrained_distribution_set_matches_torch():
     """`DIST_UNCONSTRAINED` is exactly the public `torch.distributions` classes whose `arg_constraints` is `{}`."""
     torch_dist = pytest.importorskip("torch.distributions")

@@ -1141,6 +1141,13 @@ def cpu_tensor_list(n: int) -> Val:
     return Val(Kind.TENSOR_SEQ, items=(cpu,) * n, elem=cpu, ref="list")
 
 
+def flown_field(index: ProjectIndex, ref: str, attr: str) -> bool:
+    """Every store of the plain project class `ref` (its family) puts a device tensor in `attr` by data flow
+    (`CallFacts.self_device`; a module's fields move with it and are read apart)."""
+    owner = index.class_by_dotted(ref)
+    return owner is not None and not index.is_nn_module(owner) and index.call_facts.self_device(owner, attr) is not None
+
+
 def make_inference(module: ModuleSummary, index: ProjectIndex, function: FunctionInfo | None) -> Inference:
     cls = index.classes.get(function.class_key) if function and function.class_key else None
     in_processor = cls is not None and is_processor([name for c in index.mro(cls) for name in (c.qualname, *c.bases)])
@@ -1455,6 +1462,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                     lookup_member)
     inf.lookup_keyed = lookup_keyed
     inf.lookup_class = functools.partial(object_val, index)
+    inf.flown_field = functools.partial(flown_field, index)
     inf.takes_no_device = functools.partial(takes_no_device, index)
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN

@@ -34,7 +34,7 @@ from graphlint.facts.kinds import (
     HOST_FAMILY,
     HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
     Elems, Field, Fwd, HostIf,
-    IKind, Items, Join, Keyed, Keys, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
+    IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -1448,6 +1448,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return HOST
         if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and BOOL_TENSOR in (left, right):
             return BOOL_TENSOR  # `mask & valid`
+        if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and isinstance(left, Mask) and isinstance(right, Mask):
+            return _masks(left, right)  # `(self.ii == ix) | (self.jj == ix)`
         if isinstance(value.op, (ast.BitAnd, ast.BitOr, ast.BitXor)) and TENSOR in (left, right) \
                 and UNKNOWN in (left, right):
             # `(t != 0) & shifted`: whatever the other operand is, torch combines it with the tensor (a number, an
@@ -1475,8 +1477,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return UNKNOWN
     if isinstance(value, ast.UnaryOp):
         inner = again(value.operand)
-        if isinstance(value.op, ast.Invert) and inner == BOOL_TENSOR:
-            return inner  # `~mask`
+        if isinstance(value.op, ast.Invert) and (inner == BOOL_TENSOR or isinstance(inner, Mask)):
+            return inner  # `~mask`, `~(self.age > n)`
         return HOST if isinstance(value.op, ast.Not) else inner if inner in (HOST, CPU_TENSOR) else UNKNOWN
     if isinstance(value, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
                                                   for op in value.ops):
@@ -1487,7 +1489,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if CPU_TENSOR in kinds and kinds <= {CPU_TENSOR, HOST}:
             return CPU_TENSOR
         if (field := _field_with_host(kinds)) is not None:
-            return field
+            # `self.age > self.max_age`: a mask where a compared field settles to a device tensor
+            return Mask(field) if deferred(field) else field
+        if (fields := _compared_fields(kinds)) is not None:
+            # `self.ii == ix` of an untyped `ix`: a device mask where the field is on the device, else unknown
+            return Mask(Arith(fields))
         return HOST if kinds == {HOST} else UNKNOWN
     if isinstance(value, ast.IfExp):  # `t if cond else None`: an optional value is what it holds when set
         arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
@@ -1498,6 +1504,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
                 and (slot := keyed_slot(*held, value.slice, resolve, scope)) is not None:
             # `batch.extra[KEY]`: what the project stores under KEY there; read as before where it stores no key there
             return Keyed(f"{slot}|{'' if base == UNKNOWN else base.tag}")
+        if isinstance(base, Mask):
+            return base  # `(self.age > n)[:k]`: a part of a mask is one, where the mask lives
         if isinstance(base, VIEWS) or _joined_views(base):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         key = _str_key(value.slice)
@@ -1842,6 +1850,33 @@ def _field_with_host(kinds: set[IKind]) -> IKind | None:
     return join_later({k for k in flat if not isinstance(k, FIELDS)})
 
 
+def _compared_fields(kinds: set[IKind]) -> IKind | None:
+    """The plain fields a comparison reads next to operands nothing types (`self.ii == ix`), as one kind; None
+    without one. A device tensor compared with anything torch accepts is a mask where it lives; a host one next to
+    an untyped operand says nothing (`Mask` of an `Arith`: unknown unless a field settles to a device tensor)."""
+    fields = {k for k in kinds if isinstance(k, FIELDS)}
+    if not fields or any(deferred(k) and not isinstance(k, FIELDS) for k in kinds):
+        return None
+    return next(iter(fields)) if len(fields) == 1 else join_of(fields)
+
+
+def _mask_parts(mask: Mask) -> tuple[set[IKind], bool]:
+    """The compared parts of a `Mask`, and whether its host reading holds (no `Arith`: no untyped operand)."""
+    inner = mask.inner.inner if isinstance(mask.inner, Arith) else mask.inner
+    return set(inner.parts if isinstance(inner, Join) else (inner,)), not isinstance(mask.inner, Arith)
+
+
+def _masks(left: Mask, right: Mask) -> IKind:
+    """`a | b` of two deferred comparisons: one `Mask` of the parts both compare (a device mask where any settles to a
+    device tensor: torch combines two masks where they live); an `Arith` one where either has an untyped operand;
+    unknown where the parts cannot be joined."""
+    (lparts, lhost), (rparts, rhost) = _mask_parts(left), _mask_parts(right)
+    joined = join_later(lparts | rparts)
+    if not deferred(joined):
+        return UNKNOWN
+    return Mask(joined) if lhost and rhost else Mask(Arith(joined))
+
+
 def _arithmetic(kinds: set[IKind]) -> IKind:
     """Arithmetic the rules above leave unknown: a device tensor with deferred operands (a field, a project return),
     a device tensor (torch computes `t + cfg.n` where `t` lives, `cfg.n` a number, a 0-d tensor or a tensor there;
@@ -1869,7 +1904,7 @@ def _arith_roots(kinds: set[IKind] | tuple[IKind, ...]) -> set[IKind]:
         for part in kind.parts if isinstance(kind, Join) else (kind,):
             if not deferred(part):
                 continue
-            if not isinstance(part, (Call, SelfField, Field, HostIf)):
+            if not isinstance(part, (Call, SelfField, Field, HostIf, Mask)):
                 return set()
             out.add(part)
     return out

@@ -453,6 +453,9 @@ class Inference:
         self.lookup_keyed: Callable[[cst.Attribute, cst.BaseExpression], Val | None] | None = None
         # an instance of the plain project class of this dotted name (`isinstance(v, Meta)`), or None
         self.lookup_class: Callable[[str], Val | None] | None = None
+        # whether every store of the plain project class of this dotted name puts a device tensor in the field by data
+        # flow (`CallFacts.self_device`): a fact of every instance, so of one reached weakly too
+        self.flown_field: Callable[[str, str], bool] | None = None
         # whether the project module class of this dotted name has a constructor with no slot a device could be
         # passed in (`ProjectIndex.takes_no_device`): `**cfg` given to it cannot say where to build
         self.takes_no_device: Callable[[str], bool] | None = None
@@ -916,11 +919,13 @@ class Inference:
             return CPU if attr in MODULE_TENSOR_ATTRS else HOST_MODULE
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
             found = self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
-            if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT, Kind.BOOL_TENSOR):
+            if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT, Kind.BOOL_TENSOR) \
+                    or found.kind is Kind.TENSOR and self.flown_field is not None and self.flown_field(recv.ref, attr):
                 return found
             # an object whose class only the attributes it went through say: what its class keeps on the host, a
-            # mask every store of the class puts there (no annotation says a mask), or another object, counts; a
-            # field's tensor annotation says nothing of the instance that got here
+            # mask every store of the class puts there (no annotation says a mask), a device tensor every store puts
+            # there by data flow (DROID-SLAM's `self.graph.ii`), or another object, counts; a field's tensor
+            # annotation says nothing of the instance that got here
             recv = UNKNOWN
         if recv == UNKNOWN and self.lookup_field is not None:
             found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host

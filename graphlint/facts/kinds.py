@@ -3,7 +3,7 @@ after the call-site facts settle it against the whole project (graphlint.facts.c
 
 A kind is a `Base` member ("tensor", "host", ...) or a small frozen value that the index cannot answer alone: a
 project call's return (`Call`), a join of such kinds (`Join`), a field (`SelfField`, `Field`), a view of a deferred
-value (`HostIf`), arithmetic of one (`Arith`), a list filled with a project call's returns (`Elems`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
+value (`HostIf`), arithmetic of one (`Arith`), a comparison of one (`Mask`), a list filled with a project call's returns (`Elems`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
 (`Items`), a dict with string keys (`Keys`), an instance of a class named in the function's module (`Obj`).
 `graphlint.facts.inference.kind_val` turns one into a `Val`. Kinds are hashable, compare by value, and are stored in
 the result cache through `to_plain` / `from_plain`.
@@ -224,6 +224,19 @@ class Arith:
 
 
 @dataclass(frozen=True, slots=True)
+class Mask:
+    """A comparison of deferred fields with host operands (`self.age > self.max_age`): a device mask where a part of
+    `inner` settles to a device tensor (torch compares a device tensor with a number, a 0-d tensor or a tensor on its
+    device there, into a boolean tensor where it lives), else what `inner` settles to (a host tensor, a Python bool),
+    as the comparison read without the mask."""
+
+    inner: "IKind"
+
+    def __str__(self) -> str:
+        return f"mask:{self.inner}"
+
+
+@dataclass(frozen=True, slots=True)
 class Elems:
     """A local list made empty and filled only with what one project call returns (`out = []`, `out.append(self.f(x))`
     in a loop): a list of host tensors, NumPy arrays or host values where the call settles to one (`elements_list`),
@@ -261,7 +274,7 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Elems, Moved, Prior, Fwd, OnParam, Obj,
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
               Inst, Passes, Keyed]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
@@ -277,7 +290,7 @@ DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # does): a tokenizer, a loader of host batches
 LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER})
 # kinds only the whole index settles
-DEFERRED = (Call, Join, SelfField, HostIf, Arith, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
+DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -296,7 +309,7 @@ def parts(kind: IKind) -> Iterator[IKind]:
         yield from (v for _k, v in kind.pairs)
     elif isinstance(kind, Join):
         yield from kind.parts
-    elif isinstance(kind, (HostIf, Arith, Elems, Moved)):
+    elif isinstance(kind, (HostIf, Arith, Mask, Elems, Moved)):
         yield kind.inner
     elif isinstance(kind, Prior):
         yield kind.annotated
@@ -319,7 +332,7 @@ def simple(kind: IKind) -> bool:
         return False
     if isinstance(kind, Items):
         return len(kind.items) == 1 and simple(kind.items[0])
-    return simple(kind.inner) if isinstance(kind, (HostIf, Arith, Elems, Moved)) else True
+    return simple(kind.inner) if isinstance(kind, (HostIf, Arith, Mask, Elems, Moved)) else True
 
 
 def joinable(kind: IKind) -> bool:
@@ -338,7 +351,7 @@ def join_of(kinds: set[IKind]) -> Join:
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
-                          Field: "field", HostIf: "hostif", Arith: "arith", Elems: "elems", Moved: "moved",
+                          Field: "field", HostIf: "hostif", Arith: "arith", Mask: "mask", Elems: "elems", Moved: "moved",
                           Prior: "prior", Fwd: "fwd", OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes",
                           Keyed: "keyed"}
 _BASES = {b.value: b for b in Base}
@@ -356,7 +369,7 @@ def to_plain(kind: IKind) -> Any:
         return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
     if isinstance(kind, Join):
         return [tag, [to_plain(k) for k in kind.parts]]
-    if isinstance(kind, (HostIf, Arith, Elems)):
+    if isinstance(kind, (HostIf, Arith, Mask, Elems)):
         return [tag, to_plain(kind.inner)]
     if isinstance(kind, Moved):
         return [tag, to_plain(kind.inner), kind.param]
@@ -387,8 +400,8 @@ def from_plain(data: Any) -> IKind:
                 raise ValueError("not a kind")
             pairs.append((pair[0], from_plain(pair[1])))
         return Keys(tuple(pairs))
-    if tag in ("hostif", "arith", "elems") and len(rest) == 1:
-        return {"hostif": HostIf, "arith": Arith, "elems": Elems}[tag](from_plain(rest[0]))
+    if tag in ("hostif", "arith", "mask", "elems") and len(rest) == 1:
+        return {"hostif": HostIf, "arith": Arith, "mask": Mask, "elems": Elems}[tag](from_plain(rest[0]))
     if tag == "moved" and len(rest) == 2 and type(rest[1]) is str:
         return Moved(from_plain(rest[0]), rest[1])
     if tag == "prior" and len(rest) == 2:

@@ -13,7 +13,8 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, NDARRAY, TENSOR,
-    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Moved, Obj, OnParam,
+    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
+    OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
 from graphlint.facts.inference import DICT_SETTERS
@@ -145,6 +146,17 @@ def _without_own(kind: IKind, name: str) -> IKind | None:
     return kind
 
 
+def _device_evidence(kind: IKind, name: str) -> IKind | None:
+    """A store to `self.<name>` as evidence of where the field lives: `_without_own`, and None too for an update of
+    the old value with host operands only (`self.age += 1`, `self.n = self.n * 2`): arithmetic with a number keeps a
+    tensor where it is, so it says nothing of where that is (read as host data, it hid every device counter)."""
+    rest = _without_own(kind, name)
+    if rest is not None and rest != kind and all(part == HOST for part in (rest.parts if isinstance(rest, Join)
+                                                                            else (rest,))):
+        return None
+    return rest
+
+
 class CallFacts:
     """What every resolved call site in the project passes for each parameter of a function."""
 
@@ -169,6 +181,7 @@ class CallFacts:
         self._family: dict[str, list["ClassInfo"]] = {}
         self._fields: dict[str, IKind] | None = None
         self._device_fields: dict[str, IKind] | None = None  # `device_fields`, computed once
+        self._self_devices: dict[tuple[str, str], IKind | None] = {}  # `self_device`, per (class, field)
         # `keyed_stores`: normalised "owner|field|key" -> the (kind, storing function) of each store; computed once
         self._keyed: dict[str, list[tuple[IKind, "FunctionInfo"]]] | None = None
         self._keyed_kinds: dict[str, IKind] = {}  # `keyed`, per normalised slot
@@ -645,13 +658,35 @@ class CallFacts:
             for attr, found in stores.items():
                 if attr in foreign or attr in built:
                     continue
-                kinds = {self._device_store(kind, fn) for kind, fn in found}
+                kinds = {self._device_store(own, fn) for kind, fn in found
+                         if (own := _device_evidence(kind, attr)) is not None}
                 if len(kinds) == 1 and (kind := kinds.pop()) is not None:
                     out[attr] = kind
                 elif kinds == {TENSOR, BOOL_TENSOR}:
                     out[attr] = TENSOR
             self._device_fields = out
         return self._device_fields
+
+    def self_device(self, cls: "ClassInfo", name: str) -> IKind | None:
+        """What `self.<name>` of a plain class holds where every store of its family (`_class_family`) is a device
+        tensor by data flow (`_device_store`), its own updates aside (`_device_evidence`): TENSOR, or BOOL_TENSOR where
+        every store is a mask. None where any store is anything else, for a dataclass field (its constructions fill
+        it) and for a name project code also stores on other objects (`obj.x = ...`: unseen stores). DROID-SLAM's
+        `FactorGraph.age` is `torch.as_tensor([], device=device)` with a CUDA device, then `torch.cat([self.age,
+        ...])`, `self.age[~mask]`, `self.age += 1`: a device tensor, so `rm_factors(self.age > self.max_age)` passes a
+        device mask (`Mask`)."""
+        key = (cls.key, name)
+        if key not in self._self_devices:
+            self._self_devices[key] = None  # a field read while its stores are read: no answer, not a cycle
+            family = self._class_family(cls)
+            if name in self._foreign() or any(name in c.init_fields for c in family):
+                return None
+            kinds = {self._device_store(own, self.index.functions[meth]) for c in family
+                     for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
+                     if attr == name and (own := _device_evidence(kind, name)) is not None}
+            self._self_devices[key] = BOOL_TENSOR if kinds == {BOOL_TENSOR} \
+                else TENSOR if kinds and kinds <= {TENSOR, BOOL_TENSOR} else None
+        return self._self_devices[key]
 
     def keyed(self, slot: str, depth: int = 0) -> IKind | None:
         """What `obj.<field>[K]` / `obj.<field>.get(K)` holds (`Keyed`: "owner|field|key|fallback"): the join of what
@@ -806,6 +841,15 @@ class CallFacts:
         """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
         return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
 
+    def _device_part(self, part: IKind, caller: "FunctionInfo", depth: int, calls: bool) -> bool:
+        """A compared part (`Mask`) settles to a device tensor: its settled kind, or a `self` field of a plain class
+        every store fills with one (`self_device`)."""
+        if isinstance(part, SelfField) and caller.class_key \
+                and (cls := self.index.classes.get(caller.class_key)) is not None \
+                and not self.index.is_nn_module(cls) and self.self_device(cls, part.name) is not None:
+            return True
+        return self.settle(part, caller, depth, calls) in DEVICE_FAMILY
+
     def settle(self, kind: IKind, caller: "FunctionInfo", depth: int = 0, calls: bool = True) -> IKind:
         """A phase-1 kind with its deferred project returns read from the index (`Call`): what `f(x)` returns, item
         by item, through every function the call can reach (dispatch included: call-site facts are part of the
@@ -840,6 +884,12 @@ class CallFacts:
             parts = kind.inner.parts if isinstance(kind.inner, Join) else (kind.inner,)
             return TENSOR if any(self.settle(part, caller, depth, calls) in (TENSOR, BOOL_TENSOR) for part in parts) \
                 else UNKNOWN
+        if isinstance(kind, Mask):  # a comparison of deferred fields: a device mask where one of them is on the device
+            inner = kind.inner.inner if isinstance(kind.inner, Arith) else kind.inner
+            parts = inner.parts if isinstance(inner, Join) else (inner,)
+            if any(self._device_part(part, caller, depth, calls) for part in parts):
+                return BOOL_TENSOR
+            return self.settle(kind.inner, caller, depth, calls)
         if isinstance(kind, Moved):  # `f(x).to(device)`: a tensor `f` returns, on the device now
             inner = self.settle(kind.inner, caller, depth, calls)
             if inner not in DEVICE_FAMILY and inner != CPU_TENSOR:

@@ -4,7 +4,7 @@ then `ids, lens = collate(texts)`: the `__call__` of what `make` builds)."""
 
 from __future__ import annotations
 
-from graphlint.facts.kinds import CPU_DEVICE, CPU_TENSOR, HOST, TENSOR
+from graphlint.facts.kinds import BOOL_TENSOR, CPU_DEVICE, CPU_TENSOR, HOST, TENSOR
 from index_projects import project_index
 
 
@@ -362,3 +362,51 @@ def test_a_dict_every_site_passes_keeps_the_kinds_stored_under_its_keys():
     assert found == {"literal": "keys:ids=unknown;pos=tensor", "filled": "keys:n=host;pos=tensor",
                      "returned": "keys:n=host;pos=tensor", "by_name": "None", "from_call": "None",
                      "handed": "None"}
+
+
+GRAPH = """
+    import torch
+
+
+    class Graph:
+        def __init__(self, device="cuda"):
+            self.ii = torch.as_tensor([], dtype=torch.long, device=device)
+            self.age = torch.as_tensor([], dtype=torch.long, {age_device})
+            self.max_age = 25
+
+        def add(self, ii):
+            self.ii = torch.cat([self.ii, ii], 0)
+            self.age = torch.cat([self.age, torch.zeros_like(ii)], 0)
+
+        def drop(self, mask):
+            self.ii = self.ii[~mask]
+            self.age = self.age[~mask]
+
+        def older(self, mask):
+            return mask
+
+        def step(self, ix):
+            self.age += 1
+            self.drop(self.age > self.max_age)
+            self.drop((self.ii == ix) | (self.age < 0))
+            self.older(self.max_age > 3)
+"""
+
+
+def test_a_compare_of_a_device_field_every_site_passes_is_a_device_mask():
+    """`self.age` is stored on the device by every store of the class (its own updates aside: `self.age += 1`,
+    `self.age[~mask]`), so `self.age > self.max_age` and `(self.ii == ix) | (self.age < 0)` (an untyped `ix`) are
+    device masks: `drop`'s `mask` is one. Decoys: the same graph with `age` built on the host (a host mask, and the
+    untyped `ix` next to a host field says nothing), and a compare of plain numbers (`self.max_age > 3`)."""
+    assert _params({"m": GRAPH.format(age_device="device=device")}, "Graph.drop").get("mask") == BOOL_TENSOR
+    assert _params({"m": GRAPH.format(age_device="device=device")}, "Graph.older").get("mask") == HOST
+    assert _params({"m": GRAPH.format(age_device="device='cpu'")}, "Graph.drop").get("mask") is None
+
+
+def test_a_field_some_method_fills_from_a_parameter_is_no_device_mask():
+    """A store of a parameter as it came (`self.age = ages`, no call site) names no device: no evidence."""
+    src = GRAPH.format(age_device="device=device") + """
+        def load(self, ages):
+            self.age = ages
+    """
+    assert _params({"m": src}, "Graph.drop").get("mask") is None

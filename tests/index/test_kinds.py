@@ -12,8 +12,8 @@ from graphlint.facts import kinds
 from graphlint.facts.annotations import _plain_text, annotation_kind, annotation_text, names_tensor_items
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
-    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Elems, Field, Fwd, HostIf, Inst, Items, Join, Keys, Obj, OnParam,
-    Prior, SelfField,
+    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Call, Elems, Field, Fwd, HostIf, Inst, Items, Join, Keys, Mask, Obj,
+    OnParam, Prior, SelfField,
 )
 
 EVERY_FORM = [
@@ -22,6 +22,7 @@ EVERY_FORM = [
     SelfField("buf"), Field("lens"), HostIf(SelfField("buf")), Prior(TENSOR, Call("m.g")), Fwd("sizes"), Obj("Meta"),
     OnParam("device"), Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))), Arith(Call("m.f", 3)),
     Arith(Join((Call("m.f"), SelfField("cap")))), Inst("m.Decoder"), Elems(Call("self.encode")),
+    Mask(Join((HOST, SelfField("age")))), Mask(Arith(Field("ii"))),
 ]
 
 

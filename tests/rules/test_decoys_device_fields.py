@@ -148,3 +148,85 @@ def test_decoy_numpy_element_indexes_like_an_int():
             return table, rows, part
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == {(10, "GL133"), (11, "GL133")}
+
+
+GRAPH = """
+    import torch
+
+
+    class Graph:
+        def __init__(self, device="cuda"):
+            self.ii = torch.as_tensor([], dtype=torch.long, device="cuda")
+            self.age = torch.as_tensor([], dtype=torch.long, device={age_device!r})
+            self.max_age = 25
+
+        def drop(self, mask):
+            self.ii = self.ii[~mask]
+
+        def step(self):
+            self.age += 1
+            self.drop(self.age > self.max_age)
+"""
+
+
+def test_hit_a_parameter_every_caller_fills_with_a_compare_of_a_device_field():
+    """DROID-SLAM's `rm_factors(self.age > self.max_age)`: every store keeps `age` on the device (`self.age += 1`
+    keeps it where it is), so the one call passes a device mask and `self.ii[~mask]` waits for its count."""
+    assert (11, "GL123") in findings(GRAPH.format(age_device="cuda"), scope="all")
+
+
+def test_decoy_a_compare_of_a_host_field_is_no_device_mask():
+    """The host twin: `age` built on the CPU makes a host mask (no mask count to wait for)."""
+    assert (11, "GL123") not in findings(GRAPH.format(age_device="cpu"), scope="all")
+
+
+def test_decoy_a_caller_passing_something_else_keeps_the_parameter_unknown():
+    """A second caller hands an untyped value: the call sites disagree, the parameter stays unknown."""
+    src = GRAPH.format(age_device="cuda") + """
+        def other(self, keep):
+            self.drop(keep)
+    """
+    assert (11, "GL123") not in findings(src, scope="all")
+
+
+HELD = """
+    import torch
+
+
+    class Graph:
+        def __init__(self, device="cuda"):
+            self.ii = torch.as_tensor([], dtype=torch.long, device={ii_device!r})
+
+        def add(self, ii):
+            self.ii = torch.cat([self.ii, ii], 0)
+{more}
+
+    class Frontend:
+        def __init__(self, n):
+            self.graph = Graph()
+            self.dirty = torch.zeros(n, dtype=torch.bool, device="cuda")
+
+        def update(self, t1):
+            self.dirty[self.graph.ii.min() : t1] = True
+"""
+
+
+def test_hit_a_device_field_of_an_object_held_in_a_field():
+    """DROID-SLAM's `self.video.dirty[self.graph.ii.min() : self.t1] = True`: `self.graph` holds a `Graph` (known
+    weakly, through the field), every store of whose `ii` is a device tensor by data flow: its `min()` is a 0-d
+    device tensor read as the slice bound."""
+    assert (18, "GL126") in findings(HELD.format(ii_device="cuda", more=""), scope="all")
+
+
+def test_decoy_a_host_field_of_an_object_held_in_a_field():
+    """The host twin: `ii` built on the CPU."""
+    assert (18, "GL126") not in findings(HELD.format(ii_device="cpu", more=""), scope="all")
+
+
+def test_decoy_a_field_one_store_fills_from_a_parameter():
+    """A store of a parameter as it came (`self.ii = ii`, no caller): where it lives is unknown."""
+    more = """
+        def load(self, ii):
+            self.ii = ii
+"""
+    assert (18, "GL126") not in findings(HELD.format(ii_device="cuda", more=more), scope="all")

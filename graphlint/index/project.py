@@ -1818,13 +1818,43 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return self._held_classes([*self.mro(cls), *self._descendants(cls)], attr)
 
     def _held_classes(self, owners: list[ClassInfo], attr: str) -> list[ClassInfo]:
-        """The project classes the owners assign to the class-valued attribute `attr`, once each."""
+        """The project classes the owners assign to the class-valued attribute `attr`, once each, and those every
+        project call hands the parameter a method stores there (`_param_class_values`)."""
         out: dict[str, ClassInfo] = {}
+        unknown = False
         for c in owners:
             for ref in c.callables.get(attr, ()):
                 if (target := self.class_by_dotted(ref)) is not None:
                     out.setdefault(target.key, target)
+                else:
+                    unknown = True
+        if unknown:  # (a store of no class: maybe a parameter, `self.policy_class = policy_class`)
+            for target in self._param_class_values(owners, attr):
+                out.setdefault(target.key, target)
         return list(out.values())
+
+    def _param_class_values(self, owners: list[ClassInfo], attr: str) -> list[ClassInfo]:
+        """`self.policy_class = policy_class` in a method of an owner, then `self.policy = self.policy_class(..)`:
+        the attribute holds the classes every project call hands that parameter (`_handed_class_values`), as a
+        class-level `policy_class = Policy` would.
+        Only a closed set: each value stored in the attribute is a project class or such a parameter, and each
+        parameter is handed project classes by every call; a parameter some call fills with a library class, a
+        string or nothing, or a store of anything else (`self.policy_class = load(name)`: a factory), says nothing."""
+        if any(attr in c.factories for c in owners):
+            return []
+        stores = [(m, source) for c in owners for key in c.methods.values() if (m := self.functions.get(key))
+                  for stored, source in m.field_params if stored == attr]
+        params = {f"{m.module}.{source}": (m, source) for m, source in stores if source and source != KEEPS}
+        if not params or any(ref not in params and self.class_by_dotted(ref) is None
+                             for c in owners for ref in c.callables.get(attr, ())):
+            return []
+        out: list[ClassInfo] = []
+        for m, source in params.values():
+            handed = self._handed_class_values(m, source)
+            if not handed:
+                return []
+            out += [c for c, _how in handed]
+        return out
 
     def _protocol_methods(self, meth: str, module: str | None) -> list[tuple[FunctionInfo, str]]:
         """Every project definition of a model protocol method (`model_protocol`) that a call in `module` can reach
@@ -2844,6 +2874,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     parts[fn.key] = (fn, True)
                     if in_loop:
                         looped.add(fn.key)
+                elif learns and (trained := self._trained_method(targets, model_set)):
+                    # a training step through the model's own method (PPO's `self.policy.evaluate_actions(obs, a)`
+                    # before `loss.backward()`) runs the model as `self.q_net(obs)` does (DQN's `train`)
+                    hit = f"calls the model: {trained}"
                 else:
                     hit = ""
                     for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
@@ -3619,6 +3653,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                    and (cls := self.classes.get(t.class_key or "")) is not None
                    and self.is_nn_module(cls) and self.method(cls, "generate") is None
                    for t, how in self.call_edges(unit, unit.module, head))
+
+    def _trained_method(self, targets: list[tuple[FunctionInfo, str]], model: set[str]) -> str:
+        """The display name of the first of `targets` that is a module's own method running its parts
+        (`_runs_parts`: `ActorCriticPolicy.evaluate_actions` calling `self.mlp_extractor(..)`), reached by what the
+        receiver is, "" if none: a method found by its name alone, or a construction, is no evidence of the model."""
+        return next((t.display for t, how in targets
+                     if not how.startswith((*BY_NAME, NEW, SOLE_DEFINER)) and self._runs_parts(t, model)), "")
 
     def _runs_parts(self, fn: FunctionInfo, model: set[str]) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, whose own calls enter the

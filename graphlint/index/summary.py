@@ -989,7 +989,11 @@ class _Indexer(ast.NodeVisitor):
             if names:
                 info.factories.setdefault(attr, [self.resolve(n) or n for n in names])
         elif (name := class_annotation(annotation)) and name.rpartition(".")[2][:1].isupper():
-            info.factories.setdefault(attr, [self.resolve(name) or name])  # `cache: BufferCache`
+            stores = info.factories.setdefault(attr, [])  # `cache: BufferCache`
+            if all(_of_class_valued_field(desc, attr, info) for desc in stores):
+                # (`policy: ActorCriticPolicy` over `self.policy = self.policy_class(..)` and `self.policy =
+                # self.policy.to(d)`: no store says which class, and the declaration does)
+                stores.append(self.resolve(name) or name)
         elif (name := element_class_annotation(annotation)) and name.rpartition(".")[2][:1].isupper():
             # `layers: list[Block]`: an element, `self.layers[i]`, is a Block
             info.factories.setdefault(attr, [self.resolve(name) or name])
@@ -3039,6 +3043,17 @@ def _own_type(func: ast.expr) -> bool:
     return isinstance(func, ast.Call) and isinstance(func.func, ast.Name) and func.func.id == "type" \
         and len(func.args) == 1 and not func.keywords and isinstance(func.args[0], ast.Name) \
         and func.args[0].id == "self"
+
+
+def _of_class_valued_field(desc: str, attr: str, info: ClassInfo) -> bool:
+    """A store of `self.<attr>` (its `factories` descriptor `desc`) that says nothing of the object's class: a call
+    of another field (`self.policy_class(..)`: a name no method of the class has, a class-valued field or a callable
+    one) or the field's own object moved (`self.policy.to(d)`). A method's return (`self._build_logger(..)`,
+    `self._policy.build_model(..)`) is typed by that method, not by the field's declaration."""
+    head, _, rest = desc.removeprefix("self.").partition(".")
+    if not desc.startswith("self.") or "(" in desc:
+        return False
+    return head == attr if rest else head not in info.methods
 
 
 def _declared_self_fields(node: ast.ClassDef) -> list[tuple[str, ast.expr]]:

@@ -105,6 +105,7 @@ MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelinin
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 # `via` label of a per-item loop's step root (`_inference_loops`)
 PER_ITEM = "(step: runs the model once per item)"
+REQUEST = "request"  # `_runs_below`: the call runs a generation (a loop over such calls walks requests, not items)
 MAX_HOST_WALKS = 2  # host paths the checker walks a function again for (`with_host_paths`)
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_INFERENCE_HOPS = 4  # one-shot callers climbed from a module method's caller to a per-item loop (`_inference_loops`)
@@ -2029,13 +2030,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
                   + inference + scripts)
-        item_seeds, item_loops = self._entry_item_loops(result, model)
+        # (what runs a generation per call: a loop over calls of it walks requests, not items)
+        generations = frozenset(fn.key for fn in generating)
+        item_seeds, item_loops = self._entry_item_loops(result, model, generations)
         propagate("step", item_seeds, stop=model)
+        script_items = {key: spans for key, (_hop, spans) in item_loops.items() if key not in self.functions}
         propagate("step", self._generation_loops(result, forward_pass, model, outer_steps), stop=model)
         propagate("step", self._streamed_step_loops(result, model))
         self._drop_nested(result)
         # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
-        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference}, item_loops)
+        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference}, script_items)
         self._decode_loop_bodies(result, stepping, model)
         self._request_drivers(result, model)
         # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
@@ -2045,6 +2049,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._tier_generation_hooks(result)
         # Last, so that it only adds code no other root reaches: the callers of the step loops (`_step_loop_callers`).
         propagate("forward", self._step_loop_callers(steps, stepping, generating, runs_model, result, model))
+        self._item_entries(result, item_loops)
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
 
@@ -3255,24 +3260,27 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     for target, how in self._resolved_in(unit, spans) if target.key not in reached]
         return out
 
-    def _entry_item_loops(self, reached: dict[str, HotInfo], model: frozenset[str]
-                          ) -> tuple[list[Seed], dict[str, tuple[tuple[int, int], ...]]]:
+    def _entry_item_loops(self, reached: dict[str, HotInfo], model: frozenset[str], generations: frozenset[str]
+                          ) -> tuple[list[Seed], dict[str, tuple[Hop, tuple[tuple[int, int], ...]]]]:
         """A program's per-item loops (`_item_loops`: `for t, image in stream: droid.track(t, image)`, a sampler's
         `for i in range(n_sweeps): self.metropolis_update()`) in its entry: the top level (a `__main__` block, or a
         module nothing imports) and the functions it runs once, up to MAX_REQUEST_HOPS calls down (`main()`,
         `hmc.measure()`). Each pass is one item through the model: the loop's lines are `step`, and so is the
         project code in its body that runs the model (the seeds, with the loop's chain; model code keeps its tier).
         Such a callee that loops over items of its own (`decode_dataset(cuts)` called per test set) is an entry
-        too: its loops are the steps, not the loop above it. An entry function no root reaches is hot as a `forward`
-        unit around its loops (`reached`, changed here), as a script's top level is; what it calls outside them
-        (loading, set-up) stays unreached, and code some root reaches keeps its reading (a request's helpers).
-        Returned with the top levels' loop spans (by the unit's key), which `_entry_scripts` makes their `step`
-        lines. Training scripts, warm-ups, model code, and loops whose body reaches no model (a loop over files that
-        reads and writes, one that builds models) are left out."""
+        too: its loops are the steps, not the loop above it; and a loop whose body runs a generation (`generations`:
+        a decode loop whose callers are requests, `_generating`) walks requests, not items. An entry function no
+        root reaches is hot as a `forward` unit around its loops, as a script's top level is; what it calls outside
+        them (loading, set-up) stays unreached, and code some root reaches keeps its reading (a request's helpers).
+        A function whose `for` loop calls a request (`_request_roots`: icefall's `decode_dataset` over
+        `decode_one_chunk`) is such a `forward` unit with no `step` lines: its loop walks requests. Returned with each
+        entry's chain and loop spans (by the unit's key), which `_entry_scripts` (a top level) and `_item_entries` (a
+        function, after every other root) make its `step` lines. Training scripts, warm-ups, model code, and loops
+        whose body reaches no model (a loop over files that reads and writes, one that builds models) are left out."""
         imported = self._imported_modules()
         seeds: list[Seed] = []
-        scripts: dict[str, tuple[tuple[int, int], ...]] = {}
-        memo: dict[tuple[str, bool], bool | None] = {}
+        entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]] = {}
+        memo: dict[tuple[str, bool], bool | str | None] = {}
         for s in self.modules.values():
             unit = s.script
             if unit is None or not unit.calls or self._only_trains(unit) or not _is_program(s, imported):
@@ -3282,13 +3290,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             seen = {unit.key}
             while todo:
                 fn, fn_hop, depth = todo.pop()
-                spans = self._item_loops(fn, reached, model, memo)
-                if spans and fn is unit:
-                    scripts[unit.key] = spans
-                elif spans:
-                    info = reached.get(fn.key)
-                    reached[fn.key] = HotInfo(info.hop if info else fn_hop, whole=True, tier="forward", steps=spans,
-                                              capture=info.capture if info else False, outside="forward")
+                if spans := self._item_loops(fn, reached, model, generations, memo):
+                    entries[fn.key] = (fn_hop, spans)
+                elif depth and any(t.key in generations or self._request(reached.get(t.key))
+                                   for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model)):
+                    entries[fn.key] = (fn_hop, ())  # (a loop over requests: its body runs once per request)
                 for callee, line in fn.calls:
                     in_item = _within(line, spans)
                     if depth >= MAX_REQUEST_HOPS and not in_item:
@@ -3299,12 +3305,32 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                 or not self._host_side(target, reached, model):
                             continue
                         seen.add(target.key)
-                        if in_item and self._runs_below(target, reached, model, memo, _within(line, fn.gradless)) \
-                                and not self._item_loops(target, reached, model, memo):
+                        off = _within(line, fn.gradless)
+                        if in_item and self._runs_below(target, reached, model, generations, memo, off) is True \
+                                and not self._item_loops(target, reached, model, generations, memo):
                             seeds.append((target, _hop(target, how), fn_hop, False))
                         elif depth < MAX_REQUEST_HOPS:
                             todo.append((target, Hop(_hop(target, how), fn_hop), depth + 1))
-        return seeds, scripts
+        return seeds, entries
+
+    def _item_entries(self, reached: dict[str, HotInfo], entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]]
+                      ) -> None:
+        """Make the entry functions with per-item loops (`_entry_item_loops`) hot around them: unreached, a `forward`
+        unit whose loops' lines are `step`; reached whole in `forward` with no step lines of its own (the request
+        `_step_loop_callers` found in it), those lines `step`. After every root, so that none is kept from what the
+        function calls outside its loops."""
+        for key, (hop, spans) in entries.items():
+            info = reached.get(key)
+            if key not in self.functions or info is not None and not (
+                    info.whole and info.tier == "forward" and not info.steps):
+                continue
+            reached[key] = HotInfo(info.hop if info else hop, whole=True, tier="forward", steps=spans,
+                                   capture=info.capture if info else False, outside="forward")
+
+    @staticmethod
+    def _request(info: HotInfo | None) -> bool:
+        """A function reached as a request (`_request_roots`: it runs a generation once per call)."""
+        return info is not None and info.whole and bool(info.via) and "(request: " in info.via[0]
 
     @staticmethod
     def _free_entry(info: HotInfo | None) -> bool:
@@ -3316,7 +3342,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             and (MODEL_API in info.via[0] or LIBRARY_API in info.via[0])
 
     def _item_loops(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
-                    memo: dict[tuple[str, bool], bool | None], outer: bool = True) -> tuple[tuple[int, int], ...]:
+                    generations: frozenset[str], memo: dict[tuple[str, bool], bool | str | None], outer: bool = True
+                    ) -> tuple[tuple[int, int], ...]:
         """The outermost `for` loops of `fn` whose body calls a project function that runs the model (`_runs_below`),
         and none that trains: a per-item loop, each pass one item (a frame, a batch, a sweep) through the model. A
         callee that loops over items of its own (`outer`: checked one level down) makes the loop around it a loop over
@@ -3328,22 +3355,35 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         runs: list[tuple[int, int]] = []
         bodies = {body for _first, _last, body in fn.loop_heads}
         for span in (s for s in fn.loops if s[0] in bodies):
-            below = [False if runs and outer and self._item_loops(t, reached, model, memo, outer=False) else runs
-                     for callee, line in fn.calls if _within(line, [span])
-                     for t, how in self.call_edges(fn, fn.module, callee)
-                     if not how.startswith((*BY_NAME, NEW)) and t.key not in model
-                     for runs in (self._runs_below(t, reached, model, memo, _within(line, fn.gradless)),)]
-            if True in below and None not in below:
+            below = [self._runs_below(t, reached, model, generations, memo, off)
+                     for t, _how, _line, off in self._for_loop_calls(fn, [span], model)]
+            if True in below and None not in below and REQUEST not in below and not (outer and any(
+                    self._item_loops(t, reached, model, generations, memo, outer=False)
+                    for t, _how, _line, _off in self._for_loop_calls(fn, [span], model))):
                 runs.append(span)
         return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
 
+    def _for_loop_calls(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: frozenset[str]
+                        ) -> Iterator[tuple[FunctionInfo, str, int, bool]]:
+        """The project functions that `fn`'s calls within `spans` of its `for` loops resolve to by what the receiver
+        is (no model entry), with how, the line, and whether the call runs with autograd off."""
+        bodies = {body for _first, _last, body in fn.loop_heads}
+        spans = [s for s in spans if s[0] in bodies]
+        for callee, line in fn.calls:
+            if _within(line, spans):
+                for t, how in self.call_edges(fn, fn.module, callee):
+                    if not how.startswith((*BY_NAME, NEW)) and t.key not in model:
+                        yield t, how, line, _within(line, fn.gradless)
+
     def _runs_below(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
-                    memo: dict[tuple[str, bool], bool | None], off: bool) -> bool | None:
+                    generations: frozenset[str], memo: dict[tuple[str, bool], bool | str | None], off: bool
+                    ) -> bool | str | None:
         """`fn`, or a project function it reaches through up to MAX_INFERENCE_HOPS resolved calls, runs the model for
         inference: it is a root of the `step` tier (a step driver, a decode loop), or it calls the model (a model
         entry, `_enters_model`) with autograd off (`off`: the call of `fn` is gradless; else a `no_grad` block or
         decorator on the way). With autograd on, the model's run may be training or evaluation with grad, as
-        `_request_loops` reads a script's loop. None where one of them trains (`trains`): a training step."""
+        `_request_loops` reads a script's loop. None where one of them trains (`trains`: a training step); REQUEST
+        where one runs a generation per call (`generations`: the call runs a request)."""
         key = (fn.key, off)
         if key in memo:
             return memo[key]
@@ -3352,9 +3392,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for _hop in range(MAX_INFERENCE_HOPS + 1):
             below: list[tuple[FunctionInfo, bool]] = []
             for f, f_off in level:
-                if trains(f):
-                    memo[key] = None
-                    return None
+                if trains(f) or f.key in generations:
+                    memo[key] = None if trains(f) else REQUEST
+                    return memo[key]
                 info = reached.get(f.key)
                 spans = [(f.lineno, f.end_lineno)] if f_off else f.gradless
                 found = found or f_off and f.key in model or (info is not None and info.whole and info.tier == "step"

@@ -884,11 +884,18 @@ ITEMS = """
         def __init__(self):
             self.net = Net().cuda()
 
+        def leapfrog(self, x):
+            for k in range(8):  # (a step loop of its own, carrying nothing through the model: no generation)
+                out = self.net(x * k)
+            return out
+
         def sweep(self):
-            x = torch.zeros(4, device="cuda")
-            for _ in range(8):  # (a leapfrog: the step loop of its own)
-                x = self.net(x)
-            return x
+            x = self.leapfrog(torch.zeros(4, device="cuda"))
+            return x.sum().item() > 0
+
+        def generate_all(self, n):
+            for i in range(n):
+                log(self.leapfrog(torch.full((4,), i, device="cuda")))
 
         def measure(self, n):
             setup()
@@ -905,6 +912,18 @@ ITEMS = """
             loss = self.net(batch).mean()
             loss.backward()
             return loss.item()
+
+    def greedy(net, x, n):
+        for _ in range(n):
+            x = net(x).argmax(-1)
+        return x
+
+    def decode_one(net, batch):
+        return greedy(net, batch, 4).tolist()
+
+    def decode_dataset(net, batches):
+        for batch in batches:
+            print(decode_one(net, batch))
 
     def setup():
         return torch.zeros(1).cuda().item()
@@ -933,6 +952,16 @@ ITEM_SCRIPTS = {
                 if tracker is None:
                     tracker = AsyncTracker() if path == "a.pt" else Tracker()
                 tracker.track(read_frame(path))
+    """,
+    # icefall's decode script: `main` decodes a data set, one request (a decode loop's run) per batch
+    "pkg.asr": """
+        from pkg.items import Net, decode_dataset
+
+        def main():
+            decode_dataset(Net().cuda(), [1, 2])
+
+        if __name__ == "__main__":
+            main()
     """,
     # qed_fermion's sampler: the `__main__` block calls `measure` once, which loops over sweeps
     "pkg.sweep": """
@@ -971,6 +1000,13 @@ ITEM_DECOYS = {
             tracker = build("a") if FAST else Tracker()
             for path in ["a.pt", "b.pt"]:
                 tracker.track(read_frame(path))
+    """,
+    # a loop over generations (each call of a step loop of its own): a loop over requests, as before
+    "pkg.gen": """
+        from pkg.items import Sampler
+
+        if __name__ == "__main__":
+            Sampler().generate_all(4)
     """,
     # a loop that only builds models
     "pkg.zoo": """
@@ -1018,11 +1054,17 @@ def test_a_programs_per_item_loop_runs_the_project_code_it_calls_every_step():
     for qualname in ("Tracker.track", "AsyncTracker.track"):
         assert found[qualname].tier == "step", qualname
         assert found[qualname].via[0] == "pkg.demo:<module> (script: runs the model per item)"
+    assert found["Sampler.sweep"].via == ("pkg.sweep:<module> (script: runs the model per item)", "main",
+                                          "Sampler.measure", "Sampler.sweep")
     measure = found["Sampler.measure"]
     assert measure.via == ("pkg.sweep:<module> (script: runs the model per item)", "main", "Sampler.measure")
     assert (measure.tier, measure.tier_at(measure.steps[0][0])) == ("forward", "step")
     # (what runs no model stays out: the frame's reader, the sampler's one-shot set-up)
     assert "setup" not in found and "read_frame" not in found and "main" not in found
+    # a loop over requests: its function is a `forward` unit, no `step` lines; the request keeps its reading
+    assert (found["decode_dataset"].tier, found["decode_dataset"].steps) == ("forward", ())
+    assert found["decode_dataset"].via[0] == "pkg.asr:<module> (script: runs the model per item)"
+    assert found["decode_one"].tier == "forward" and "request" in found["decode_one"].via[0]
     script = index.entry_scripts["pkg.demo:<module>"]
     assert script.steps and script.tier_at(script.steps[0][0]) == "step"
 
@@ -1030,7 +1072,8 @@ def test_a_programs_per_item_loop_runs_the_project_code_it_calls_every_step():
 def test_file_loops_one_shot_calls_model_builders_training_and_tests_root_nothing_per_item():
     """The decoys: a script loop over files that only reads and writes (nothing below it runs the model), a
     one-shot `__main__` call (the tracker keeps its reading: no `step`), a loop over a local bound to a factory's
-    result or a class (`_instance_of` reads class constructions only), a loop that only builds models; and a
+    result or a class (`_instance_of` reads class constructions only), a loop over generations (a step loop per
+    call: requests), a loop that only builds models; and a
     training loop (its step trains) and a loop in a test function (no program's entry calls it), which other roots
     read as they did (a one-step driver called in a loop), none as a program's item."""
     scripts = {k: v for k, v in ITEM_DECOYS.items() if k not in ("pkg.train", "tests.test_items")}
@@ -1038,5 +1081,6 @@ def test_file_loops_one_shot_calls_model_builders_training_and_tests_root_nothin
     for cold in ("read_frame", "save", "build"):
         assert cold not in found, cold
     assert found["Tracker.track"][0] == "forward"  # (the inference API's reading, as without the scripts)
+    assert "per item" not in found["Sampler.generate_all"][1][0]
     found = hot({"pkg.__init__": "", "pkg.items": ITEMS, **ITEM_DECOYS})
     assert not [k for k, (_tier, via) in found.items() if "per item" in via[0]]

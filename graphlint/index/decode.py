@@ -184,8 +184,8 @@ class Flow(NamedTuple):
 
 
 def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[Flow]:
-    """The bindings of the loop, nested blocks included (nested defs excluded). `xs.append(t)` writes `xs`; a
-    read of `out.logits` reads `out` too."""
+    """The bindings of the loop, nested blocks included (nested defs excluded). `xs.append(t)` writes `xs`, and so
+    does `xs[i].append(t)`; a read of `out.logits` reads `out` too."""
     stack: list[tuple[ast.stmt, bool]] = [(stmt, True) for stmt in reversed(loop.body)]
     if isinstance(loop, (ast.For, ast.AsyncFor)):
         yield Flow(_reads(loop.iter), _writes([loop.target]), _kills([loop.target]), _calls(loop.iter))
@@ -201,11 +201,19 @@ def _flows(loop: ast.For | ast.AsyncFor | ast.While) -> Iterator[Flow]:
         elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
             func = stmt.value.func
             if isinstance(func, ast.Attribute) and func.attr in MUTATORS \
-                    and (d := dotted(func.value, plain=True)):
+                    and (d := dotted(_container(func.value), plain=True)):
                 yield Flow(_reads(stmt.value), {d}, set(), _calls(stmt.value))
         elif isinstance(stmt, (ast.For, ast.AsyncFor)):
             yield Flow(_reads(stmt.iter), _writes([stmt.target]), set(), _calls(stmt.iter))
         stack.extend((s, False) for s in reversed(_blocks(stmt)))
+
+
+def _container(node: ast.expr) -> ast.expr:
+    """What a mutator's receiver lives in: `hyps[i].append(v)` changes a list held in `hyps`, so it writes `hyps`
+    (a batch's per-row hypotheses, read back whole to build the next input), as `x[i] = ...` does (`_writes`)."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node
 
 
 def _reads(node: ast.expr) -> set[str]:

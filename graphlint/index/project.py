@@ -21,10 +21,10 @@ from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
 from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, pipeline_model
-from graphlint.index.library_api import TRAINING_CALLS, LibraryApi, loss_function, trains
+from graphlint.index.library_api import LIBRARY_API, TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.protocols import StructuralTypes, is_protocol
-from graphlint.index.serving import MAX_HANDLER_HOPS, ServingHandlers
+from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, ServingHandlers
 from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -105,6 +105,7 @@ MODEL_WRAPPER_MODULES = ("torch.distributed.fsdp.", "torch.distributed.pipelinin
 NAME_ONLY = BY_NAME[0]  # a method found by its name alone on a receiver of unknown class: never a captured claim
 # `via` label of a per-item loop's step root (`_inference_loops`)
 PER_ITEM = "(step: runs the model once per item)"
+REQUEST = "request"  # `_runs_below`: the call runs a generation (a loop over such calls walks requests, not items)
 MAX_HOST_WALKS = 2  # host paths the checker walks a function again for (`with_host_paths`)
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_INFERENCE_HOPS = 4  # one-shot callers climbed from a module method's caller to a per-item loop (`_inference_loops`)
@@ -2059,11 +2060,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
                   + inference + scripts)
+        # (what runs a generation per call: a loop over calls of it walks requests, not items)
+        generations = frozenset(fn.key for fn in generating)
+        item_seeds, item_loops = self._entry_item_loops(result, model, generations)
+        propagate("step", item_seeds, stop=model)
+        script_items = {key: spans for key, (_hop, spans) in item_loops.items() if key not in self.functions}
         propagate("step", self._generation_loops(result, forward_pass, model, outer_steps), stop=model)
         propagate("step", self._streamed_step_loops(result, model))
         self._drop_nested(result)
         # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
-        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference})
+        self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference}, script_items)
         self._decode_loop_bodies(result, stepping, model)
         self._request_drivers(result, model)
         # The model a per-step loop body calls runs every step, eagerly: its code is step code (a denoiser called
@@ -2073,6 +2079,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._tier_generation_hooks(result)
         # Last, so that it only adds code no other root reaches: the callers of the step loops (`_step_loop_callers`).
         propagate("forward", self._step_loop_callers(steps, stepping, generating, runs_model, result, model))
+        self._item_entries(result, item_loops)
         self._drop_nested(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
 
@@ -3287,14 +3294,164 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     for target, how in self._resolved_in(unit, spans) if target.key not in reached]
         return out
 
-    def _entry_scripts(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> dict[str, HotInfo]:
+    def _entry_item_loops(self, reached: dict[str, HotInfo], model: frozenset[str], generations: frozenset[str]
+                          ) -> tuple[list[Seed], dict[str, tuple[Hop, tuple[tuple[int, int], ...]]]]:
+        """A program's per-item loops (`_item_loops`: `for t, image in stream: droid.track(t, image)`, a sampler's
+        `for i in range(n_sweeps): self.metropolis_update()`) in its entry: the top level (a `__main__` block, or a
+        module nothing imports) and the functions it runs once, up to MAX_REQUEST_HOPS calls down (`main()`,
+        `hmc.measure()`). Each pass is one item through the model: the loop's lines are `step`, and so is the
+        project code in its body that runs the model (the seeds, with the loop's chain; model code keeps its tier).
+        Such a callee that loops over items of its own (`decode_dataset(cuts)` called per test set) is an entry
+        too: its loops are the steps, not the loop above it; and a loop whose body runs a generation (`generations`:
+        a decode loop whose callers are requests, `_generating`) walks requests, not items. An entry function no
+        root reaches is hot as a `forward` unit around its loops, as a script's top level is; what it calls outside
+        them (loading, set-up) stays unreached, and code some root reaches keeps its reading (a request's helpers).
+        A function whose `for` loop calls a request (`_request_roots`: icefall's `decode_dataset` over
+        `decode_one_chunk`) is such a `forward` unit with no `step` lines: its loop walks requests. Returned with each
+        entry's chain and loop spans (by the unit's key), which `_entry_scripts` (a top level) and `_item_entries` (a
+        function, after every other root) make its `step` lines. Training scripts, warm-ups, model code, and loops
+        whose body reaches no model (a loop over files that reads and writes, one that builds models) are left out."""
+        imported = self._imported_modules()
+        seeds: list[Seed] = []
+        entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]] = {}
+        memo: dict[tuple[str, bool], bool | str | None] = {}
+        for s in self.modules.values():
+            unit = s.script
+            if unit is None or not unit.calls or self._only_trains(unit) or not _is_program(s, imported):
+                continue
+            hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model per item)")
+            todo: list[tuple[FunctionInfo, Hop, int]] = [(unit, hop, 0)]
+            seen = {unit.key}
+            while todo:
+                fn, fn_hop, depth = todo.pop()
+                if spans := self._item_loops(fn, reached, model, generations, memo):
+                    entries[fn.key] = (fn_hop, spans)
+                elif depth and any(t.key in generations or self._request(reached.get(t.key))
+                                   for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model)):
+                    entries[fn.key] = (fn_hop, ())  # (a loop over requests: its body runs once per request)
+                for callee, line in fn.calls:
+                    in_item = _within(line, spans)
+                    if depth >= MAX_REQUEST_HOPS and not in_item:
+                        continue
+                    for target, how in self.call_edges(fn, fn.module, callee):
+                        if how.startswith((*BY_NAME, NEW)) or target.key in seen or target.key in model \
+                                or not self._free_entry(reached.get(target.key)) \
+                                or not self._host_side(target, reached, model):
+                            continue
+                        seen.add(target.key)
+                        off = _within(line, fn.gradless)
+                        if in_item and self._runs_below(target, reached, model, generations, memo, off) is True \
+                                and not self._item_loops(target, reached, model, generations, memo):
+                            seeds.append((target, _hop(target, how), fn_hop, False))
+                        elif depth < MAX_REQUEST_HOPS:
+                            todo.append((target, Hop(_hop(target, how), fn_hop), depth + 1))
+        return seeds, entries
+
+    def _item_entries(self, reached: dict[str, HotInfo], entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]]
+                      ) -> None:
+        """Make the entry functions with per-item loops (`_entry_item_loops`) hot around them: unreached, a `forward`
+        unit whose loops' lines are `step`; reached whole in `forward` with no step lines of its own (the request
+        `_step_loop_callers` found in it), those lines `step`. After every root, so that none is kept from what the
+        function calls outside its loops."""
+        for key, (hop, spans) in entries.items():
+            info = reached.get(key)
+            if key not in self.functions or info is not None and not (
+                    info.whole and info.tier == "forward" and not info.steps):
+                continue
+            reached[key] = HotInfo(info.hop if info else hop, whole=True, tier="forward", steps=spans,
+                                   capture=info.capture if info else False, outside="forward")
+
+    @staticmethod
+    def _request(info: HotInfo | None) -> bool:
+        """A function reached as a request (`_request_roots`: it runs a generation once per call)."""
+        return info is not None and info.whole and bool(info.via) and "(request: " in info.via[0]
+
+    @staticmethod
+    def _free_entry(info: HotInfo | None) -> bool:
+        """A function a program's per-item loop may claim (`_entry_item_loops`): unreached, or reached only as an API
+        nothing in the project calls (a model-owning class's inference method, `index/serving.py`; a library's
+        export), which the script's loop does call. Code another root reaches keeps that reading (a request's
+        helpers, what a script's gradless block runs)."""
+        return info is None or info.whole and info.tier == "forward" and not info.steps \
+            and (MODEL_API in info.via[0] or LIBRARY_API in info.via[0])
+
+    def _item_loops(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
+                    generations: frozenset[str], memo: dict[tuple[str, bool], bool | str | None], outer: bool = True
+                    ) -> tuple[tuple[int, int], ...]:
+        """The outermost `for` loops of `fn` whose body calls a project function that runs the model (`_runs_below`),
+        and none that trains: a per-item loop, each pass one item (a frame, a batch, a sweep) through the model. A
+        callee that loops over items of its own (`outer`: checked one level down) makes the loop around it a loop over
+        collections (test sets), not a step. A `while` loop takes no item: it may be a state machine (exllamav2's
+        conversion, stage by stage, one of which measures the model). A call of the model itself in the loop is left
+        to the roots that read it (`_script_roots`, `_step_roots`)."""
+        if not fn.loops or self._warms_up(fn):
+            return ()
+        runs: list[tuple[int, int]] = []
+        bodies = {body for _first, _last, body in fn.loop_heads}
+        for span in (s for s in fn.loops if s[0] in bodies):
+            below = [self._runs_below(t, reached, model, generations, memo, off)
+                     for t, _how, _line, off in self._for_loop_calls(fn, [span], model)]
+            if True in below and None not in below and REQUEST not in below and not (outer and any(
+                    self._item_loops(t, reached, model, generations, memo, outer=False)
+                    for t, _how, _line, _off in self._for_loop_calls(fn, [span], model))):
+                runs.append(span)
+        return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
+
+    def _for_loop_calls(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: frozenset[str]
+                        ) -> Iterator[tuple[FunctionInfo, str, int, bool]]:
+        """The project functions that `fn`'s calls within `spans` of its `for` loops resolve to by what the receiver
+        is (no model entry), with how, the line, and whether the call runs with autograd off."""
+        bodies = {body for _first, _last, body in fn.loop_heads}
+        spans = [s for s in spans if s[0] in bodies]
+        for callee, line in fn.calls:
+            if _within(line, spans):
+                for t, how in self.call_edges(fn, fn.module, callee):
+                    if not how.startswith((*BY_NAME, NEW)) and t.key not in model:
+                        yield t, how, line, _within(line, fn.gradless)
+
+    def _runs_below(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
+                    generations: frozenset[str], memo: dict[tuple[str, bool], bool | str | None], off: bool
+                    ) -> bool | str | None:
+        """`fn`, or a project function it reaches through up to MAX_INFERENCE_HOPS resolved calls, runs the model for
+        inference: it is a root of the `step` tier (a step driver, a decode loop), or it calls the model (a model
+        entry, `_enters_model`) with autograd off (`off`: the call of `fn` is gradless; else a `no_grad` block or
+        decorator on the way). With autograd on, the model's run may be training or evaluation with grad, as
+        `_request_loops` reads a script's loop. None where one of them trains (`trains`: a training step); REQUEST
+        where one runs a generation per call (`generations`: the call runs a request)."""
+        key = (fn.key, off)
+        if key in memo:
+            return memo[key]
+        memo[key] = False  # (a cycle back to it adds nothing)
+        level, seen, found = [(fn, off)], {key}, False
+        for _hop in range(MAX_INFERENCE_HOPS + 1):
+            below: list[tuple[FunctionInfo, bool]] = []
+            for f, f_off in level:
+                if trains(f) or f.key in generations:
+                    memo[key] = None if trains(f) else REQUEST
+                    return memo[key]
+                info = reached.get(f.key)
+                spans = [(f.lineno, f.end_lineno)] if f_off else f.gradless
+                found = found or f_off and f.key in model or (info is not None and info.whole and info.tier == "step"
+                                                             and info.hop is not None and info.hop.parent is None) \
+                    or bool(spans) and self._enters_model(f, spans, set(model))
+                for callee, line in f.calls:
+                    t_off = f_off or _within(line, f.gradless)
+                    below += [(t, t_off) for t, how in self.call_edges(f, f.module, callee)
+                              if not how.startswith((*BY_NAME, NEW)) and (t.key, t_off) not in seen
+                              and not seen.add((t.key, t_off))]
+            level = below
+        memo[key] = found
+        return found
+
+    def _entry_scripts(self, reached: dict[str, HotInfo], entries: frozenset[str],
+                       item_loops: dict[str, tuple[tuple[int, int], ...]]) -> dict[str, HotInfo]:
         """The top levels that are a program's entry, linted as one unit each (keyed by `ModuleSummary.script`'s
         key): a module with an `if __name__ == "__main__":` block, or one nothing in the project imports whose top
         level runs the model (`_enters_model`), a step driver (`_steps_in`) or a decode loop. A library's import-time
         code (`DEVICE = ...`, `_TABLE = torch.tensor(...)`) runs once per process, and a training script's syncs are
         no inference step: both stay out, unless it runs a rollout (`_only_trains`). The tier is the driver's: `step`
         with a decode loop at top level or for a training rollout, else `forward` with its rollouts' bodies `step`,
-        as the script's roots (`_script_roots`)."""
+        as the script's roots (`_script_roots`), and its per-item loops' bodies `step` too (`item_loops`)."""
         imported = self._imported_modules()
         out: dict[str, HotInfo] = {}
         for s in self.modules.values():
@@ -3309,7 +3466,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 continue
             step = unit.decode_loops or trains(unit)  # (one that trains is kept only for its rollout: all of it steps)
             out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if step else "forward",
-                                    steps=() if step else _rollout_loops(unit))
+                                    steps=() if step else tuple(sorted({*_rollout_loops(unit),
+                                                                        *item_loops.get(unit.key, ())})))
         return out
 
     @staticmethod

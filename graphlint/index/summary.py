@@ -1992,8 +1992,10 @@ class _Indexer(ast.NodeVisitor):
             return
         if isinstance(value, ast.IfExp):
             # `model = self if self._fsdp is None else self._fsdp`: a call of `model` calls either arm (a `None`
-            # arm calls nothing); an arm that is no alias (a local, a call) leaves the name unknown
-            arms = [self._alias(a) for a in (value.body, value.orelse) if not _is_none(a)]
+            # arm calls nothing); `droid = DroidAsync(args) if args.asynchronous else Droid(args)`: an instance of
+            # either class (`_instance_of`), so `droid.track(..)` calls either class's method; an arm that is neither
+            # (a local, another call) leaves the name unknown
+            arms = [self._alias(a) or self._instance_of(a) for a in (value.body, value.orelse) if not _is_none(a)]
             if arms and all(arms):
                 refs = list(dict.fromkeys(arms))
                 self.local_binds[-1][name] = refs[0] if len(refs) == 1 else ALTERNATIVES + "|".join(refs)
@@ -2091,6 +2093,28 @@ class _Indexer(ast.NodeVisitor):
         if isinstance(value, ast.Name) and any(value.id in binds for binds in self.local_binds):
             return self.resolve(value.id)
         return None
+
+    def _alternatives(self, func: ast.expr) -> list[str]:
+        """The callees a call of `func` may run where the local it reads holds one of several values (`_bind_value`'s
+        ALTERNATIVES, in the innermost `local_binds`): `fn(x)` after `fn = getattr(self, name)`, and `kind.load(x)`
+        after `kind = A if fast else B`, the method of either class (or alias) the local holds."""
+        if not self.local_binds:
+            return []
+        bound = self.local_binds[-1].get(func.id, "") if isinstance(func, ast.Name) else ""
+        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+                and (held := self.local_binds[-1].get(func.value.id, "")).startswith(ALTERNATIVES):
+            bound = ALTERNATIVES + "|".join(f"{alt}.{func.attr}" for alt in held[len(ALTERNATIVES):].split("|"))
+        return bound[len(ALTERNATIVES):].split("|") if bound.startswith(ALTERNATIVES) else []
+
+    def _instance_of(self, value: ast.expr) -> str | None:
+        """`pkg.Cls()` for an arm of a conditional expression that builds a class (`Droid(args)`, also through
+        nn.Module methods returning the module: `Net().to(device)`); None for any other value. By PEP 8's class
+        names, as `_bind_value` reads a lone construction."""
+        if not isinstance(value, ast.Call):
+            return None
+        built = _built(value, {}, self.resolve)
+        cname = self.resolve(dotted(built.func)) if isinstance(built, ast.Call) else None
+        return f"{cname}()" if cname and cname.rpartition(".")[2][:1].isupper() else None
 
     def _alias(self, value: ast.expr) -> str | None:
         """What a local bound to `value` stands for: `self` or an attribute of it (`model = self`, `m =
@@ -2373,13 +2397,7 @@ class _Indexer(ast.NodeVisitor):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
-        bound = self.local_binds[-1].get(func.id, "") if self.local_binds and isinstance(func, ast.Name) else ""
-        if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and self.local_binds \
-                and (held := self.local_binds[-1].get(func.value.id, "")).startswith(ALTERNATIVES):
-            # `kind = A if fast else B`, then `kind.load(x)`: the method of either class (or alias) the local holds
-            bound = ALTERNATIVES + "|".join(f"{alt}.{func.attr}" for alt in held[len(ALTERNATIVES):].split("|"))
-        if bound.startswith(ALTERNATIVES) and self.func_stack:
-            alternatives = bound[len(ALTERNATIVES):].split("|")
+        if self.func_stack and (alternatives := self._alternatives(func)):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in alternatives)
             for alt in alternatives:  # each one is called with these arguments (`sample_fn(denoiser, x, sigmas)`)
                 self._record_args(node, alt, keep_loops=True)
@@ -2415,12 +2433,13 @@ class _Indexer(ast.NodeVisitor):
                 finally:
                     self.local_binds.pop()
                 self._script().calls.append((own, node.lineno))
-                if node.args or node.keywords:  # what a script hands the objects it builds (`Tree(engine=llm)`)
-                    self.local_binds.append(self.script_binds)
-                    try:
+                self.local_binds.append(self.script_binds)
+                try:  # `droid.track(..)` with `droid = DroidAsync(args) if args.asynchronous else Droid(args)`
+                    self._script().calls.extend((alt, node.lineno) for alt in self._alternatives(func))
+                    if node.args or node.keywords:  # what a script hands the objects it builds (`Tree(engine=llm)`)
                         self._record_args(node, own)
-                    finally:
-                        self.local_binds.pop()
+                finally:
+                    self.local_binds.pop()
                 self.arm_binds.append(self.script_arms)
                 try:  # `pipeline.inference(...)` with `pipeline` bound in the arms of a top-level `if`
                     self._script().calls.extend((alt, node.lineno) for alt in self._arm_callees(func))

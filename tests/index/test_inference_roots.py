@@ -851,3 +851,236 @@ def test_a_top_level_calling_a_method_of_a_foreign_module_is_a_programs_entry():
     index.hot_functions()
     assert "infer:<module>" in index.entry_scripts
     assert "count:<module>" not in index.entry_scripts
+
+
+ITEMS = """
+    import torch
+    from torch import nn
+
+    class Net(nn.Module):
+        def forward(self, x):
+            return x * 2
+
+    class Tracker:
+        def __init__(self):
+            self.net = Net().cuda()
+            self.count = 0
+
+        def track(self, frame):
+            with torch.no_grad():
+                out = self.encode(frame)
+            if out.sum().item() > 0:
+                self.count += 1
+            return out
+
+        def encode(self, frame):
+            return self.net(frame.cuda())
+
+    class AsyncTracker(Tracker):
+        def track(self, frame):
+            return self.encode(frame)
+
+    class Sampler:
+        def __init__(self):
+            self.net = Net().cuda()
+
+        def leapfrog(self, x):
+            for k in range(8):  # (a step loop of its own, carrying nothing through the model: no generation)
+                out = self.net(x * k)
+            return out
+
+        def sweep(self):
+            x = self.leapfrog(torch.zeros(4, device="cuda"))
+            return x.sum().item() > 0
+
+        def generate_all(self, n):
+            for i in range(n):
+                log(self.leapfrog(torch.full((4,), i, device="cuda")))
+
+        def measure(self, n):
+            setup()
+            for i in range(n):
+                out = self.sweep()
+                log(out)
+            return out
+
+    class Trainer:
+        def __init__(self):
+            self.net = Net().cuda()
+
+        def epoch(self, batch):
+            loss = self.net(batch).mean()
+            loss.backward()
+            return loss.item()
+
+    def greedy(net, x, n):
+        for _ in range(n):
+            x = net(x).argmax(-1)
+        return x
+
+    def decode_one(net, batch):
+        return greedy(net, batch, 4).tolist()
+
+    def decode_dataset(net, batches):
+        for batch in batches:
+            print(decode_one(net, batch))
+
+    def setup():
+        return torch.zeros(1).cuda().item()
+
+    def log(x):
+        print(x.cpu())
+
+    def read_frame(path):
+        return torch.load(path)
+
+    def save(x, path):
+        torch.save(x.cpu(), path)
+
+    def build(name):
+        return Net()
+"""
+
+ITEM_SCRIPTS = {
+    # DROID-SLAM's demo: the tracker is built on the first frame, of either class
+    "pkg.demo": """
+        from pkg.items import Tracker, AsyncTracker, read_frame
+
+        if __name__ == "__main__":
+            tracker = None
+            for path in ["a.pt", "b.pt"]:
+                if tracker is None:
+                    tracker = AsyncTracker() if path == "a.pt" else Tracker()
+                tracker.track(read_frame(path))
+    """,
+    # icefall's decode script: `main` decodes a data set, one request (a decode loop's run) per batch
+    "pkg.asr": """
+        from pkg.items import Net, decode_dataset
+
+        def main():
+            decode_dataset(Net().cuda(), [1, 2])
+
+        if __name__ == "__main__":
+            main()
+    """,
+    # qed_fermion's sampler: the `__main__` block calls `measure` once, which loops over sweeps
+    "pkg.sweep": """
+        from pkg.items import Sampler
+
+        def main():
+            hmc = Sampler()
+            return hmc.measure(100)
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+ITEM_DECOYS = {
+    # a loop over files that only reads and writes data
+    "pkg.convert": """
+        from pkg.items import read_frame, save
+
+        if __name__ == "__main__":
+            for path in ["a.pt", "b.pt"]:
+                save(read_frame(path), path + ".out")
+    """,
+    # a one-shot call of the tracker
+    "pkg.once": """
+        from pkg.items import Tracker, read_frame
+
+        if __name__ == "__main__":
+            Tracker().track(read_frame("a.pt"))
+    """,
+    # a conditional expression with an arm that builds no class (a factory's result): the local's class is unknown
+    "pkg.factory": """
+        from pkg.items import Tracker, build, read_frame
+
+        if __name__ == "__main__":
+            tracker = build("a") if FAST else Tracker()
+            for path in ["a.pt", "b.pt"]:
+                tracker.track(read_frame(path))
+    """,
+    # a loop over generations (each call of a step loop of its own): a loop over requests, as before
+    "pkg.gen": """
+        from pkg.items import Sampler
+
+        if __name__ == "__main__":
+            Sampler().generate_all(4)
+    """,
+    # a loop that only builds models
+    "pkg.zoo": """
+        from pkg.items import build
+
+        if __name__ == "__main__":
+            models = []
+            for name in ["a", "b"]:
+                models.append(build(name))
+    """,
+    # a training loop
+    "pkg.train": """
+        import torch
+        from pkg.items import Trainer
+
+        def main():
+            trainer = Trainer()
+            for epoch in range(3):
+                trainer.epoch(torch.zeros(4))
+
+        if __name__ == "__main__":
+            main()
+    """,
+    # a loop in a test: no program's entry runs it
+    "tests.test_items": """
+        from pkg.items import Tracker, read_frame
+
+        def test_tracks():
+            tracker = Tracker()
+            for path in ["a.pt", "b.pt"]:
+                tracker.track(read_frame(path))
+    """,
+}
+
+
+def test_a_programs_per_item_loop_runs_the_project_code_it_calls_every_step():
+    """A `for` loop in a program's entry (its `__main__` block, or a function that block calls) whose body calls
+    project code that runs the model: each pass is one item through the model, so what the body calls is `step` code
+    (DROID-SLAM's `for t, image in stream: droid.track(t, image)`, with `droid` an instance of either class of a
+    conditional expression; qed_fermion's `measure` sweeping `metropolis_update`). The entry function itself is hot
+    as a `forward` unit whose loop body is `step`; its one-shot set-up (`setup()`) stays unreached."""
+    index = ProjectIndex([index_source(textwrap.dedent(src), f"{mod.replace('.', '/')}.py", mod, False)
+                          for mod, src in {"pkg.__init__": "", "pkg.items": ITEMS, **ITEM_SCRIPTS}.items()])
+    found = {index.functions[k].qualname: v for k, v in index.hot_functions().items() if v.whole}
+    for qualname in ("Tracker.track", "AsyncTracker.track"):
+        assert found[qualname].tier == "step", qualname
+        assert found[qualname].via[0] == "pkg.demo:<module> (script: runs the model per item)"
+    assert found["Sampler.sweep"].via == ("pkg.sweep:<module> (script: runs the model per item)", "main",
+                                          "Sampler.measure", "Sampler.sweep")
+    measure = found["Sampler.measure"]
+    assert measure.via == ("pkg.sweep:<module> (script: runs the model per item)", "main", "Sampler.measure")
+    assert (measure.tier, measure.tier_at(measure.steps[0][0])) == ("forward", "step")
+    # (what runs no model stays out: the frame's reader, the sampler's one-shot set-up)
+    assert "setup" not in found and "read_frame" not in found and "main" not in found
+    # a loop over requests: its function is a `forward` unit, no `step` lines; the request keeps its reading
+    assert (found["decode_dataset"].tier, found["decode_dataset"].steps) == ("forward", ())
+    assert found["decode_dataset"].via[0] == "pkg.asr:<module> (script: runs the model per item)"
+    assert found["decode_one"].tier == "forward" and "request" in found["decode_one"].via[0]
+    script = index.entry_scripts["pkg.demo:<module>"]
+    assert script.steps and script.tier_at(script.steps[0][0]) == "step"
+
+
+def test_file_loops_one_shot_calls_model_builders_training_and_tests_root_nothing_per_item():
+    """The decoys: a script loop over files that only reads and writes (nothing below it runs the model), a
+    one-shot `__main__` call (the tracker keeps its reading: no `step`), a loop over a local bound to a factory's
+    result or a class (`_instance_of` reads class constructions only), a loop over generations (a step loop per
+    call: requests), a loop that only builds models; and a
+    training loop (its step trains) and a loop in a test function (no program's entry calls it), which other roots
+    read as they did (a one-step driver called in a loop), none as a program's item."""
+    scripts = {k: v for k, v in ITEM_DECOYS.items() if k not in ("pkg.train", "tests.test_items")}
+    found = hot({"pkg.__init__": "", "pkg.items": ITEMS, **scripts})
+    for cold in ("read_frame", "save", "build"):
+        assert cold not in found, cold
+    assert found["Tracker.track"][0] == "forward"  # (the inference API's reading, as without the scripts)
+    assert "per item" not in found["Sampler.generate_all"][1][0]
+    found = hot({"pkg.__init__": "", "pkg.items": ITEMS, **ITEM_DECOYS})
+    assert not [k for k, (_tier, via) in found.items() if "per item" in via[0]]

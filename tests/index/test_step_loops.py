@@ -346,6 +346,27 @@ FLOW = """
         for step in range(steps):
             token = torch.argmax(model(step))
             print(step, token)
+
+    def batch_greedy(model, encoder_out, sizes, n):
+        hyps = [[0] for _ in range(n)]
+        decoder_out = model.decoder(torch.tensor(hyps, device="cuda"))
+        for t, size in enumerate(sizes):
+            logits = model.joiner(encoder_out[t], decoder_out[:size])
+            y = logits.argmax(dim=1).tolist()
+            for i, v in enumerate(y):
+                if v != 0:
+                    hyps[i].append(v)
+            decoder_input = [h[-2:] for h in hyps[:size]]
+            decoder_out = model.decoder(torch.tensor(decoder_input, device="cuda"))
+        return hyps
+
+    def batch_collect(model, batches, n):
+        hyps = [[] for _ in range(n)]
+        for batch in batches:
+            y = model(batch).argmax(dim=1).tolist()
+            for i, v in enumerate(y):
+                hyps[i].append(v)
+        return hyps
 """
 
 
@@ -355,9 +376,12 @@ def test_a_loop_feeding_its_picked_token_back_into_a_call_is_a_decode_loop():
     assert found["speculate"] == ("step", ("speculate (step: decode loop)",))
     assert found["sample"] == ("step", ("speculate (step: decode loop)", "sample"))
     assert found["greedy"][0] == "step"  # (the pick is a method of the call's result)
-    # Decoys: a loop that picks from each batch's output but feeds nothing back (an evaluation over batches), a
-    # sampler's own loop (the token goes back only through tensor methods), and a loop that prints its pick.
-    for cold in ("collect", "draw", "log_loop"):
+    # (each row's pick appended to that row's hypothesis, `hyps[i].append(v)`, and the rows read back as the input)
+    assert found["batch_greedy"] == ("step", ("batch_greedy (step: decode loop)",))
+    # Decoys: a loop that picks from each batch's output but feeds nothing back (an evaluation over batches; also
+    # into each row's list, `batch_collect`), a sampler's own loop (the token goes back only through tensor methods),
+    # and a loop that prints its pick.
+    for cold in ("collect", "batch_collect", "draw", "log_loop"):
         assert cold not in found, cold
 
 

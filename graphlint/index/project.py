@@ -211,6 +211,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # each answer walks all the function's calls again (`_unnamed_modules`). Holding `fn` keeps its id unused.
         self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
         self._module_heads_memo: dict[str, frozenset[str]] = {}  # function key -> what it calls nn.Module API on
+        # (function key, tuple item or -1) -> what calling it returns is a module (`returns_module`)
+        self._returns_module_memo: dict[tuple[str, int], bool] = {}
         self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
         self._one_pass_memo: dict[str, bool] = {}  # module method key -> it runs the model once per call (`_one_pass`)
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
@@ -395,6 +397,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._receivers_memo.clear()
         self._library_models_memo.clear()
         self._module_heads_memo.clear()
+        self._returns_module_memo.clear()
         self._gradless_memo = self._imported_memo = None
         self._one_pass_memo.clear()
         self._script_reaches.clear()
@@ -3585,20 +3588,41 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _factory_returns_module(self, unit: FunctionInfo, factory: str, item: str | None) -> bool:
         """Calling `factory` (a project function, called directly) returns a module (item `item` of the tuple it
-        returns, if given): the value it returns is bound by a call (`model = get_model(args)`: `makes` /
-        `item_makes`) that it calls nn.Module's own API on before returning it (`model.eval()`, `load_state_dict`):
-        VALL-E's `load_model(ckpt)` returning `model, tokens`, SAM2's `build_sam2_video_predictor(..)`."""
-        for target, how in self.call_edges(unit, unit.module, factory):
-            if how:
-                continue
-            if item is None:
-                names = target.makes
-            else:
-                i = int(item)
-                names = [target.item_makes[i]] if i < len(target.item_makes) else []
-            if any(name and _module_api_on(f"{name}()", target) for name in names):
-                return True
-        return False
+        returns, if given): `returns_module`. VALL-E's `load_model(ckpt)` returning `model, tokens`, SAM2's
+        `build_sam2_video_predictor(..)`."""
+        return any(not how and self.returns_module(target, None if item is None else int(item))
+                   for target, how in self.call_edges(unit, unit.module, factory))
+
+    def returns_module(self, fn: FunctionInfo, item: int | None = None, depth: int = 0) -> bool:
+        """What calling `fn` returns (item `item` of the tuple it returns, if given) is a module, by the function's
+        return summary (`makes` / `item_makes`): an instance of a project nn.Module class (`return Net(cfg)`), a local
+        that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
+        model`, `m = torch.load(p); m.load_state_dict(sd)`: `MODULE_API`, which no tensor, dict, optimizer or
+        tokenizer has), or the return of a project factory that does, up to MAX_SETTLE_DEPTH factories down. A
+        state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
+        item) and an optimizer are no module."""
+        key = (fn.key, -1 if item is None else item)
+        found = self._returns_module_memo.get(key)
+        if found is None:
+            self._returns_module_memo[key] = False  # cycle guard
+            if item is None:  # (`makes` spells what a call returns `f()`; a bare function is one handed out)
+                names = [(name.removesuffix("()"), name.endswith("()")) for name in fn.makes]
+            else:  # (an item names the call its local was bound by, or a def nested in `fn`, handed out)
+                names = [(fn.item_makes[item], True)] if item < len(fn.item_makes) else []
+            found = self._returns_module_memo[key] = any(
+                name and self._made_module(fn, name, called, depth) for name, called in names)
+        return found
+
+    def _made_module(self, fn: FunctionInfo, name: str, called: bool, depth: int) -> bool:
+        """`name`, one thing `fn` returns (`returns_module`: a local's dotted name, a call's callee when `called`, or a
+        class it builds), is a module."""
+        if _module_api_on(name, fn) or _module_api_on(f"{name}()", fn):
+            return True  # (the local itself, or what the call it was bound by returned: both spellings are recorded)
+        cls = self.class_by_dotted(name)
+        if cls is not None:
+            return self.is_nn_module(cls)
+        factory = self.function_by_dotted(name) if called and depth < MAX_SETTLE_DEPTH else None
+        return factory is not None and factory.parent_key != fn.key and self.returns_module(factory, None, depth + 1)
 
     def _self_runs_model(self, cls: ClassInfo, model: set[str]) -> bool:
         """`self(x)` / `self.forward(x)` on an instance of `cls` runs the model: its forward (or a subclass') is a

@@ -851,3 +851,78 @@ def test_a_top_level_calling_a_method_of_a_foreign_module_is_a_programs_entry():
     index.hot_functions()
     assert "infer:<module>" in index.entry_scripts
     assert "count:<module>" not in index.entry_scripts
+
+
+# A project factory's return summary: what it returns is a module where it builds a project nn.Module class, or calls
+# nn.Module's own API on the local it returns (SAM2's `build_sam2_video_predictor`: a config-built model, `eval()`ed),
+# through a factory of a factory and through a tuple's item (`model, tok = load(..)`: item 0 only).
+FACTORY_RETURNS = """
+    import torch
+    from hydra.utils import instantiate
+
+    def build(cfg):
+        model = instantiate(cfg)
+        model.eval()
+        return model
+
+    def load(cfg):
+        return build(cfg)
+
+    def load_pair(cfg):
+        model = build(cfg)
+        tok = instantiate(cfg.tokenizer)
+        return model, tok
+
+    def load_state(path):
+        sd = torch.load(path)
+        return sd
+
+    def make_opt(params):
+        opt = torch.optim.SGD(params, lr=0.1)
+        return opt
+
+    @torch.no_grad()
+    def segment(cfg, frames):
+        model = load(cfg)
+        for f in frames:
+            print(model.segment(f.cuda()).cpu())
+
+    @torch.no_grad()
+    def caption(cfg, x):
+        model, tok = load_pair(cfg)
+        return model.caption(x.cuda()).cpu()
+
+    @torch.no_grad()
+    def tokenize(cfg, text):
+        model, tok = load_pair(cfg)
+        return tok.encode_batch(text).cuda().cpu()
+
+    @torch.no_grad()
+    def lookup(path, x):
+        sd = load_state(path)
+        return sd.find_rows(x.cuda()).cpu()
+
+    @torch.no_grad()
+    def schedule(params, x):
+        opt = make_opt(params)
+        return opt.step_all(x.cuda()).cpu()
+
+    def fit(cfg, batches):
+        model = load(cfg)
+        for b in batches:
+            loss = model.compute_loss(b.cuda())
+            loss.backward()
+            print(loss.item())
+"""
+
+
+def test_a_method_call_on_what_a_factory_returns_as_a_module_is_inference():
+    """With autograd off, a method of its own called on a factory's return that the factory's summary shows to be a
+    module (`model.eval()` on the local it returns, one factory further down, or item 0 of the tuple it returns) runs
+    the model. Decoys: the tokenizer returned next to the model (item 1), a factory returning a state dict
+    (`torch.load` with no module API), one returning an optimizer, and a loop on the model with autograd on (training)."""
+    found = hot({"infer": FACTORY_RETURNS})
+    for name in ("segment", "caption"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("tokenize", "lookup", "schedule", "fit"):
+        assert name not in found, name

@@ -3172,11 +3172,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         entries = set(model)
         while True:  # a gradless call of another one (`model.sample(x)` in a script's loop) runs the model too
             found = [fn for fn in todo if fn.key not in entries
-                     and self._enters_model(fn, fn.gradless, entries, through_modules=True)]
+                     and (self._enters_model(fn, fn.gradless, entries, through_modules=True)
+                          or self._gradless_generation(fn, reached))]
             if not found:
                 return out
             entries.update(fn.key for fn in found)
             out += [(fn, f"{fn.display} (inference: runs the model with autograd off)", None, False) for fn in found]
+
+    def _gradless_generation(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
+        """`fn` runs a generation (`_drives_steps`: a step root with a decode or sampling loop of its own, resolved by
+        what the receiver is) with autograd off: VALL-E's `infer.py` `main` calls `model.inference(..)`, the model a
+        project loader returns (`model, tokens = load_model(ckpt)`), per prompt under `@torch.no_grad()`. The
+        generation's own step loop is no model entry (`_enters_model`), but running it is inference, as a script's
+        top-level loop calling it is (`_request_loops`). Only a generation of another object (a model, a function
+        handed one): a class's call of its own loop (`self._generate_masks(image)`) is `_request_roots`' climb."""
+        return any(not callee.startswith("self.") and _within(line, fn.gradless)
+                   and self._drives_steps(fn, callee, reached) for callee, line in fn.calls)
 
     def _script_roots(self, reached: dict[str, HotInfo], model: frozenset[str], entries: frozenset[str]
                       ) -> list[Seed]:

@@ -926,3 +926,74 @@ def test_a_method_call_on_what_a_factory_returns_as_a_module_is_inference():
         assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
     for name in ("tokenize", "lookup", "schedule", "fit"):
         assert name not in found, name
+
+
+# VALL-E's `infer.py`: `main` runs, with autograd off, the generation of a model a project loader returns (`model,
+# tokens = load_model(ckpt)`); the generation's loop calls parts of classes outside the tree, so it is a step root but
+# no model entry.
+GRADLESS_GENERATION = """
+    import torch
+    from torch import nn
+    from outside.layers import Embedding
+
+
+    class Net(nn.Module):
+        def __init__(self, decoder_cls):
+            super().__init__()
+            self.embed = Embedding(10, 4)
+            self.decoder = decoder_cls(4)
+
+        def forward(self, x):
+            return self.decoder(self.embed(x))
+
+        def inference(self, x, n):
+            y = x
+            while True:
+                logits = self.decoder(self.embed(y))
+                nxt = logits.argmax(-1)
+                if nxt[0] == 0 or y.shape[1] > n:
+                    break
+                y = torch.cat([y, nxt], dim=1)
+            return y
+
+
+    def get_model(cfg):
+        return Net(cfg)
+
+
+    def load_model(path):
+        ckpt = torch.load(path)
+        model = get_model(ckpt)
+        model.load_state_dict(ckpt["model"])
+        model.eval()
+        return model, ckpt["tokens"]
+
+
+    @torch.no_grad()
+    def main(path, prompts):
+        model, tokens = load_model(path)
+        for p in prompts:
+            ids = torch.tensor(p).to("cuda")
+            out = model.inference(ids, 10)
+            print(out.cpu())
+
+
+    def evaluate(path, prompts):
+        model, tokens = load_model(path)
+        for p in prompts:
+            ids = torch.tensor(p).to("cuda")
+            out = model.inference(ids, 10)
+            print(out.cpu())
+
+
+    if __name__ == "__main__":
+        main("x", [[1]])
+"""
+
+
+def test_a_gradless_function_running_a_generation_is_inference():
+    """A gradless call of a step root with a decode loop of its own (`model.inference(ids, n)` on a loader's module)
+    runs the model. Decoy: the same calls with autograd on (`evaluate`)."""
+    found = hot({"infer": GRADLESS_GENERATION})
+    assert found["main"] == ("forward", ("main (inference: runs the model with autograd off)",))
+    assert "evaluate" not in found

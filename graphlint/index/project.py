@@ -3604,27 +3604,33 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return any(not how and self.returns_module(target, None if item is None else int(item))
                    for target, how in self.call_edges(unit, unit.module, factory))
 
-    def returns_module(self, fn: FunctionInfo, item: int | None = None, depth: int = 0) -> bool:
+    def returns_module(self, fn: FunctionInfo, item: int | None = None) -> bool:
         """What calling `fn` returns (item `item` of the tuple it returns, if given) is a module, by the function's
-        return summary (`makes` / `item_makes`): an instance of a project nn.Module class (`return Net(cfg)`), a local
-        that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
+        return summary (`makes` / `item_makes`) or its annotation (`-> nn.Module`: `_returns_module`): an instance of
+        a project nn.Module class (`return Net(cfg)`), a local that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
         model`, `m = torch.load(p); m.load_state_dict(sd)`: `MODULE_API`, which no tensor, dict, optimizer or
         tokenizer has), or the return of a project factory that does, up to MAX_SETTLE_DEPTH factories down. A
         state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
         item) and an optimizer are no module."""
         key = (fn.key, -1 if item is None else item)
         found = self._returns_module_memo.get(key)
-        if found is None:
-            self._returns_module_memo[key] = False  # cycle guard
-            if item is None:  # (`makes` spells what a call returns `f()`; a bare function is one handed out)
-                names = [(name.removesuffix("()"), name.endswith("()")) for name in fn.makes]
-            else:  # (an item names the call its local was bound by, or a def nested in `fn`, handed out)
-                names = [(fn.item_makes[item], True)] if item < len(fn.item_makes) else []
-            found = self._returns_module_memo[key] = any(
-                name and self._made_module(fn, name, called, depth) for name, called in names)
+        if found is None:  # (only whole answers are kept: one cut short by the depth or a cycle depends on the path)
+            found = self._returns_module_memo[key] = self._summary_module(fn, item, frozenset())
         return found
 
-    def _made_module(self, fn: FunctionInfo, name: str, called: bool, depth: int) -> bool:
+    def _summary_module(self, fn: FunctionInfo, item: int | None, seen: frozenset[str]) -> bool:
+        """`returns_module`, `seen` holding the factories already followed down to `fn`."""
+        if fn.key in seen or len(seen) > MAX_SETTLE_DEPTH:
+            return False
+        if item is None and self._returns_module(fn):
+            return True  # (annotated `-> nn.Module`, or an element of its class's module container)
+        if item is None:  # (`makes` spells what a call returns `f()`; a bare function is one handed out)
+            names = [(name.removesuffix("()"), name.endswith("()")) for name in fn.makes]
+        else:  # (an item names the call its local was bound by, or a def nested in `fn`, handed out)
+            names = [(fn.item_makes[item], True)] if item < len(fn.item_makes) else []
+        return any(name and self._made_module(fn, name, called, seen | {fn.key}) for name, called in names)
+
+    def _made_module(self, fn: FunctionInfo, name: str, called: bool, seen: frozenset[str]) -> bool:
         """`name`, one thing `fn` returns (`returns_module`: a local's dotted name, a call's callee when `called`, or a
         class it builds), is a module."""
         if _module_api_on(name, fn) or _module_api_on(f"{name}()", fn):
@@ -3632,8 +3638,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cls = self.class_by_dotted(name)
         if cls is not None:
             return self.is_nn_module(cls)
-        factory = self.function_by_dotted(name) if called and depth < MAX_SETTLE_DEPTH else None
-        return factory is not None and factory.parent_key != fn.key and self.returns_module(factory, None, depth + 1)
+        factory = self.function_by_dotted(name) if called else None
+        return factory is not None and factory.parent_key != fn.key \
+            and self._summary_module(factory, None, seen)
 
     def _self_runs_model(self, cls: ClassInfo, model: set[str]) -> bool:
         """`self(x)` / `self.forward(x)` on an instance of `cls` runs the model: its forward (or a subclass') is a

@@ -3606,12 +3606,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def returns_module(self, fn: FunctionInfo, item: int | None = None) -> bool:
         """What calling `fn` returns (item `item` of the tuple it returns, if given) is a module, by the function's
-        return summary (`makes` / `item_makes`) or its annotation (`-> nn.Module`: `_returns_module`): an instance of
-        a project nn.Module class (`return Net(cfg)`), a local that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
+        return summary (`makes` / `item_makes`): an instance of a project nn.Module class (`return Net(cfg)`), a local
+        that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
         model`, `m = torch.load(p); m.load_state_dict(sd)`: `MODULE_API`, which no tensor, dict, optimizer or
         tokenizer has), or the return of a project factory that does, up to MAX_SETTLE_DEPTH factories down. A
         state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
-        item) and an optimizer are no module."""
+        item) and an optimizer are no module. (Not the annotation, `-> nn.Module`: a method picking one of its
+        modules (`_select_expert(t)`) hands out a part, whose `reset_parameters()` runs no model.)"""
         key = (fn.key, -1 if item is None else item)
         found = self._returns_module_memo.get(key)
         if found is None:  # (only whole answers are kept: one cut short by the depth or a cycle depends on the path)
@@ -3622,8 +3623,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """`returns_module`, `seen` holding the factories already followed down to `fn`."""
         if fn.key in seen or len(seen) > MAX_SETTLE_DEPTH:
             return False
-        if item is None and self._returns_module(fn):
-            return True  # (annotated `-> nn.Module`, or an element of its class's module container)
         if item is None:  # (`makes` spells what a call returns `f()`; a bare function is one handed out)
             names = [(name.removesuffix("()"), name.endswith("()")) for name in fn.makes]
         else:  # (an item names the call its local was bound by, or a def nested in `fn`, handed out)

@@ -212,6 +212,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # each answer walks all the function's calls again (`_unnamed_modules`). Holding `fn` keeps its id unused.
         self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
         self._module_heads_memo: dict[str, frozenset[str]] = {}  # function key -> what it calls nn.Module API on
+        # (function key, tuple item or -1) -> what calling it returns is a module (`returns_module`)
+        self._returns_module_memo: dict[tuple[str, int], bool] = {}
         self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
         self._one_pass_memo: dict[str, bool] = {}  # module method key -> it runs the model once per call (`_one_pass`)
         self._class_sets: dict[tuple[str, str], list[str]] | None = None  # (class key, attr) -> `Cls.attr = X()`
@@ -396,6 +398,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._receivers_memo.clear()
         self._library_models_memo.clear()
         self._module_heads_memo.clear()
+        self._returns_module_memo.clear()
         self._gradless_memo = self._imported_memo = None
         self._one_pass_memo.clear()
         self._script_reaches.clear()
@@ -3210,11 +3213,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         entries = set(model)
         while True:  # a gradless call of another one (`model.sample(x)` in a script's loop) runs the model too
             found = [fn for fn in todo if fn.key not in entries
-                     and self._enters_model(fn, fn.gradless, entries, through_modules=True)]
+                     and (self._enters_model(fn, fn.gradless, entries, through_modules=True)
+                          or self._gradless_generation(fn, reached))]
             if not found:
                 return out
             entries.update(fn.key for fn in found)
             out += [(fn, f"{fn.display} (inference: runs the model with autograd off)", None, False) for fn in found]
+
+    def _gradless_generation(self, fn: FunctionInfo, reached: dict[str, HotInfo]) -> bool:
+        """`fn` runs a generation (`_drives_steps`: a step root with a decode or sampling loop of its own, resolved by
+        what the receiver is) with autograd off: VALL-E's `infer.py` `main` calls `model.inference(..)`, the model a
+        project loader returns (`model, tokens = load_model(ckpt)`), per prompt under `@torch.no_grad()`. The
+        generation's own step loop is no model entry (`_enters_model`), but running it is inference, as a script's
+        top-level loop calling it is (`_request_loops`). Only a generation of another object (a model, a function
+        handed one): a class's call of its own loop (`self._generate_masks(image)`) is `_request_roots`' climb."""
+        return any(not callee.startswith("self.") and _within(line, fn.gradless)
+                   and self._drives_steps(fn, callee, reached) for callee, line in fn.calls)
 
     def _script_roots(self, reached: dict[str, HotInfo], model: frozenset[str], entries: frozenset[str]
                       ) -> list[Seed]:
@@ -3777,20 +3791,47 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _factory_returns_module(self, unit: FunctionInfo, factory: str, item: str | None) -> bool:
         """Calling `factory` (a project function, called directly) returns a module (item `item` of the tuple it
-        returns, if given): the value it returns is bound by a call (`model = get_model(args)`: `makes` /
-        `item_makes`) that it calls nn.Module's own API on before returning it (`model.eval()`, `load_state_dict`):
-        VALL-E's `load_model(ckpt)` returning `model, tokens`, SAM2's `build_sam2_video_predictor(..)`."""
-        for target, how in self.call_edges(unit, unit.module, factory):
-            if how:
-                continue
-            if item is None:
-                names = target.makes
-            else:
-                i = int(item)
-                names = [target.item_makes[i]] if i < len(target.item_makes) else []
-            if any(name and _module_api_on(f"{name}()", target) for name in names):
-                return True
-        return False
+        returns, if given): `returns_module`. VALL-E's `load_model(ckpt)` returning `model, tokens`, SAM2's
+        `build_sam2_video_predictor(..)`."""
+        return any(not how and self.returns_module(target, None if item is None else int(item))
+                   for target, how in self.call_edges(unit, unit.module, factory))
+
+    def returns_module(self, fn: FunctionInfo, item: int | None = None) -> bool:
+        """What calling `fn` returns (item `item` of the tuple it returns, if given) is a module, by the function's
+        return summary (`makes` / `item_makes`): an instance of a project nn.Module class (`return Net(cfg)`), a local
+        that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
+        model`, `m = torch.load(p); m.load_state_dict(sd)`: `MODULE_API`, which no tensor, dict, optimizer or
+        tokenizer has), or the return of a project factory that does, up to MAX_SETTLE_DEPTH factories down. A
+        state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
+        item) and an optimizer are no module. (Not the annotation, `-> nn.Module`: a method picking one of its
+        modules (`_select_expert(t)`) hands out a part, whose `reset_parameters()` runs no model.)"""
+        key = (fn.key, -1 if item is None else item)
+        found = self._returns_module_memo.get(key)
+        if found is None:  # (only whole answers are kept: one cut short by the depth or a cycle depends on the path)
+            found = self._returns_module_memo[key] = self._summary_module(fn, item, frozenset())
+        return found
+
+    def _summary_module(self, fn: FunctionInfo, item: int | None, seen: frozenset[str]) -> bool:
+        """`returns_module`, `seen` holding the factories already followed down to `fn`."""
+        if fn.key in seen or len(seen) > MAX_SETTLE_DEPTH:
+            return False
+        if item is None:  # (`makes` spells what a call returns `f()`; a bare function is one handed out)
+            names = [(name.removesuffix("()"), name.endswith("()")) for name in fn.makes]
+        else:  # (an item names the call its local was bound by, or a def nested in `fn`, handed out)
+            names = [(fn.item_makes[item], True)] if item < len(fn.item_makes) else []
+        return any(name and self._made_module(fn, name, called, seen | {fn.key}) for name, called in names)
+
+    def _made_module(self, fn: FunctionInfo, name: str, called: bool, seen: frozenset[str]) -> bool:
+        """`name`, one thing `fn` returns (`returns_module`: a local's dotted name, a call's callee when `called`, or a
+        class it builds), is a module."""
+        if _module_api_on(name, fn) or _module_api_on(f"{name}()", fn):
+            return True  # (the local itself, or what the call it was bound by returned: both spellings are recorded)
+        cls = self.class_by_dotted(name)
+        if cls is not None:
+            return self.is_nn_module(cls)
+        factory = self.function_by_dotted(name) if called else None
+        return factory is not None and factory.parent_key != fn.key \
+            and self._summary_module(factory, None, seen)
 
     def _self_runs_model(self, cls: ClassInfo, model: set[str]) -> bool:
         """`self(x)` / `self.forward(x)` on an instance of `cls` runs the model: its forward (or a subclass') is a

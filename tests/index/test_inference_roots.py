@@ -1084,3 +1084,149 @@ def test_file_loops_one_shot_calls_model_builders_training_and_tests_root_nothin
     assert "per item" not in found["Sampler.generate_all"][1][0]
     found = hot({"pkg.__init__": "", "pkg.items": ITEMS, **ITEM_DECOYS})
     assert not [k for k, (_tier, via) in found.items() if "per item" in via[0]]
+
+
+# A project factory's return summary: what it returns is a module where it builds a project nn.Module class, or calls
+# nn.Module's own API on the local it returns (SAM2's `build_sam2_video_predictor`: a config-built model, `eval()`ed),
+# through a factory of a factory and through a tuple's item (`model, tok = load(..)`: item 0 only).
+FACTORY_RETURNS = """
+    import torch
+    from hydra.utils import instantiate
+
+    def build(cfg):
+        model = instantiate(cfg)
+        model.eval()
+        return model
+
+    def load(cfg):
+        return build(cfg)
+
+    def load_pair(cfg):
+        model = build(cfg)
+        tok = instantiate(cfg.tokenizer)
+        return model, tok
+
+    def load_state(path):
+        sd = torch.load(path)
+        return sd
+
+    def make_opt(params):
+        opt = torch.optim.SGD(params, lr=0.1)
+        return opt
+
+    @torch.no_grad()
+    def segment(cfg, frames):
+        model = load(cfg)
+        for f in frames:
+            print(model.segment(f.cuda()).cpu())
+
+    @torch.no_grad()
+    def caption(cfg, x):
+        model, tok = load_pair(cfg)
+        return model.caption(x.cuda()).cpu()
+
+    @torch.no_grad()
+    def tokenize(cfg, text):
+        model, tok = load_pair(cfg)
+        return tok.encode_batch(text).cuda().cpu()
+
+    @torch.no_grad()
+    def lookup(path, x):
+        sd = load_state(path)
+        return sd.find_rows(x.cuda()).cpu()
+
+    @torch.no_grad()
+    def schedule(params, x):
+        opt = make_opt(params)
+        return opt.step_all(x.cuda()).cpu()
+
+    def fit(cfg, batches):
+        model = load(cfg)
+        for b in batches:
+            loss = model.compute_loss(b.cuda())
+            loss.backward()
+            print(loss.item())
+"""
+
+
+def test_a_method_call_on_what_a_factory_returns_as_a_module_is_inference():
+    """With autograd off, a method of its own called on a factory's return that the factory's summary shows to be a
+    module (`model.eval()` on the local it returns, one factory further down, or item 0 of the tuple it returns) runs
+    the model. Decoys: the tokenizer returned next to the model (item 1), a factory returning a state dict
+    (`torch.load` with no module API), one returning an optimizer, and a loop on the model with autograd on (training)."""
+    found = hot({"infer": FACTORY_RETURNS})
+    for name in ("segment", "caption"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("tokenize", "lookup", "schedule", "fit"):
+        assert name not in found, name
+
+
+# VALL-E's `infer.py`: `main` runs, with autograd off, the generation of a model a project loader returns (`model,
+# tokens = load_model(ckpt)`); the generation's loop calls parts of classes outside the tree, so it is a step root but
+# no model entry.
+GRADLESS_GENERATION = """
+    import torch
+    from torch import nn
+    from outside.layers import Embedding
+
+
+    class Net(nn.Module):
+        def __init__(self, decoder_cls):
+            super().__init__()
+            self.embed = Embedding(10, 4)
+            self.decoder = decoder_cls(4)
+
+        def forward(self, x):
+            return self.decoder(self.embed(x))
+
+        def inference(self, x, n):
+            y = x
+            while True:
+                logits = self.decoder(self.embed(y))
+                nxt = logits.argmax(-1)
+                if nxt[0] == 0 or y.shape[1] > n:
+                    break
+                y = torch.cat([y, nxt], dim=1)
+            return y
+
+
+    def get_model(cfg):
+        return Net(cfg)
+
+
+    def load_model(path):
+        ckpt = torch.load(path)
+        model = get_model(ckpt)
+        model.load_state_dict(ckpt["model"])
+        model.eval()
+        return model, ckpt["tokens"]
+
+
+    @torch.no_grad()
+    def main(path, prompts):
+        model, tokens = load_model(path)
+        for p in prompts:
+            ids = torch.tensor(p).to("cuda")
+            out = model.inference(ids, 10)
+            print(out.cpu())
+
+
+    def evaluate(path, prompts):
+        model, tokens = load_model(path)
+        for p in prompts:
+            ids = torch.tensor(p).to("cuda")
+            out = model.inference(ids, 10)
+            print(out.cpu())
+
+
+    if __name__ == "__main__":
+        main("x", [[1]])
+"""
+
+
+def test_a_gradless_function_running_a_generation_is_inference():
+    """A gradless call of a step root with a decode loop of its own (`model.inference(ids, n)` on a loader's module)
+    runs the model. Decoy: the same calls with autograd on (`evaluate`)."""
+    found = hot({"infer": GRADLESS_GENERATION})
+    assert found["main"] == ("forward", ("main (inference: runs the model with autograd off)",))
+    assert "evaluate" not in found

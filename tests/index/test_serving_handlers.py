@@ -567,3 +567,98 @@ def test_a_tree_whose_only_roots_are_inference_apis_still_falls_back_whole(tmp_p
     lines = {source.splitlines()[f.line - 1].strip(): f.context for f in result.findings if f.code == "GL102"}
     assert lines == {"return self.policy.select_action(obs).tolist()": "forward",
                      "return torch.linspace(0, 1, n).cuda().tolist()": "unrooted"}
+
+
+# SAM2's demo `InferenceAPI`: the predictor comes from a project factory that builds it by config (a class the index
+# cannot type), moves it and calls `eval()` on it before returning it (`build_sam2_video_predictor`); anemoi's
+# `Runner.model` is a `@cached_property` that `torch.load`s a whole model and loads its weights.
+FACTORY_HOLDER = """
+    import functools
+    import torch
+    from hydra.utils import instantiate
+
+
+    def build_predictor(cfg, device="cuda"):
+        model = instantiate(cfg)
+        model = model.to(device)
+        model.eval()
+        return model
+
+
+    def build_optimizer(params):
+        opt = torch.optim.AdamW(params)
+        return opt
+
+
+    def load_weights(path):
+        sd = torch.load(path)
+        return sd
+
+
+    class InferenceAPI:
+        def __init__(self, cfg):
+            self.predictor = build_predictor(cfg)
+            self.weights = load_weights("x.pt")
+            self.opt = build_optimizer([])
+
+        def add_points(self, frame):
+            with torch.autocast("cuda"):
+                masks = self.predictor.add_new_points(frame)
+                return masks.cpu().numpy()
+
+        def stats(self, frame):
+            keys = self.weights.keys_for(frame)
+            return keys.cpu().numpy()
+
+        def step_opt(self, frame):
+            out = self.opt.step_for(frame)
+            return out.cpu().numpy()
+
+
+    class Trainer:
+        def __init__(self, cfg):
+            self.net = build_predictor(cfg)
+
+        def fit(self, batch):
+            loss = self.net.compute_loss(batch)
+            loss.backward()
+            return loss.item()
+
+
+    class Runner:
+        def __init__(self, path):
+            self.path = path
+
+        @functools.cached_property
+        def model(self):
+            model = torch.load(self.path, weights_only=False)
+            model.load_state_dict(torch.load(self.path + ".sd"))
+            return model
+
+        @functools.cached_property
+        def table(self):
+            return torch.load(self.path)
+
+        def predict(self, x):
+            with torch.no_grad():
+                y = self.model.predict_step(x)
+                return y.cpu().numpy()
+
+        def lookup(self, x):
+            with torch.no_grad():
+                y = self.table.lookup_rows(x)
+                return y.cpu().numpy()
+"""
+
+
+def test_a_field_holding_what_a_factory_returns_as_a_module_is_a_held_model():
+    """A field that holds a project factory's return which the factory shows to be a module (it calls `eval()` on
+    it), or a property that loads and returns one (`torch.load` of a whole model it calls `load_state_dict` on), is
+    a held model: the class's public methods that call it are its inference API."""
+    found = hot({"lib": FACTORY_HOLDER})
+    for name in ("InferenceAPI.add_points", "Runner.predict"):
+        assert found[name][1][0].startswith(f"{name} (inference API: "), name
+    # Decoys: a factory returning a state dict (`torch.load` with no module API on it), one returning an optimizer, a
+    # property returning a loaded table, and a trainer's `fit` on the factory's model with autograd on.
+    for name in ("InferenceAPI.stats", "InferenceAPI.step_opt", "Runner.lookup", "Trainer.fit"):
+        assert name not in found, name

@@ -191,35 +191,10 @@ class ServingHandlers:
 
     def _module_fields(self, cls: ClassInfo) -> frozenset[str]:
         """The fields of `cls` that hold a module: some method of it or of a project base calls nn.Module's own API
-        on it (`self.codec.eval()`, `self.policy.parameters()`: `MODULE_ONLY_API`), or it holds what a project factory
-        returns that is a module (`self.predictor = build_sam2_video_predictor(..)`, a `@cached_property` that
-        loads and returns the model: `_made_fields`)."""
+        on it (`self.codec.eval()`, `self.policy.parameters()`: `MODULE_ONLY_API`)."""
         return frozenset(parts[1] for c in self.mro(cls) for key in c.methods.values()  # type: ignore[attr-defined]
                          for callee, _line in self.functions[key].calls  # type: ignore[attr-defined]
-                         if len(parts := callee.split(".")) == 3 and parts[0] == "self" and parts[2] in MODULE_ONLY_API
-                         ) | self._made_fields(cls)
-
-    def _made_fields(self, cls: ClassInfo) -> frozenset[str]:
-        """The fields of `cls` (or of a project base) whose value a project function's return summary shows to be a
-        module (`ProjectIndex.returns_module`): one a method stores what a factory returns in (`self.x = build(..)`,
-        `ClassInfo.factories`), or a property (`@cached_property def model(self)`) that returns one."""
-        out: set[str] = set()
-        for c in self.mro(cls):  # type: ignore[attr-defined]
-            for attr, refs in c.factories.items():
-                if any((fn := self._factory_fn(c, ref)) is not None and self.returns_module(fn)  # type: ignore[attr-defined]
-                       for ref in refs):
-                    out.add(attr)
-            out.update(name for name, key in c.methods.items() if (fn := self.functions.get(key)) is not None  # type: ignore[attr-defined]
-                       and fn.is_property and self.returns_module(fn))  # type: ignore[attr-defined]
-        return frozenset(out)
-
-    def _factory_fn(self, cls: ClassInfo, ref: str) -> FunctionInfo | None:
-        """The project function a field's factory call `ref` (`ClassInfo.factories`: `pkg.build`, `self._load`)
-        runs: a method of `cls` for `self.name`, else a function by its dotted name."""
-        parts = ref.split(".")
-        if parts[0] == "self":
-            return self.method(cls, parts[1]) if len(parts) == 2 else None  # type: ignore[attr-defined]
-        return self.function_by_dotted(ref)  # type: ignore[attr-defined]
+                         if len(parts := callee.split(".")) == 3 and parts[0] == "self" and parts[2] in MODULE_ONLY_API)
 
     def _trains_below(self, fn: FunctionInfo) -> bool:
         """`fn`, or a project function it calls up to MAX_HANDLER_HOPS calls down (any edge, a method's name alone

@@ -21,7 +21,7 @@ from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, DATA_LOADERS, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
-    HOST_EXPORT_METHODS, HOST_TENSOR_MODULES, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
+    HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind,
 )
@@ -1891,6 +1891,24 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
     return out or None
 
 
+def _unindexed(node: ast.expr) -> ast.expr:
+    """`df["c"][0]` -> `df`: an item of a NumPy array or a pandas frame is host data as the whole is."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node
+
+
+def _library_chain(func: ast.Attribute, resolve: Resolve, libraries: tuple[str, ...]) -> bool:
+    """A method of what a call into one of `libraries` returned, directly or down a chain of methods."""
+    node: ast.expr = func
+    while isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+        node = node.value.func
+        qual = resolve(dotted(node) or "")
+        if qual is not None and qual.startswith(libraries):
+            return True
+    return False
+
+
 # NumPy calls that make objects rather than arrays (a dtype, limits, a random generator): no claim
 NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.random.default_rng",
                            "numpy.random.RandomState", "numpy.random.Generator", "numpy.load"})
@@ -2004,8 +2022,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return join_later({stored, again(default)})
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
-        if meth in HOST_EXPORT_METHODS:
-            return NDARRAY  # `ds.to_pandas()`, `df["c"].to_numpy()`: no tensor has them; exported to host memory
+        if meth in HOST_EXPORT_METHODS and (again(_unindexed(value.func.value)) == NDARRAY
+                                            or _library_chain(value.func, resolve, HOST_TABLE_LIBRARIES)):
+            return NDARRAY  # `load_dataset(..).to_pandas()`, `df["c"].to_numpy()`: exported to host memory
         if meth == "to" and (_to_cpu(value) or any(_host_device(a, again, scope) for a in value.args[:1])):
             return CPU_TENSOR  # `.to("cpu")`, `.to(lens_cpu.device)`
         if meth == "type" and len(value.args) == 1 and typed_legacy(resolve(dotted(value.args[0])) or ""):

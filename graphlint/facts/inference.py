@@ -40,7 +40,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
-    HOST_EXPORT_METHODS, HOST_TENSOR_AND_NUMBER,
+    HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
     NON_FLOAT_DTYPES, ONNX_RUN, ONNX_SESSIONS, RNG_STATE_TORCH, SAFE_OPEN_READS, SAFE_OPENS,
     SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
@@ -1167,12 +1167,13 @@ class Inference:
                 return ids
             if func.attr.value in HOST_ARRAY_METHODS and not node.args:
                 return Val(Kind.NDARRAY)  # `pb_utils.get_input_tensor_by_name(r, "ids").as_numpy()`: a host array
-            if func.attr.value in HOST_EXPORT_METHODS:
-                return Val(Kind.NDARRAY)  # `load_dataset(..).to_pandas()`, `df["c"].to_numpy()`: host data
             if func.attr.value in STRING_SPLITS and _cuts_a_string(node, STRING_SPLITS[func.attr.value]):
                 # `v.split("+")[0]`: strings, whatever `v` reads as (a tensor's `split` takes sizes)
                 return Val(Kind.HOST_SEQ, ref="tuple") if STRING_SPLITS[func.attr.value] else HOST_LIST
             recv = self(func.value)
+            if func.attr.value in HOST_EXPORT_METHODS and (
+                    recv.kind is Kind.NDARRAY or self._library_chain(func, HOST_TABLE_LIBRARIES)):
+                return Val(Kind.NDARRAY)  # `load_dataset(..).to_pandas()`, `df["c"].to_numpy()`: host data
             if recv.ref == PACKED_SEQUENCE and recv.items is not None:
                 return self._packed_method(recv, func.attr.value, node)
             if recv.kind is Kind.OBJECT and nn_library_module(recv.ref):
@@ -1778,11 +1779,15 @@ class Inference:
     def _host_object_method(self, func: cst.Attribute) -> bool:
         """`Image.open(path).convert("RGB").resize(size)`: a method of what a call into a host-object library returned
         (`HOST_OBJECT_LIBRARIES`), directly or down a chain of such methods (as `callsite` reads it)."""
+        return self._library_chain(func, HOST_OBJECT_LIBRARIES)
+
+    def _library_chain(self, func: cst.Attribute, libraries: tuple[str, ...]) -> bool:
+        """A method of what a call into one of `libraries` returned, directly or down a chain of methods."""
         node: cst.BaseExpression = func
         while node.__class__ is cst.Attribute and node.value.__class__ is cst.Call:
             node = node.value.func
             qual = self.resolve(node)
-            if qual is not None and qual.startswith(HOST_OBJECT_LIBRARIES):
+            if qual is not None and qual.startswith(libraries):
                 return True
         return False
 

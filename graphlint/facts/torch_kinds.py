@@ -191,10 +191,12 @@ HOST_LIBRARY_TENSORS = frozenset({
 # `pb_utils.Tensor.as_numpy()` (a request input, or a BLS response's output; a tensor in GPU memory raises there
 # instead). No torch tensor has such a method, so the result is an array whatever the receiver reads as.
 HOST_ARRAY_METHODS = frozenset({"as_numpy"})
-# Methods that export a table or an array library's data to NumPy or pandas, in host memory: pandas' and polars'
-# `to_numpy()`, Hugging Face datasets' / pyarrow's / polars' `to_pandas()`. No torch tensor has them (a tensor's is
-# `.numpy()`), so the result is a host array (a frame reads as one) whatever the receiver reads as.
+# Methods that export a table library's data to NumPy or pandas, in host memory: pandas' and polars' `to_numpy()`,
+# Hugging Face datasets' / pyarrow's / polars' `to_pandas()`. Claimed of a NumPy array or pandas frame, or of what a
+# call into one of `HOST_TABLE_LIBRARIES` returned (`load_dataset(..).to_pandas()`), not by the name alone: a
+# project class may define its own (LMDeploy's `BatchedOutputs.to_numpy()` answers a record that keeps bf16 tensors).
 HOST_EXPORT_METHODS = frozenset({"to_numpy", "to_pandas"})
+HOST_TABLE_LIBRARIES = ("datasets.", "pyarrow.", "polars.", "pandas.")
 # ONNX Runtime's inference session (a plain object): `run(output_names, feeds)` answers "a list of results, every
 # result is a NumPy array" (or a list / dict of them for sequence and map outputs), in host memory whatever the
 # execution provider; a session bound to device buffers answers through `run_with_iobinding`, not `run`.

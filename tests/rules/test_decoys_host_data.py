@@ -2134,26 +2134,30 @@ def test_library_results_that_live_on_the_host_by_contract():
 
 
 def test_a_helper_returning_an_export_to_pandas_is_host_data():
-    """A project helper that returns `ds.to_pandas()` (or `.to_numpy()`) hands its callers host data: the call-site
-    facts read the export, so the caller's `.tolist()` of a column copies nothing. Hit: the helper's result
-    uploaded and read back."""
+    """A project helper that returns `load_dataset(..).to_pandas()` (or a pandas column's `.to_numpy()`) hands its
+    callers host data: the call-site facts read the export, so the caller's `.tolist()` of a column copies nothing.
+    Hits: the helper's result uploaded and read back, and `.to_numpy()` of a value of unknown type (a project class
+    may define its own: LMDeploy's `BatchedOutputs.to_numpy()` answers a record that keeps bf16 tensors)."""
     src = """
+        import pandas as pd
         import torch
+        from datasets import load_dataset
 
 
-        def frame(ds):
-            return ds.to_pandas()
+        def frame(name):
+            return load_dataset(name, split="train").to_pandas()
 
 
-        def column(df, name):
-            return df[name].to_numpy()
+        def column(path, name):
+            return pd.read_csv(path)[name].to_numpy()
 
 
         class M(torch.nn.Module):
-            def forward(self, ds):
-                texts = frame(ds)["text"].tolist()
-                ns = column(frame(ds), "n").tolist()
-                up = torch.as_tensor(column(frame(ds), "n"), device="cuda")
-                return texts, ns, up.sum().item()
+            def forward(self, name, out):
+                texts = frame(name)["text"].tolist()
+                ns = column(name, "n").tolist()
+                up = torch.as_tensor(column(name, "n"), device="cuda")
+                vals = out.to_numpy().vals.item()
+                return texts, ns, up.sum().item(), vals
     """
-    assert findings(src) == {(16, "GL130"), (17, "GL101")}
+    assert findings(src) == {(18, "GL130"), (19, "GL101"), (20, "GL101")}

@@ -225,6 +225,9 @@ _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "
                     "host_list": HOST_LIST, "list": LIST, "cpu_tensor_seq": CPU_TSEQ, "ndarray_seq": ARRAYS}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
+# a library object that answers host data: an ONNX Runtime session (`ONNX_SESSIONS`), by the call-site facts too
+ONNX_SESSION = Val(Kind.OBJECT, ref="onnxruntime.InferenceSession")
+_BASE_VALS[Base.ORT_SESSION] = ONNX_SESSION
 # (what `Inference._loader` makes of a `DataLoader(...)` call with the default collate)
 _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
 
@@ -3008,8 +3011,7 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
 # a gymnasium vector environment (`VECTOR_ENVS`), as `make_vec` builds one
 VECTOR_ENV = Val(Kind.OBJECT, ref="gymnasium.vector.SyncVectorEnv")
 _ARRAY = Val(Kind.NDARRAY)
-# a library object that answers host data (`ONNX_SESSIONS`; a `safe_open` handle reading to the host)
-ONNX_SESSION = Val(Kind.OBJECT, ref="onnxruntime.InferenceSession")
+# a `safe_open` handle reading to the host (`Inference._safe_open`)
 SAFE_OPEN_CPU = Val(Kind.OBJECT, ref="safetensors.safe_open(device=cpu)")
 # library context managers whose `__enter__` returns the object itself: `with safe_open(..) as f:` binds the handle
 ENTERS_AS_ITSELF = frozenset({SAFE_OPEN_CPU, ONNX_SESSION})

@@ -2161,3 +2161,36 @@ def test_a_helper_returning_an_export_to_pandas_is_host_data():
                 return texts, ns, up.sum().item(), vals
     """
     assert findings(src) == {(18, "GL130"), (19, "GL101"), (20, "GL101")}
+
+
+def test_an_onnx_session_passed_or_returned_answers_arrays():
+    """An ONNX Runtime session is a library object the call-site facts carry: a helper handed one reads `run`'s
+    NumPy arrays, and a helper that runs its own session returns one (`.tolist()` copies nothing). Hits: `run` of
+    a session of unknown type (`load_session()`: it may be a project wrapper that answers tensors), and an output
+    uploaded then read back."""
+    src = """
+        import onnxruntime as ort
+        import torch
+        from project import load_session
+
+
+        def infer(sess, x):
+            return sess.run(None, {"x": x})[0].tolist()
+
+
+        def run_own(path, x):
+            sess = ort.InferenceSession(path)
+            return sess.run(None, {"x": x})[0]
+
+
+        def main(x, path):
+            own = ort.InferenceSession(path)
+            other = load_session(path)
+            for _ in range(3):
+                infer(own, x)
+                run_own(path, x).tolist()
+                up = torch.as_tensor(run_own(path, x), device="cuda")
+                up.sum().item()
+            other.run(None, {"x": x})[0].tolist()
+    """
+    assert findings(src, scope="all") == {(21, "GL130"), (22, "GL101"), (23, "GL102")}

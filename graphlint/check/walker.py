@@ -22,7 +22,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, rewritten_items, bind_targets,
     filled_defaults, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
     reduced_params, remember_test, untensored_params,
-    DEVICE_NAME_RE, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
+    DEVICE_NAME_RE, ENTERS_AS_ITSELF, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
 from graphlint.facts.tokenizers import is_processor, processor_batch
@@ -654,7 +654,9 @@ class Walker:
             allow = any(_allows_sync(qual, func) for qual, func in calls)
             for item in stmt.items:
                 if item.asname is not None:
-                    bind_targets(inf, item.asname.name, UNKNOWN)
+                    # `with safe_open(p, framework="pt") as f:`: a library handle entered as itself; else unknown
+                    entered = inf(item.item)
+                    bind_targets(inf, item.asname.name, entered if entered in ENTERS_AS_ITSELF else UNKNOWN)
             self.ctx.capture_depth += capture
             self.ctx.allow_sync_depth += allow
             # `with torch.device("cuda"):` — the factories and loads inside build on that device

@@ -21,7 +21,7 @@ from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, DATA_LOADERS, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
-    HOST_TENSOR_MODULES, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
+    HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind,
 )
@@ -31,7 +31,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
-    HOST_FAMILY,
+    HOST_FAMILY, ORT_SESSION,
     HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
     Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
@@ -1962,6 +1962,24 @@ def _submitted(value: ast.expr, resolve: Resolve, scope: Scope) -> list[str] | N
     return out or None
 
 
+def _unindexed(node: ast.expr) -> ast.expr:
+    """`df["c"][0]` -> `df`: an item of a NumPy array or a pandas frame is host data as the whole is."""
+    while isinstance(node, ast.Subscript):
+        node = node.value
+    return node
+
+
+def _library_chain(func: ast.Attribute, resolve: Resolve, libraries: tuple[str, ...]) -> bool:
+    """A method of what a call into one of `libraries` returned, directly or down a chain of methods."""
+    node: ast.expr = func
+    while isinstance(node, ast.Attribute) and isinstance(node.value, ast.Call):
+        node = node.value.func
+        qual = resolve(dotted(node) or "")
+        if qual is not None and qual.startswith(libraries):
+            return True
+    return False
+
+
 # NumPy calls that make objects rather than arrays (a dtype, limits, a random generator): no claim
 NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.random.default_rng",
                            "numpy.random.RandomState", "numpy.random.Generator", "numpy.load"})
@@ -2005,6 +2023,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return CPU_TENSOR
     if qual in HOST_TENSOR_AND_NUMBER:
         return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
+    if qual in ONNX_SESSIONS:
+        return ORT_SESSION  # `ort.InferenceSession(path)`: passed, stored or returned, its `run` answers arrays
     if qual in DATA_LOADERS and _default_collate(value):
         return HOST_LOADER  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
     if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):
@@ -2075,6 +2095,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return join_later({stored, again(default)})
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
+        if meth == ONNX_RUN and again(value.func.value) is ORT_SESSION:
+            return ARRAY_SEQ  # `sess.run(None, feeds)`: a list of NumPy arrays
+        if meth in HOST_EXPORT_METHODS and (again(_unindexed(value.func.value)) == NDARRAY
+                                            or _library_chain(value.func, resolve, HOST_TABLE_LIBRARIES)):
+            return NDARRAY  # `load_dataset(..).to_pandas()`, `df["c"].to_numpy()`: exported to host memory
         if meth == "to" and (_to_cpu(value) or any(_host_device(a, again, scope) for a in value.args[:1])):
             return CPU_TENSOR  # `.to("cpu")`, `.to(lens_cpu.device)`
         if meth == "type" and len(value.args) == 1 and typed_legacy(resolve(dotted(value.args[0])) or ""):

@@ -40,9 +40,10 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
-    HOST_TENSOR_AND_NUMBER,
+    HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
-    NON_FLOAT_DTYPES, RNG_STATE_TORCH, SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
+    NON_FLOAT_DTYPES, ONNX_RUN, ONNX_SESSIONS, RNG_STATE_TORCH, SAFE_OPEN_READS, SAFE_OPENS,
+    SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
     TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, VECTOR_ENV_MAKERS, VECTOR_ENV_RESULTS, VECTOR_ENVS, VECTORIZE_MODES,
     WINDOW_TORCH,
     composed_transform, input_device_module, is_library_loader, keeps_input_device, nn_library_module,
@@ -224,6 +225,9 @@ _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "
                     "host_list": HOST_LIST, "list": LIST, "cpu_tensor_seq": CPU_TSEQ, "ndarray_seq": ARRAYS}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
+# a library object that answers host data: an ONNX Runtime session (`ONNX_SESSIONS`), by the call-site facts too
+ONNX_SESSION = Val(Kind.OBJECT, ref="onnxruntime.InferenceSession")
+_BASE_VALS[Base.ORT_SESSION] = ONNX_SESSION
 # (what `Inference._loader` makes of a `DataLoader(...)` call with the default collate)
 _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
 
@@ -1137,6 +1141,10 @@ class Inference:
             return self._loader(node)
         if qual in HOST_TENSOR_AND_NUMBER:
             return Val(Kind.UNKNOWN, items=(CPU, HOST))  # `wav, sr = torchaudio.load(path)`
+        if qual in ONNX_SESSIONS:
+            return ONNX_SESSION  # `ort.InferenceSession(path, providers=..)`: its `run` answers NumPy arrays
+        if qual in SAFE_OPENS:
+            return self._safe_open(node)
         if qual in DLPACK_IMPORTS and self._dlpack_of_host(node):
             return Val(Kind.CPU_TENSOR, pinned=False)  # `from_dlpack(request_input.to_dlpack())`: shares host memory
         if qual in DEVICE_KEEPING_LIBRARY or keeps_input_device(qual):
@@ -1171,6 +1179,9 @@ class Inference:
                 # `v.split("+")[0]`: strings, whatever `v` reads as (a tensor's `split` takes sizes)
                 return Val(Kind.HOST_SEQ, ref="tuple") if STRING_SPLITS[func.attr.value] else HOST_LIST
             recv = self(func.value)
+            if func.attr.value in HOST_EXPORT_METHODS and (
+                    recv.kind is Kind.NDARRAY or self._library_chain(func, HOST_TABLE_LIBRARIES)):
+                return Val(Kind.NDARRAY)  # `load_dataset(..).to_pandas()`, `df["c"].to_numpy()`: host data
             if recv.ref == PACKED_SEQUENCE and recv.items is not None:
                 return self._packed_method(recv, func.attr.value, node)
             if recv.kind is Kind.OBJECT and nn_library_module(recv.ref):
@@ -1178,6 +1189,10 @@ class Inference:
             if recv.ref in IMAGE_PROCESSORS and func.attr.value in IMAGE_PROCESSOR_METHODS \
                     and recv.kind in (Kind.OBJECT, Kind.MODULE):
                 return self._image_processed(func.attr.value, node)
+            if recv == ONNX_SESSION and func.attr.value == ONNX_RUN:
+                return ARRAYS  # `sess.run(None, feeds)`: a list of NumPy arrays
+            if recv == SAFE_OPEN_CPU and func.attr.value in SAFE_OPEN_READS:
+                return CPU  # `f.get_tensor(name)` of a `safe_open(.., device="cpu")` handle: a host tensor
             if recv.kind is Kind.OBJECT and recv.ref in VECTOR_ENVS and func.attr.value in VECTOR_ENV_RESULTS:
                 return _env_batch(VECTOR_ENV_RESULTS[func.attr.value])  # `envs.step(actions)`: NumPy arrays
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
@@ -1564,6 +1579,16 @@ class Inference:
         where = self.placement(qual, node)
         return CPU_DICT if where is Dev.CPU else UNKNOWN
 
+    def _safe_open(self, node: cst.Call) -> Val:
+        """`safe_open(path, framework="pt")`: a handle whose reads land on its `device=` (third positional,
+        default the host); one placed elsewhere, or by a `**kwargs`, is not claimed."""
+        arg = self._has_kw(node, "device")
+        if arg is None and len(node.args) > 2 and all(a.keyword is None and not a.star for a in node.args[:3]):
+            arg = node.args[2]
+        if arg is None:
+            return SAFE_OPEN_CPU if not any(a.star for a in node.args) else UNKNOWN
+        return SAFE_OPEN_CPU if self.device_arg(arg.value) is Dev.CPU else UNKNOWN
+
     def placement(self, qual: str, node: cst.Call) -> Dev | None:
         """Where a checkpoint read puts its tensors: its `map_location=` (`torch.load`) or `device=`
         (`safetensors.torch.load_file`, default the host), also given by position; None where `torch.load` names
@@ -1762,11 +1787,15 @@ class Inference:
     def _host_object_method(self, func: cst.Attribute) -> bool:
         """`Image.open(path).convert("RGB").resize(size)`: a method of what a call into a host-object library returned
         (`HOST_OBJECT_LIBRARIES`), directly or down a chain of such methods (as `callsite` reads it)."""
+        return self._library_chain(func, HOST_OBJECT_LIBRARIES)
+
+    def _library_chain(self, func: cst.Attribute, libraries: tuple[str, ...]) -> bool:
+        """A method of what a call into one of `libraries` returned, directly or down a chain of methods."""
         node: cst.BaseExpression = func
         while node.__class__ is cst.Attribute and node.value.__class__ is cst.Call:
             node = node.value.func
             qual = self.resolve(node)
-            if qual is not None and qual.startswith(HOST_OBJECT_LIBRARIES):
+            if qual is not None and qual.startswith(libraries):
                 return True
         return False
 
@@ -2987,6 +3016,10 @@ def bind_items(inf: Inference, target: cst.Tuple | cst.List, items: list[Val]) -
 # a gymnasium vector environment (`VECTOR_ENVS`), as `make_vec` builds one
 VECTOR_ENV = Val(Kind.OBJECT, ref="gymnasium.vector.SyncVectorEnv")
 _ARRAY = Val(Kind.NDARRAY)
+# a `safe_open` handle reading to the host (`Inference._safe_open`)
+SAFE_OPEN_CPU = Val(Kind.OBJECT, ref="safetensors.safe_open(device=cpu)")
+# library context managers whose `__enter__` returns the object itself: `with safe_open(..) as f:` binds the handle
+ENTERS_AS_ITSELF = frozenset({SAFE_OPEN_CPU, ONNX_SESSION})
 # a field of a local object whose stored value no longer holds (`Inference.forget_fields`): reads fall back
 FORGOTTEN = Val(Kind.UNKNOWN, ref="forgotten-field")
 

@@ -53,6 +53,9 @@ class Base(Enum):
     # over one (`iter(loader)`): each batch it yields is host tensors (dicts and tuples of them), wherever it is
     # passed, stored or returned
     HOST_LOADER = "host_loader"
+    # an ONNX Runtime inference session (`ort.InferenceSession(path)`, `torch_kinds.ONNX_SESSIONS`): its `run`
+    # answers a list of NumPy arrays wherever it is passed, stored or returned
+    ORT_SESSION = "ort_session"
     # a Python list whose every element is a host tensor (`ids = []` filled by `ids.append(torch.tensor(row))`, `[
     # torch.tensor(r) for r in rows]`): an element of it is a host tensor, and so is the `.device` it names
     CPU_SEQ = "cpu_tensor_seq"
@@ -282,13 +285,14 @@ CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE, Base.HOST_LOADER
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
+ORT_SESSION = Base.ORT_SESSION
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
-# does): a tokenizer, a loader of host batches
-LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER})
+# does): a tokenizer, a loader of host batches, an ONNX Runtime session
+LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

@@ -34,8 +34,10 @@ HOST_TORCH = frozenset({
 # Libraries that compute on the host and answer with arrays: NumPy, pandas, whose frames and columns (`pd.read_csv(p)`,
 # `df["Prompt"]`, `.tolist()` of one) are host data as an array's are (a frame is read as one array), and OpenCV, whose
 # Python functions take and return NumPy arrays (`cv2.perspectiveTransform(pts, m)`, `cv2.resize(img, size)`; a tuple
-# of them, `ok, buf = cv2.imencode(..)`, unpacks to arrays) and never a tensor
-HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.", "cv2.")
+# of them, `ok, buf = cv2.imencode(..)`, unpacks to arrays) and never a tensor; the audio readers soundfile
+# (`data, sr = sf.read(path)`: "a two-dimensional NumPy array" and the rate), librosa (`y, sr = librosa.load(p)`; its
+# features are NumPy arrays) and SciPy's WAV reader (`sr, data = wavfile.read(p)`)
+HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.", "cv2.", "soundfile.", "librosa.", "scipy.io.wavfile.")
 # Libraries whose every value lives in host memory and never is a tensor: Pillow's images (`Image.open(path)`,
 # `Image.fromarray(a)`, `.convert("RGB")` of one) and what is read from them. A parameter every caller passes one is
 # host data (`CallFacts.params`), so a `isinstance(image, torch.Tensor)` arm of it never runs for those callers.
@@ -200,6 +202,24 @@ HOST_LIBRARY_TENSORS = frozenset({
 # `pb_utils.Tensor.as_numpy()` (a request input, or a BLS response's output; a tensor in GPU memory raises there
 # instead). No torch tensor has such a method, so the result is an array whatever the receiver reads as.
 HOST_ARRAY_METHODS = frozenset({"as_numpy"})
+# Methods that export a table library's data to NumPy or pandas, in host memory: pandas' and polars' `to_numpy()`,
+# Hugging Face datasets' / pyarrow's / polars' `to_pandas()`. Claimed of a NumPy array or pandas frame, or of what a
+# call into one of `HOST_TABLE_LIBRARIES` returned (`load_dataset(..).to_pandas()`), not by the name alone: a
+# project class may define its own (LMDeploy's `BatchedOutputs.to_numpy()` answers a record that keeps bf16 tensors).
+HOST_EXPORT_METHODS = frozenset({"to_numpy", "to_pandas"})
+HOST_TABLE_LIBRARIES = ("datasets.", "pyarrow.", "polars.", "pandas.")
+# ONNX Runtime's inference session (a plain object): `run(output_names, feeds)` answers "a list of results, every
+# result is a NumPy array" (or a list / dict of them for sequence and map outputs), in host memory whatever the
+# execution provider; a session bound to device buffers answers through `run_with_iobinding`, not `run`.
+ONNX_SESSIONS = frozenset({"onnxruntime.InferenceSession",
+                           "onnxruntime.capi.onnxruntime_inference_collection.InferenceSession"})
+ONNX_RUN = "run"
+# safetensors' lazy reader: `safe_open(path, framework="pt", device="cpu")` (`device` defaults to "cpu") is a handle
+# whose `get_tensor(name)` builds the tensor on that device; its `__enter__` returns the handle itself
+# (`with safe_open(..) as f:`).
+SAFE_OPENS = frozenset({"safetensors.safe_open", "safetensors.torch.safe_open",
+                        "safetensors._safetensors_rust.safe_open"})
+SAFE_OPEN_READS = frozenset({"get_tensor"})
 # `str` methods that cut a string into strings: `Tensor.split` takes sizes (an int or a list of ints), and no tensor
 # has the others, so one given a string separator (or, for the splits, none: a tensor's needs its sizes) is the string
 # method, whatever the receiver reads as (a model input of unknown type, a value named like a tensor). value: whether
@@ -336,7 +356,9 @@ def input_device_module(qual: str | None) -> bool:
 # Libraries whose objects compute on the host and answer with NumPy arrays or Python values: a method of an object
 # one of them built (`self.index = faiss.IndexFlatIP(d)`, then `self.index.search(q, k)`) returns host data. faiss's
 # GPU indexes answer NumPy queries with NumPy arrays too (torch tensors only after `faiss.contrib.torch_utils`).
-HOST_ONLY_LIBRARIES = frozenset({"faiss", "numpy", "sklearn", "scipy"})
+# ONNX Runtime's session answers `run` with NumPy arrays whatever its execution provider (`ONNX_SESSIONS`; its
+# metadata getters answer Python objects): `self.sess = ort.InferenceSession(..)`, then `self.sess.run(None, feeds)`.
+HOST_ONLY_LIBRARIES = frozenset({"faiss", "numpy", "sklearn", "scipy", "onnxruntime"})
 # Probes true only where the program's accelerator is not CUDA (Apple's MPS: macOS, which has no CUDA): the code
 # under `if torch.backends.mps.is_available():` never runs on a CUDA machine
 OFF_CUDA_PROBES = frozenset({"torch.backends.mps.is_available", "torch.backends.mps.is_built",

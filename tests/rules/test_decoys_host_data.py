@@ -2119,3 +2119,118 @@ def test_a_field_holding_a_partial_of_kaldi_fbank_mapped_over_a_device_batch():
                 return a, b, c, d
     """
     assert {f for f in findings(src) if f[1] == "GL130"} == {(11, "GL130"), (14, "GL130")}
+
+
+def test_library_results_that_live_on_the_host_by_contract():
+    """Library calls whose result is host data by the library's contract: ONNX Runtime's `InferenceSession.run`
+    answers a list of NumPy arrays (whatever its execution provider; also of a session held in a field), safetensors'
+    `safe_open(.., framework="pt")` handle reads tensors onto its `device=` (default the host; entered as itself by
+    `with`), Hugging Face datasets' / pyarrow's `.to_pandas()` and pandas' `.to_numpy()` export to host memory, and
+    soundfile / librosa / SciPy's WAV reader decode to NumPy arrays. Their `.tolist()` / `.item()` copy nothing.
+    Hits: the same data uploaded (`torch.as_tensor(out, device="cuda")`, a pageable copy) and read back, a handle
+    opened on the device or on a device a parameter names, a host read moved with `.to("cuda")` and read back."""
+    src = """
+        import librosa
+        import onnxruntime as ort
+        import soundfile as sf
+        import torch
+        from datasets import load_dataset
+        from safetensors import safe_open
+        from scipy.io import wavfile
+
+
+        class Runner(torch.nn.Module):
+            def __init__(self, path):
+                super().__init__()
+                self.sess = ort.InferenceSession(path, providers=["CUDAExecutionProvider"])
+
+            def forward(self, x, path, device):
+                held = self.sess.run(None, {"x": path})[0].tolist()
+                local = ort.InferenceSession(path)
+                out = local.run(None, {"x": path})[0]
+                n = out.tolist()
+                y = torch.as_tensor(out, device="cuda")  # <- GL130
+                m = y.sum().item()  # <- GL101
+                with safe_open(path, framework="pt") as f:
+                    w = f.get_tensor("w")
+                scale = w.item()
+                with safe_open(path, "pt", device) as g:
+                    v = g.get_tensor("v")
+                v0 = v.item()  # <- GL101
+                with safe_open(path, framework="pt", device="cuda") as h:
+                    u = h.get_tensor("u")
+                u0 = u.item()  # <- GL101
+                moved = safe_open(path, framework="pt").get_tensor("w").to("cuda")  # <- GL131
+                m0 = moved.item()  # <- GL101
+                texts = load_dataset("books", split="train").to_pandas().sample(8)["text"].tolist()
+                col = load_dataset("books", split="train").to_pandas()["n"].to_numpy().tolist()
+                data, sr = sf.read(path)
+                wav, rate = librosa.load(path, sr=16000)
+                rate2, pcm = wavfile.read(path)
+                peaks = [data.max().item(), wav.tolist(), float(rate), pcm.tolist()]
+                return x, held, n, m, scale, v0, u0, m0, texts, col, peaks
+    """
+    assert findings(src) == {(20, "GL130"), (21, "GL101"), (27, "GL101"), (30, "GL101"), (31, "GL131"), (32, "GL101")}
+
+
+def test_a_helper_returning_an_export_to_pandas_is_host_data():
+    """A project helper that returns `load_dataset(..).to_pandas()` (or a pandas column's `.to_numpy()`) hands its
+    callers host data: the call-site facts read the export, so the caller's `.tolist()` of a column copies nothing.
+    Hits: the helper's result uploaded and read back, and `.to_numpy()` of a value of unknown type (a project class
+    may define its own: LMDeploy's `BatchedOutputs.to_numpy()` answers a record that keeps bf16 tensors)."""
+    src = """
+        import pandas as pd
+        import torch
+        from datasets import load_dataset
+
+
+        def frame(name):
+            return load_dataset(name, split="train").to_pandas()
+
+
+        def column(path, name):
+            return pd.read_csv(path)[name].to_numpy()
+
+
+        class M(torch.nn.Module):
+            def forward(self, name, out):
+                texts = frame(name)["text"].tolist()
+                ns = column(name, "n").tolist()
+                up = torch.as_tensor(column(name, "n"), device="cuda")
+                vals = out.to_numpy().vals.item()
+                return texts, ns, up.sum().item(), vals
+    """
+    assert findings(src) == {(18, "GL130"), (19, "GL101"), (20, "GL101")}
+
+
+def test_an_onnx_session_passed_or_returned_answers_arrays():
+    """An ONNX Runtime session is a library object the call-site facts carry: a helper handed one reads `run`'s
+    NumPy arrays, and a helper that runs its own session returns one (`.tolist()` copies nothing). Hits: `run` of
+    a session of unknown type (`load_session()`: it may be a project wrapper that answers tensors), and an output
+    uploaded then read back."""
+    src = """
+        import onnxruntime as ort
+        import torch
+        from project import load_session
+
+
+        def infer(sess, x):
+            return sess.run(None, {"x": x})[0].tolist()
+
+
+        def run_own(path, x):
+            sess = ort.InferenceSession(path)
+            return sess.run(None, {"x": x})[0]
+
+
+        def main(x, path):
+            own = ort.InferenceSession(path)
+            other = load_session(path)
+            for _ in range(3):
+                infer(own, x)
+                run_own(path, x).tolist()
+                up = torch.as_tensor(run_own(path, x), device="cuda")
+                up.sum().item()
+            other.run(None, {"x": x})[0].tolist()
+    """
+    assert findings(src, scope="all") == {(21, "GL130"), (22, "GL101"), (23, "GL102")}

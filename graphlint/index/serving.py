@@ -141,6 +141,9 @@ class ServingHandlers:
         library's users (SAM2's `SAM2ImagePredictor.predict`, a TTS wrapper's `infer`). A method that trains
         (`backward`, `zero_grad` in it or a few calls down: `_trains_below`), one that runs no held model (`save`,
         `load`, `export`), warm-up, a method reached already and a framework's servicer (`_served`) are left out."""
+        # one copy of the entries for the whole pass, which `_runs_model` only reads (`in`): copied per `self.` call
+        # of every method asked (`_runs_held_model`), the project's model entries were 2% of a transformers lint
+        entries = set(model)
         for cls in self.classes.values():  # type: ignore[attr-defined]
             if self._model_side(cls) or self._is_autograd_function(cls) or self._served(cls):  # type: ignore[attr-defined]
                 continue  # (a model's own methods, a mixin's, run on a model: model code, not its user)
@@ -150,9 +153,9 @@ class ServingHandlers:
                     continue  # (an inherited method is its own class's business)
                 placed = self._module_fields(cls) if placed is None else placed
                 own = self._own_callees(fn)
-                if any(self._runs_held_model(f, model, placed) for f in own):
+                if any(self._runs_held_model(f, entries, placed) for f in own):
                     held = "a model"
-                elif self._call_sites(fn) or (holder := self._runs_held_holder(own, cls, model)) is None:  # type: ignore[attr-defined]
+                elif self._call_sites(fn) or (holder := self._runs_held_holder(own, cls, entries)) is None:  # type: ignore[attr-defined]
                     continue
                 else:
                     held = f"a {holder}, which holds a model,"
@@ -160,7 +163,7 @@ class ServingHandlers:
                     continue
                 yield fn, f"{fn.display} {MODEL_API}{cls.qualname} holds {held} and runs it; no project code calls it)"
 
-    def _runs_held_holder(self, own: list[FunctionInfo], cls: ClassInfo, model: frozenset[str]) -> str | None:
+    def _runs_held_holder(self, own: list[FunctionInfo], cls: ClassInfo, model: set[str]) -> str | None:
         """The class of an object held in a field of `cls` whose method one of `own` (a public method and the methods
         of its object it calls) calls, where that method runs the model its own class holds (`_runs_held_model`,
         through its own methods): one field hop to the model (fairchem's ASE calculator holds a predict unit,
@@ -220,7 +223,7 @@ class ServingHandlers:
             out += level
         return out
 
-    def _runs_held_model(self, fn: FunctionInfo, model: frozenset[str], placed: frozenset[str]) -> bool:
+    def _runs_held_model(self, fn: FunctionInfo, model: set[str], placed: frozenset[str]) -> bool:
         """`fn` calls a model held in a field of its object (`self.x(..)`, `self.x.forward(..)`, `self.x.part(..)`):
         one whose call resolves to a model entry (`_runs_model`), one `_held_module` / `_model_receivers` shows to
         be a module, or a field that holds a module (`placed`: `_module_fields`) with a call of a method of its own
@@ -230,7 +233,7 @@ class ServingHandlers:
             parts = callee.split(".")
             if parts[0] != "self" or len(parts) < 2 or "(" in callee or "[" in callee:
                 continue
-            if self._runs_model(fn, fn, callee, receivers, set(model), False) or self._held_module(fn, callee):  # type: ignore[attr-defined]
+            if self._runs_model(fn, fn, callee, receivers, model, False) or self._held_module(fn, callee):  # type: ignore[attr-defined]
                 return True
             if parts[1] in placed and (len(parts) == 2 or len(parts) == 3 and parts[2] not in MODULE_METHOD_NAMES):
                 return True

@@ -3323,23 +3323,30 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         A function whose `for` loop calls a request (`_request_roots`: icefall's `decode_dataset` over
         `decode_one_chunk`) is such a `forward` unit with no `step` lines: its loop walks requests. Returned with each
         entry's chain and loop spans (by the unit's key), which `_entry_scripts` (a top level) and `_item_entries` (a
-        function, after every other root) make its `step` lines. Training scripts, warm-ups, model code, and loops
-        whose body reaches no model (a loop over files that reads and writes, one that builds models) are left out."""
+        function, after every other root) make its `step` lines. A loop whose body trains (`_train_loops`) is a step
+        loop too, whatever the model's class: each host-side project function its body calls is a `step` seed. A top
+        level that trains outside any loop, warm-ups, model code, and loops whose body reaches no model and trains
+        nothing (a loop over files that reads and writes, one that builds models) are left out."""
         imported = self._imported_modules()
         seeds: list[Seed] = []
         entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]] = {}
         memo: dict[tuple[str, bool], bool | str | None] = {}
         for s in self.modules.values():
             unit = s.script
-            if unit is None or not unit.calls or self._only_trains(unit) or not _is_program(s, imported):
+            if unit is None or not unit.calls or not _is_program(s, imported):
                 continue
             hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model per item)")
             todo: list[tuple[FunctionInfo, Hop, int]] = [(unit, hop, 0)]
             seen = {unit.key}
             while todo:
                 fn, fn_hop, depth = todo.pop()
-                if spans := self._item_loops(fn, reached, model, generations, memo):
+                # (a training loop is one too: each pass is one step, whatever the model's class; `_train_loops`)
+                training = not (spans := self._item_loops(fn, reached, model, generations, memo)) \
+                    and bool(spans := _train_loops(fn))
+                if spans:
                     entries[fn.key] = (fn_hop, spans)
+                elif fn is unit and self._only_trains(unit):
+                    continue  # (a top level that trains outside any loop: set-up, no step)
                 elif depth and any(t.key in generations or self._request(reached.get(t.key))
                                    for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model)):
                     entries[fn.key] = (fn_hop, ())  # (a loop over requests: its body runs once per request)
@@ -3350,11 +3357,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     for target, how in self.call_edges(fn, fn.module, callee):
                         if how.startswith((*BY_NAME, NEW)) or target.key in seen or target.key in model \
                                 or not self._free_entry(reached.get(target.key)) \
-                                or not self._host_side(target, reached, model):
+                                or not self._host_side(target, reached, model, trained=bool(_train_loops(target))):
                             continue
                         seen.add(target.key)
                         off = _within(line, fn.gradless)
-                        if in_item and self._runs_below(target, reached, model, generations, memo, off) is True \
+                        if in_item and (training or self._runs_below(target, reached, model, generations, memo,
+                                                                     off) is True) \
                                 and not self._item_loops(target, reached, model, generations, memo):
                             seeds.append((target, _hop(target, how), fn_hop, False))
                         elif depth < MAX_REQUEST_HOPS:
@@ -3372,7 +3380,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if key not in self.functions or info is not None and not (
                     info.whole and info.tier == "forward" and not info.steps):
                 continue
-            reached[key] = HotInfo(info.hop if info else hop, whole=True, tier="forward", steps=spans,
+            # (a training entry is stepped as a step driver is: nothing there is captured; `_train_loops`)
+            tier = "step" if spans and spans == _train_loops(self.functions[key]) else "forward"
+            reached[key] = HotInfo(info.hop if info else hop, whole=True, tier=tier, steps=spans,
                                    capture=info.capture if info else False, outside="forward")
 
     @staticmethod
@@ -3463,23 +3473,32 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         key): a module with an `if __name__ == "__main__":` block, or one nothing in the project imports whose top
         level runs the model (`_enters_model`), a step driver (`_steps_in`) or a decode loop. A library's import-time
         code (`DEVICE = ...`, `_TABLE = torch.tensor(...)`) runs once per process, and a training script's syncs are
-        no inference step: both stay out, unless it runs a rollout (`_only_trains`). The tier is the driver's: `step`
-        with a decode loop at top level or for a training rollout, else `forward` with its rollouts' bodies `step`,
+        no inference step: both stay out, unless it runs a rollout (`_only_trains`) or trains in a loop
+        (`_train_loops`: hot as a step driver, its training loops `step`, its set-up `forward`). The tier is the
+        driver's: `step` with a decode loop at top level or for a training rollout, else `forward` with its rollouts'
+        bodies `step`,
         as the script's roots (`_script_roots`), and its per-item loops' bodies `step` too (`item_loops`)."""
         imported = self._imported_modules()
         out: dict[str, HotInfo] = {}
         for s in self.modules.values():
             unit = s.script
-            if unit is None or not unit.calls or self._only_trains(unit):
-                continue
+            only_trains = self._only_trains(unit) if unit is not None else False
+            if unit is None or not unit.calls or only_trains and unit.key not in item_loops:
+                continue  # (a top level that trains is kept for its training loops: `_train_loops`)
             if s.main_guard:
                 why = "script: has a `__main__` block"
             elif _is_program(s, imported) and self._drives_model(unit, reached, entries):
                 why = "script: runs the model at top level"
             else:
                 continue
-            step = unit.decode_loops or trains(unit)  # (one that trains is kept only for its rollout: all of it steps)
-            out[unit.key] = HotInfo(Hop(f"{s.module}:{SCRIPT} ({why})"), tier="step" if step else "forward",
+            # (one that trains and rolls out is kept for its rollout: all of it steps; one that only trains, for
+            # its training loops: those step)
+            step = unit.decode_loops or trains(unit) and not only_trains
+            hop = Hop(f"{s.module}:{SCRIPT} ({why})")
+            if only_trains:  # (stepped, as a step driver: nothing there is captured; its set-up runs once)
+                out[unit.key] = HotInfo(hop, tier="step", steps=item_loops[unit.key], outside="forward")
+                continue
+            out[unit.key] = HotInfo(hop, tier="step" if step else "forward",
                                     steps=() if step else tuple(sorted({*_rollout_loops(unit),
                                                                         *item_loops.get(unit.key, ())})))
         return out
@@ -4216,11 +4235,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return any(callee.rpartition(".")[2] in TRAINING_CALLS and _within(line, fn.loops)
                    for callee, line in fn.calls)
 
-    def _host_side(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str]) -> bool:
-        """`fn` may drive steps: not model code the forward pass runs, nor captured, a constructor or warm-up."""
+    def _host_side(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
+                   trained: bool = False) -> bool:
+        """`fn` may drive steps: not model code the forward pass runs, nor captured, a constructor or warm-up; nor
+        one that trains, unless `trained` (a program entry's training loop: `_entry_item_loops`)."""
         info = reached.get(fn.key)
         return fn.key not in model and fn.parent_key is None and not (info and info.whole and info.tier == "captured") \
-            and not fn.qualname.endswith(".__init__") and not self._warms_up(fn) and not self._trains(fn)
+            and not fn.qualname.endswith(".__init__") and not self._warms_up(fn) and (trained or not self._trains(fn))
 
     def _loops_above(self, handed: list[FunctionInfo], reached: dict[str, HotInfo], model: frozenset[str]
                      ) -> list[FunctionInfo]:
@@ -4551,6 +4572,15 @@ def _rollout_loops(unit: FunctionInfo) -> tuple[tuple[int, int], ...]:
     cycle `index.decode` finds with no pick by name): a rollout, whose body runs once per environment step as a
     decode loop's runs once per token. A loop over files or prompts carries nothing through its calls."""
     return tuple(sorted({(a, b) for a, b, calls in unit.token_cycles if _env_cycle(calls)}))
+
+
+def _train_loops(fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
+    """The outermost loops of `fn` whose body trains (`loss.backward()`, `optimizer.zero_grad()`: TRAINING_CALLS):
+    each pass is one training step, so its lines and the project code it calls run per step whatever the model's
+    class (an imported `GPT` outside the tree trains the same). A loop that only evaluates or writes files is none."""
+    lines = [line for callee, line in fn.calls if callee.rpartition(".")[2] in TRAINING_CALLS]
+    runs = [span for span in fn.loops if any(_within(line, [span]) for line in lines)]
+    return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
 
 
 def _env_cycle(calls) -> bool:

@@ -245,14 +245,19 @@ def test_a_scripts_top_level_that_runs_the_model_reaches_what_it_calls():
     assert "load_data" not in found
 
 
-def test_a_training_script_or_a_data_loop_at_top_level_stays_cold():
-    """The decoys: a top-level training loop (it calls `.backward()`, even with a `no_grad` evaluation inside), a
-    top-level loop that only loads and scores data under `no_grad` (no model call), and a loop over conversion stages
-    (exllamav2's `convert_exl2.py`) that calls a gradless measuring function but runs no gradless block itself."""
+def test_a_data_loop_at_top_level_stays_cold_and_a_training_loop_steps():
+    """The decoys: a top-level loop that only loads and scores data under `no_grad` (no model call), and a loop over
+    conversion stages (exllamav2's `convert_exl2.py`) that calls a gradless measuring function but runs no gradless
+    block itself. A top-level training loop (it calls `.backward()`) runs once per training step: what its body
+    calls (`encode`, the `no_grad` evaluation's `score`) is `step` (postern R-T)."""
     found = hot({"pkg.__init__": "", "pkg.model": MODEL, "pkg.helpers": HELPERS,
-                 "pkg.train": TRAIN_SCRIPT, "pkg.data": DATA_SCRIPT, "pkg.stages": STAGES_SCRIPT})
+                 "pkg.data": DATA_SCRIPT, "pkg.stages": STAGES_SCRIPT})
     for cold in ("encode", "decode", "score", "load_data"):
         assert cold not in found, cold
+    found = hot({"pkg.__init__": "", "pkg.model": MODEL, "pkg.helpers": HELPERS, "pkg.train": TRAIN_SCRIPT})
+    for name in ("encode", "score"):
+        assert found[name] == ("step", ("pkg.train:<module> (script: runs the model per item)", name)), name
+    assert "load_data" not in found and "decode" not in found
 
 
 SCHEDULE = """

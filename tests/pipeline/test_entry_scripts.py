@@ -1,6 +1,6 @@
 """A program's entry top level (a script's loop, its `if __name__ == "__main__":` block) is linted as one unit,
-with the walker and facts a function gets; a library's import-time code and a CPU-only or training script stay
-silent in the default scope. `--scope all` lints every module's top level."""
+with the walker and facts a function gets; a library's import-time code and a CPU-only script stay silent in the
+default scope, and a training script only steps its training loops. `--scope all` lints every module's top level."""
 
 from __future__ import annotations
 
@@ -77,6 +77,17 @@ TRAIN = """
         print(loss.item())
 """
 
+# the decoy: a script that trains once, outside any loop
+TRAIN_ONCE = """
+    import torch
+    from pkg.model import Net
+
+    model = Net().cuda()
+    loss = model(torch.randn(2, device="cuda")).sum()
+    loss.backward()
+    print(loss.item())
+"""
+
 
 def _lint(tmp_path: Path, files: dict[str, str], scope: str = "hot") -> list[Finding]:
     for name, text in {"pkg/__init__.py": "", **files}.items():
@@ -108,12 +119,63 @@ def test_a_main_block_makes_the_whole_top_level_the_program(tmp_path: Path) -> N
     assert out["via"] == ["gen:<module> (script: has a `__main__` block)"] and out["context"] == "forward"
 
 
-def test_library_constants_cpu_scripts_and_training_stay_silent(tmp_path: Path) -> None:
+def test_library_constants_cpu_scripts_and_one_shot_training_stay_silent(tmp_path: Path) -> None:
     """Decoys: a library module's import-time `int(_TABLE[0])` (imported, no `__main__` block), host code on CPU
-    tensors in a `__main__` block, and a training script's top-level loop."""
+    tensors in a `__main__` block, and a script that trains once, outside any loop (set-up, no step)."""
     found = _lint(tmp_path, {"pkg/model.py": MODEL, "pkg/use.py": "from pkg.model import Net\n",
-                             "cpu.py": CPU_ONLY, "train.py": TRAIN})
+                             "cpu.py": CPU_ONLY, "once.py": TRAIN_ONCE})
     assert _where(found) == set()
+
+
+def test_a_training_loop_at_a_programs_top_level_runs_per_step(tmp_path: Path) -> None:
+    """A loop whose body trains (`loss.backward()`) runs once per training step: its lines are `step` (postern R-T:
+    ctm's and torchdiffeq's `__main__` training loops); the set-up before it runs once."""
+    found = _lint(tmp_path, {"pkg/model.py": MODEL, "train.py": TRAIN})
+    assert _where(found) == {("train.py", 9, "GL101")}
+    assert {f.context for f in found} == {"step"}
+    assert found[0].via == ("train:<module> (script: runs the model at top level)",)
+
+
+# a program's `main()` training a model whose class is outside the tree (dion's `GPT` from `models.gpt_model`)
+MAIN_EXTERNAL = """
+    import torch
+    from models.gpt_model import GPT
+
+    def main():
+        model = GPT().cuda()
+        opt = torch.optim.AdamW(model.parameters())
+        for _ in range(3):
+            loss = model(torch.randn(2, device="cuda")).sum()
+            loss.backward()
+            opt.step()
+            print(loss.item())
+
+    if __name__ == "__main__":
+        main()
+"""
+
+# the decoy: the same `main()` evaluating once, no loop and no training
+MAIN_EVAL_ONCE = """
+    import torch
+    from models.gpt_model import GPT
+
+    def main():
+        model = GPT().cuda()
+        loss = model(torch.randn(2, device="cuda")).sum()
+        print(loss.item())
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_programs_main_training_loop_is_stepped_whatever_the_models_class(tmp_path: Path) -> None:
+    """postern R-X (dion's `main()`): the training loop is the evidence, not the model's class; a `main()` that
+    evaluates once stays silent."""
+    found = _lint(tmp_path, {"ext.py": MAIN_EXTERNAL, "once.py": MAIN_EVAL_ONCE})
+    assert _where(found) == {("ext.py", 11, "GL101")}
+    assert {f.context for f in found} == {"step"}
+    assert found[0].via == ("ext:<module> (script: runs the model per item)", "main")
 
 
 def test_scope_all_lints_every_top_level(tmp_path: Path) -> None:
@@ -261,7 +323,10 @@ def test_a_training_script_that_acts_in_an_environment_is_a_step_loop(tmp_path: 
     assert {f.via for f in found} == {("rl:<module> (script: has a `__main__` block)",)}
 
 
-def test_a_training_script_whose_cycle_runs_the_model_alone_or_no_model_stays_silent(tmp_path: Path) -> None:
+def test_a_training_script_whose_cycle_runs_the_model_alone_or_no_model_steps_its_training_loop(tmp_path: Path
+                                                                                               ) -> None:
+    """No rollout (no environment step in the cycle), but the loop trains: each pass is one training step."""
     found = _lint(tmp_path, {"pkg/model.py": MODEL, "pkg/data.py": DATA, "rnn.py": RECURRENT_TRAIN,
                              "cursor.py": CURSOR_TRAIN})
-    assert _where(found) == set()
+    assert _where(found) == {("rnn.py", 14, "GL101"), ("cursor.py", 12, "GL101")}
+    assert {f.context for f in found} == {"step"}

@@ -4232,8 +4232,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _trains(fn: FunctionInfo) -> bool:
         """A loop of `fn` runs a backward pass (`loss.backward()`, `optimizer.zero_grad()`): a training loop,
         whose steps are no decode steps (graphlint's tiers describe inference; its `other` tier)."""
-        return any(callee.rpartition(".")[2] in TRAINING_CALLS and _within(line, fn.loops)
-                   for callee, line in fn.calls)
+        return bool(_train_loops(fn))
 
     def _host_side(self, fn: FunctionInfo, reached: dict[str, HotInfo], model: frozenset[str],
                    trained: bool = False) -> bool:

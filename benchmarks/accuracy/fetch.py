@@ -2743,11 +2743,143 @@ GIT_SETS: dict[str, GitSet] = {
                            "DiffVC/model/utils.py", "DiffVC/train_dec.py", "DiffVC/train_enc.py")),
     ), "the fortieth untouched set, pinned in session 43 for the release after next (mujoco-torch, "
        "torchao, GPUDrive, NequIP, Makani, MASt3R-SLAM, HRM, ProteinMPNN, DiffDock, Grad-TTS / DiffVC)"),
+    "merlon": GitSet(HERE / ".merlon", (
+        GitCorpus("eole", "https://github.com/eole-nlp/eole",
+                  "ce7139c3151264cc3ad052f33609472c22b24a5b", ".",
+                  "eole: the NMT / LLM toolkit that succeeded OpenNMT-py: the transformer decoder whose layers or "
+                  "whole stack are torch.compile'd with fullgraph=True (and inductor CUDA graphs) under "
+                  "EOLE_TORCH_COMPILE and run once per generated token, the generator whose batch loop prefills, "
+                  "warms the compiled decoder up and advances the decode strategy step by step, the inference "
+                  "engine, the model with its KV-cache bookkeeping, the attention, rotary embedding, MoE layer "
+                  "and the CPU prefill cache (the OpenNMT-derived beam / greedy strategies, translator and "
+                  "inference loop, the converters, training, transforms, server and quantised kernels are left "
+                  "out)",
+                  include=("eole/decoders/transformer.py", "eole/predict/generator.py", "eole/inference_engine.py",
+                           "eole/modules/multi_headed_attn.py", "eole/modules/prefill_cache.py",
+                           "eole/models/model.py", "eole/modules/rope.py", "eole/modules/moe.py")),
+        GitCorpus("rtlcm", "https://github.com/radames/Real-Time-Latent-Consistency-Model",
+                  "5c81b638b6378d9ec670b115236c4d2423fde664", ".",
+                  "Real-Time Latent Consistency Model: a websocket server that streams webcam frames through "
+                  "few-step diffusion pipelines in real time: the ControlNet pipelines (SD 1.5, LoRA, Hyper-SDXL, "
+                  "SDXL-Turbo) whose predict runs per frame with Canny edges computed on the GPU, each compiling "
+                  "the UNet and VAE with mode=\"reduce-overhead\", fullgraph=True when TORCH_COMPILE is set, "
+                  "the SDXL LoRA txt2img pipeline and the pix2pix-turbo pipeline and model (the server loop, "
+                  "config and connection manager, which StreamDiffusion's demo copies, the img2img / txt2img / "
+                  "IP-composition variants, the safety checker and the front-end are left out)",
+                  include=("server/pipelines/controlnet.py", "server/pipelines/controlnetHyperSDXL.py",
+                           "server/pipelines/controlnetSDXLTurbo.py", "server/pipelines/controlnetLoraSD15.py",
+                           "server/pipelines/txt2imgLoraSDXL.py", "server/pipelines/pix2pixTurbo.py",
+                           "server/pipelines/pix2pix/pix2pix_turbo.py", "server/pipelines/utils/canny_gpu.py")),
+        GitCorpus("lsfast", "https://github.com/ceastld/latentsync-faster",
+                  "f6166ba683355cbcb85abdb7c75fb99de8ac1448", ".",
+                  "latentsync-faster: a streaming, real-time rework of ByteDance's LatentSync lip-sync: the "
+                  "diffusion pipeline that compiles the UNet and VAE with mode=\"reduce-overhead\", "
+                  "fullgraph=True and runs the denoising loop per batch of frames, the older pipeline, the "
+                  "streaming inference context, the face / audio / lip-sync workers and the multi-stream runner "
+                  "that push frames through queues, the v1.5 3D UNet, the affine face restore, face processor, "
+                  "frame preprocessing and video helpers (the AnimateDiff-style UNet blocks, attention and motion "
+                  "module, the vendored Whisper, the ONNX / TensorRT wrappers, the v1 models and the TTS are left "
+                  "out)",
+                  include=("latentsync/pipelines/lipsync_diffusion_pipeline.py",
+                           "latentsync/pipelines/lipsync_pipeline.py", "latentsync/inference/latentsync.py",
+                           "latentsync/inference/context.py", "latentsync/inference/lipsync_infer.py",
+                           "latentsync/inference/lipsync_model.py", "latentsync/inference/multi_infer.py",
+                           "latentsync/inference/audio_infer.py", "latentsync/inference/face_infer.py",
+                           "latentsync/inference/_utils.py", "latentsync/models_v15/unet.py",
+                           "latentsync/utils/affine_transform.py", "latentsync/utils/face_processor.py",
+                           "latentsync/utils/frame_preprocess.py", "latentsync/utils/video.py")),
+        GitCorpus("samfast", "https://github.com/pytorch-labs/segment-anything-fast",
+                  "e6aadeb86f3ae1f58c3f98e2a91e251716e0f2aa", ".",
+                  "segment-anything-fast: PyTorch's natively accelerated Segment Anything, its fast path only: "
+                  "the builders that compile the image encoder with mode=\"max-autotune\", the evaluation loop "
+                  "that compiles the encoder with the chosen mode and fullgraph and runs batched (optionally "
+                  "nested-tensor) inference batch after batch, its COCO data and mIoU helpers, the SAM wrapper "
+                  "with its batched forward, the Triton flash-attention kernel, the sparse / quantisation tools, "
+                  "the transforms and the AMG example (the SAM modeling, predictor and mask generator that "
+                  "SAM 2 shares, the ONNX export and the experiment drivers are left out)",
+                  include=("segment_anything_fast/build_sam.py", "segment_anything_fast/modeling/sam.py",
+                           "segment_anything_fast/flash_4.py", "segment_anything_fast/sparse.py",
+                           "segment_anything_fast/tools.py", "segment_anything_fast/utils/transforms.py",
+                           "experiments/eval_combo.py", "experiments/data.py", "experiments/metrics.py",
+                           "amg_example/amg_example.py")),
+        GitCorpus("pizero", "https://github.com/allenzren/open-pi-zero",
+                  "c3df7fb062175c16f69d7ca4ce042958ea238fb7", ".",
+                  "open-pi-zero: a from-scratch PyTorch re-implementation of the pi0 vision-language-action "
+                  "policy: the model whose infer_action integrates the flow-matching action expert step by step "
+                  "over a cached VLM prefix, the mixture-of-transformers joint model, the SIMPLER evaluation loop "
+                  "and environment adapter that query the policy every control step, and the training loop (the "
+                  "PaliGemma / SigLIP / Gemma backbone and KV cache that other corpora share, the OXE / RLDS "
+                  "data pipeline, LoRA and the data scripts are left out)",
+                  include=("src/model/vla/pizero.py", "src/model/vla/joint_model.py", "src/model/vla/mixture.py",
+                           "src/model/vla/modules.py", "src/model/vla/processing.py", "src/agent/eval.py",
+                           "src/agent/env_adapter/simpler.py", "src/agent/env_adapter/base.py",
+                           "src/agent/train.py")),
+        GitCorpus("mattersim", "https://github.com/microsoft/mattersim",
+                  "296630372948fd35613939d14d3f97daa27cefda", ".",
+                  "MatterSim: Microsoft's universal machine-learning interatomic potential: the ASE calculator "
+                  "and Potential that build the graph and compute energy, forces and stress at every MD / "
+                  "relaxation step, the molecular-dynamics and relaxation drivers, the M3GNet model with its "
+                  "encodings, message passing and scaling, the LAMMPS ML-IAP wrapper whose compute_forces runs "
+                  "each MD step and the TorchSim wrapper, and the periodic radius-graph builder (the datasets, "
+                  "CLI, training scripts, the phonon / BTE applications and the AOTI / JIT tools are left out)",
+                  include=("src/mattersim/applications/moldyn.py", "src/mattersim/applications/relax.py",
+                           "src/mattersim/forcefield/potential.py", "src/mattersim/forcefield/m3gnet",
+                           "src/mattersim/lammps/mliap_wrapper.py", "src/mattersim/lammps/m3gnet_lammps.py",
+                           "src/mattersim/lammps/graph_builder.py", "src/mattersim/torchsim/torchsim_wrapper.py",
+                           "src/mattersim/torchsim/graph_construction.py",
+                           "src/mattersim/datasets/utils/radius_graph_pbc.py")),
+        GitCorpus("dreamer", "https://github.com/NM512/dreamerv3-torch",
+                  "6ef8646d807cd10ce0c88e10a7e943211e7fc44c", ".",
+                  "dreamerv3-torch: a PyTorch DreamerV3: the agent whose __call__ acts every environment step and "
+                  "trains the world model and actor-critic on replayed sequences, the world model, imagination "
+                  "behaviour and exploration, the RSSM and networks stepped per time step, the simulate loop "
+                  "and replay tools, the parallel environment driver and the wrappers (the Atari / DMLab / "
+                  "Minecraft environments are left out)",
+                  include=("dreamer.py", "models.py", "networks.py", "tools.py", "exploration.py", "parallel.py",
+                           "envs/wrappers.py")),
+        GitCorpus("protenix", "https://github.com/bytedance/Protenix",
+                  "3248f8e7e1c94f0b5835a40ebdc649d74d631a82", ".",
+                  "Protenix: ByteDance's AlphaFold3 reproduction: the model whose forward runs the recycling "
+                  "trunk and the diffusion module, the generator whose sample_diffusion loop denoises atom "
+                  "coordinates step by step over the noise schedule, the diffusion conditioning and transformer, "
+                  "the pairformer, embedders and confidence head, and the inference runner that loads batches and "
+                  "predicts them (the losses, data pipeline, MSA / template search, the custom Triton "
+                  "triangle-attention kernels and the training runner are left out)",
+                  include=("protenix/model/protenix.py", "protenix/model/generator.py",
+                           "protenix/model/modules/diffusion.py", "protenix/model/modules/transformer.py",
+                           "protenix/model/modules/pairformer.py", "protenix/model/modules/embedders.py",
+                           "protenix/model/modules/confidence.py", "runner/inference.py")),
+        GitCorpus("styletts2", "https://github.com/yl4579/StyleTTS2",
+                  "5cedc71c333f8d8b8551ca59378bdcc7af4c9529", ".",
+                  "StyleTTS 2: text-to-speech through style diffusion and adversarial training with speech "
+                  "language models: the style-diffusion samplers (K-diffusion / ADPM2 loops over sigmas), the "
+                  "diffusion model and its transformer modules, the SLM adversarial loss and the second-stage "
+                  "and fine-tuning training loops that sample styles every step (the model builder that Kokoro "
+                  "shares, the iSTFTNet / HiFi-GAN vocoders, the discriminators, the ASR / JDC helpers, the "
+                  "first-stage script and the data loader are left out)",
+                  include=("Modules/diffusion/sampler.py", "Modules/diffusion/diffusion.py",
+                           "Modules/diffusion/modules.py", "Modules/diffusion/utils.py", "Modules/slmadv.py",
+                           "train_second.py", "train_finetune.py")),
+        GitCorpus("wham", "https://github.com/yohanshin/WHAM",
+                  "2b54f7797391c94876848b905ed875b154c4a295", ".",
+                  "WHAM: world-grounded humans with accurate motion from video: the demo and API that detect and "
+                  "track people and extract features frame by frame, then run the network, the WHAM model whose "
+                  "motion encoder / decoder and trajectory RNNs step over the sequence, its layers, the SMPL "
+                  "layer, the detector / extractor preprocessing and the ViT pose backbone, and the trainer with "
+                  "its losses (the datasets, evaluation, rendering and the SMPLify refinement are left out)",
+                  include=("demo.py", "wham_api.py", "lib/models/wham.py", "lib/models/layers/modules.py",
+                           "lib/models/smpl.py", "lib/models/preproc/detector.py",
+                           "lib/models/preproc/extractor.py", "lib/models/preproc/backbone/vit.py",
+                           "lib/models/preproc/backbone/smpl_head.py", "lib/models/preproc/backbone/t_cond_mlp.py",
+                           "lib/core/trainer.py", "lib/core/loss.py")),
+    ), "the forty-first untouched set, pinned in session 44 for the release after next (eole, Real-Time LCM, "
+       "latentsync-faster, segment-anything-fast, open-pi-zero, MatterSim, DreamerV3, Protenix, StyleTTS 2, "
+       "WHAM)"),
 }
 
 # Sets labelled for a coming release: graphlint work never lints them, reads their labels or looks at their
 # findings (score_sets.py refuses them). A name may be listed before its set is pinned in GIT_SETS.
-HELD_BACK: tuple[str, ...] = ("donjon",)
+HELD_BACK: tuple[str, ...] = ("donjon", "merlon")
 
 
 def sha256(path: Path) -> str:

@@ -1183,6 +1183,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             fact = index.call_facts.attr(owner, attr)
             if fact is not None:
                 return kind_val(fact)
+        if val == UNKNOWN and not index.is_nn_module(owner) and index.call_facts.passed_device(owner, attr):
+            # `self.y0 = y0` in `__init__`, every construction passing a device tensor by data flow (torchdiffeq's
+            # `SOLVERS[method](func=func, y0=y0, ..)` of the caller's CUDA state): a device tensor, as stored
+            return kind_val(index.call_facts.self_device(owner, attr))
         if val == UNKNOWN and index.is_nn_module(owner) and index.call_facts.attr(owner, attr) == ik.HOST_LIST:
             return kind_val(ik.HOST_LIST)  # `.to()` moves a module's tensors, never a Python list it holds
         if val.kind in (Kind.TENSOR, Kind.UNKNOWN) and index.is_nn_module(owner) and not moving:

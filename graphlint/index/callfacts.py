@@ -40,6 +40,8 @@ class ProjectIndex(Protocol):
 
     def registry_tables(self, fn: FunctionInfo) -> list[str]: ...
 
+    def class_registries(self, cls: ClassInfo) -> list[str]: ...
+
     def protocol_arguments(self, fn: FunctionInfo) -> dict[str, str]: ...
 
     def is_nn_module(self, cls: ClassInfo) -> bool: ...
@@ -87,6 +89,12 @@ MAX_HOST_PATH_CALLS = 4  # calls of one host path (origin caller, the callers th
 MAX_HOST_PATHS = 2  # host paths kept per parameter: each is one more walk of the callee
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
 TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
+# ... and `super(Cls, self)`, which names its class to find the next one in the MRO (torchdiffeq's
+# `super(RKAdaptiveStepsizeODESolver, self).__init__(..)`): no construction the index cannot see
+CLASS_READERS = TYPE_TESTS | {"super"}
+# What a function handed a registry may do with it and build nothing: ask for its names
+# (`if method not in SOLVERS`, `SOLVERS.keys()`)
+REGISTRY_READS = frozenset({"keys", "__contains__", "__len__"})
 # Method names a receiver of unknown class may answer without being a project object: a dict's `get`, a list's
 # `pop`, a tensor's `sum`. Their project namesakes say nothing about such a receiver.
 CONTAINER_METHODS = frozenset(
@@ -175,6 +183,7 @@ class CallFacts:
         # they came), recorded by `_compute`
         self._per_site: dict[str, list[tuple["FunctionInfo", int, dict[str, IKind], dict[str, str]]]] = {}
         self._refs: tuple[set[str], set[str]] | None = None  # `_references`
+        self._handed_refs: dict[str, list[tuple["FunctionInfo", str, str]]] | None = None  # `_handed`
         self._attrs: dict[tuple[str, str], IKind | None] = {}
         self._kept: dict[tuple[str, str], IKind | None] = {}  # kept_on_host, per (class, field)
         self._module_fields: dict[tuple[str, str], bool] | None = None
@@ -182,6 +191,7 @@ class CallFacts:
         self._fields: dict[str, IKind] | None = None
         self._device_fields: dict[str, IKind] | None = None  # `device_fields`, computed once
         self._self_devices: dict[tuple[str, str], IKind | None] = {}  # `self_device`, per (class, field)
+        self._passed_devices: dict[tuple[str, str], bool] = {}  # `passed_device`, per (class, field)
         # `keyed_stores`: normalised "owner|field|key" -> the (kind, storing function) of each store; computed once
         self._keyed: dict[str, list[tuple[IKind, "FunctionInfo"]]] | None = None
         self._keyed_kinds: dict[str, IKind] = {}  # `keyed`, per normalised slot
@@ -522,6 +532,51 @@ class CallFacts:
                 return True
         return False
 
+    def _only_built_through(self, registry: str) -> bool:
+        """Every call that reads the module-level container `registry` calls one of its entries (`REG[key](...)`,
+        then a method of what it built: `REG[key]().run(...)`): no `REG.get(key)`, no loop over its values, no entry
+        handed on by a call. Calls of a function's definitions only, as `_called_through` reads them."""
+        self._called_through(registry)  # (fills `_callees`)
+        callees = self._callees or []
+        entry = f"{registry}[]"
+        for callee in callees[bisect.bisect_left(callees, registry):]:
+            if not callee.startswith(registry):
+                break
+            if callee.startswith((f"{registry}[", f"{registry}.")) and callee != entry \
+                    and not callee.startswith((f"{entry}().", f"{entry}.")):
+                return False  # (`REG[k].check(..)`: a classmethod of an entry, whose `cls(..)` the index sees)
+        return not any(self._may_build(caller, callee, slot) for caller, callee, slot in self._handed().get(registry, ()))
+
+    def _built_by_init(self, ref: str) -> bool:
+        """`ref` names a project class whose construction runs a project `__init__` (no dataclass's generated one)."""
+        cls = self.index.class_by_dotted(ref)
+        return cls is not None and not cls.init_fields and self.index.method(cls, "__init__") is not None
+
+    def _handed(self) -> dict[str, list[tuple["FunctionInfo", str, str]]]:
+        """Dotted name -> (caller, callee, slot) of each call that hands it on as an argument (`callable_args`, and
+        `handed_globals`: a registry passed to `_check_inputs(.., SOLVERS)`). Built once."""
+        if self._handed_refs is None:
+            table: dict[str, list[tuple["FunctionInfo", str, str]]] = {}
+            for fn in self.index.functions.values():
+                for callee, _line, slot, ref in (*fn.callable_args, *fn.handed_globals):
+                    table.setdefault(ref, []).append((fn, callee, slot))
+            self._handed_refs = table
+        return self._handed_refs
+
+    def _may_build(self, caller: "FunctionInfo", callee: str, slot: str) -> bool:
+        """The function a call hands a registry to may build from it: it reads the parameter other than by asking
+        for its names (`REGISTRY_READS`) or calling a classmethod of an entry (`SOLVERS[method].valid_callbacks()`),
+        or the call reaches no project function the index can read."""
+        targets = self.index.call_edges(caller, caller.module, callee)
+        for target, _how in targets:
+            params = self.index.call_params(target, callee)
+            name = params[int(slot)] if slot.isdigit() and int(slot) < len(params) else slot
+            own = f"{target.module}.{name}"
+            if any(c == own or c.startswith(f"{own}[") and not c.startswith(f"{own}[].")
+                   or c.startswith(f"{own}.") and c[len(own) + 1:] not in REGISTRY_READS for c, _line in target.calls):
+                return True
+        return not targets
+
     def _calls_product(self, fn: "FunctionInfo") -> bool:
         """A call may build what `fn` hands out: any factory function (`made = kind(); made(...)`), a property only
         where something calls it (`self.batch_type(...)`). Engines hand out a batch class through a property to call
@@ -550,6 +605,19 @@ class CallFacts:
         `host.to(device=None)` moves nothing."""
         return name in self.left_none(fn) and self.device_context(fn) is None
 
+    def passed_device(self, cls: "ClassInfo", name: str) -> bool:
+        """Some method of the plain class `cls` stores a parameter as it came in `self.<name>` (`self.y0 = y0`) and
+        every store of its family puts a device tensor there by data flow (`self_device`, with what each call site
+        passes for such a parameter: `_device_store`): the field holds what its constructions hand it."""
+        key = (cls.key, name)
+        found = self._passed_devices.get(key)
+        if found is None:
+            found = self._passed_devices[key] = any(
+                attr == name and isinstance(kind, Fwd) for c in self._class_family(cls)
+                for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets) \
+                and self.self_device(cls, name) is not None
+        return found
+
     def forwarded(self) -> list[tuple[str, str, str]]:
         """(class, attribute, kind) of every field of a plain class that a parameter stored as it came, or a dataclass's
         constructions, make host data (`attr`): those facts come from call sites in any file, so they are part of
@@ -565,6 +633,8 @@ class CallFacts:
                 kind = self._own_field(cls, attr) if cls is not None else None
                 if kind is not None:
                     out.append((key, attr, str(kind)))
+                elif cls is not None and not self.index.is_nn_module(cls) and self.passed_device(cls, attr):
+                    out.append((key, attr, "passed device"))  # (`passed_device`: read by the checker, any file)
             self._forwarded = out
         return self._forwarded
 
@@ -681,7 +751,7 @@ class CallFacts:
             family = self._class_family(cls)
             if name in self._foreign() or any(name in c.init_fields for c in family):
                 return None
-            kinds = {self._device_store(own, self.index.functions[meth]) for c in family
+            kinds = {self._device_store(own, self.index.functions[meth], passed=True) for c in family
                      for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
                      if attr == name and (own := _device_evidence(kind, name)) is not None}
             self._self_devices[key] = BOOL_TENSOR if kinds == {BOOL_TENSOR} \
@@ -830,8 +900,15 @@ class CallFacts:
         value = source.str_constants.get(name) if source is not None else None
         return "'" + value if value is not None else "?"
 
-    def _device_store(self, kind: IKind, fn: "FunctionInfo") -> IKind | None:
-        """The device kind one `self.x = value` of `fn` stores by data flow; None for anything else."""
+    def _device_store(self, kind: IKind, fn: "FunctionInfo", passed: bool = False) -> IKind | None:
+        """The device kind one `self.x = value` of `fn` stores by data flow; None for anything else. `passed`: also a
+        parameter stored as it came (`self.y0 = y0`) that every call site of `fn` passes a device tensor by data flow
+        (`params`: a plain class's constructions, `SOLVERS[method](y0=y0, ..)` too), asked per class and field
+        (`self_device`) only, never for the whole project's table (`device_fields`): the constructions of every
+        class would be resolved for it."""
+        if isinstance(kind, Fwd):
+            found = self.params(fn).get(kind.name) if passed else None
+            return found if found in (TENSOR, BOOL_TENSOR) else None
         if isinstance(kind, OnParam):
             stored = self._stored(kind, fn)
             return stored if stored == TENSOR else None
@@ -1255,7 +1332,10 @@ class CallFacts:
             # Constructions, which the index follows (`ProjectIndex.call_edges`): `Cls(...)`, `Sub(...)` of a
             # subclass that inherits it, `cls(...)` in a classmethod, `super().__init__(...)`. A module is built
             # by the framework (from a config, by name) more often than seen.
-            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in self.index.subclasses(cls)})
+            # Also an entry of a registry of classes that holds it or such a subclass (`SOLVERS[method](y0=y0, ..)`).
+            family = self.index.subclasses(cls)
+            names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in family},
+                     *{f"{table.rpartition('.')[2]}[]" for c in family for table in self.index.class_registries(c)})
         elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
             return None  # called by the framework (module calls, construction) more often than seen
         else:  # an entry of a decorator's table is called through it too (`_MAP[key](logits, *args)`)
@@ -1636,7 +1716,16 @@ class CallFacts:
             listed: list[str] = []  # entries of module-level registries no call reads (`t in VLM_BATCH_TYPES`)
             for s in self.index.modules.values():
                 for name, values in s.registries.items():
-                    (refs if self._called_through(f"{s.module}.{name}") else listed).extend(values)
+                    registry = f"{s.module}.{name}"
+                    if not self._called_through(registry):
+                        listed.extend(values)
+                    elif self._only_built_through(registry):
+                        # every read calls an entry (`SOLVERS[method](y0=y0, ..)`): a class there with an `__init__`
+                        # of its own is built by calls the index resolves (`ProjectIndex._registry_constructions`),
+                        # none hidden; a dataclass's generated one is not read (its fields keep the call unseen)
+                        refs.extend(v for v in values if not self._built_by_init(v))
+                    else:
+                        refs.extend(values)
                 refs += list(s.aliases.values())
                 # a callable compiled in place (`self.step = torch.compile(self.step)`) is still called only
                 # through its own name, by the calls the index resolves: no reference that hides calls
@@ -1658,8 +1747,8 @@ class CallFacts:
                 for _callee, _line, slot, ref in fn.callable_args:
                     if (ref, _line) in bound and _callee.rpartition(".")[2] in CALLBACK_RUNNERS:
                         continue
-                    if _callee.rpartition(".")[2] in TYPE_TESTS:
-                        continue  # `isinstance(meta, Meta)` neither builds nor calls `Meta`
+                    if _callee.rpartition(".")[2] in CLASS_READERS:
+                        continue  # `isinstance(meta, Meta)`, `super(Meta, self)` neither builds nor calls `Meta`
                     if (ref, _line, fn.module) in in_place:
                         continue  # compiled in place: called through its own name only
                     if ref.startswith(("self.", "cls.")):

@@ -223,6 +223,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._top_models_cache: list[FunctionInfo] | None = None
         self._decorated_cache: dict[str, list[str]] | None = None
         self._tables_cache: dict[str, list[str]] | None = None  # function key -> `registry_tables`
+        self._class_tables_cache: dict[str, list[str]] | None = None  # class key -> `class_registries`
         self._mixin_cache: dict[str, bool] = {}
         self._runner_cache: dict[str, bool] = {}
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
@@ -382,6 +383,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._top_models_cache = None
         self._decorated_cache = None
         self._tables_cache = None
+        self._class_tables_cache = None
         self._mixin_cache.clear()
         self._runner_cache.clear()
         self._rebinds.clear()
@@ -1068,6 +1070,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         hooks = (self.method(cls, "__init__"), self.method(cls, cls.post_init) if cls.post_init else None)
         return [(fn, f"{NEW}{cls.qualname}") for fn in hooks if fn is not None]
 
+    def _registry_constructions(self, base: str, depth: int) -> list[tuple[FunctionInfo, str]]:
+        """`SOLVERS[method](func=f, y0=y0)` where the registry's entries are classes themselves (`{"dopri5":
+        Dopri5Solver}`, a class a decorator registers), not instances: calling an entry builds one, so the call runs
+        each plain class's `__init__` as `Cls(...)` does (`_construct`; torchdiffeq builds its solver so on every
+        `odeint` call). An entry that is an instance (`Cls()`), a function, or a list a function returns builds
+        nothing."""
+        if self._returned_elements(base):
+            return []
+        name = base.rpartition(".")[2]
+        return [(fn, f"{how} from registry {name}") for ref in dict.fromkeys(self._registry_entries(base, depth + 1))
+                if (cls := self.class_by_dotted(ref)) is not None for fn, how in self._construct(cls)]
+
     def _in_model(self, fn: FunctionInfo | None) -> bool:
         """`fn` is model code: a method of a model class. A model protocol method called there on a receiver
         of unknown class is a call on one of its own parts (`self.language_model.embed(...)`, built by an
@@ -1080,7 +1094,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if depth > MAX_DISPATCH_DEPTH:
             return []
         if callee.endswith(("()", "[]")) or _item_of(callee):
-            return [(fn, how) for target, how in self._denotes(callee, depth) for fn in self._call_target(target)]
+            edges = [(fn, how) for target, how in self._denotes(callee, depth) for fn in self._call_target(target)]
+            return edges + self._registry_constructions(callee[:-2], depth) if callee.endswith("[]") else edges
         head, _, meth = callee.rpartition(".")
         if head.endswith(("()", "[]")) or _item_of(head):
             # a method, else a callable field (`batch.chooser(logits)` with `chooser: Chooser` on the class)
@@ -1401,6 +1416,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         tables.setdefault(target.key, []).append(registry)
             self._tables_cache = tables
         return self._tables_cache.get(fn.key, [])
+
+    def class_registries(self, cls: ClassInfo) -> list[str]:
+        """The registries (dotted names) that hold the class `cls` itself as an entry: a module-level table
+        (`SOLVERS = {"dopri5": Dopri5Solver}`) or one a decorator fills. A `SOLVERS[method](y0=y0, ..)` of one of them
+        builds it (`_registry_constructions`), so its `__init__` takes that call's arguments. Built once."""
+        if self._class_tables_cache is None:
+            tables: dict[str, list[str]] = {}
+            named = [(f"{s.module}.{name}", refs) for s in self.modules.values() for name, refs in s.registries.items()]
+            for registry, entries in [*named, *self._decorated().items()]:
+                for entry in dict.fromkeys(entries):
+                    if (target := self.class_by_dotted(entry)) is not None:
+                        tables.setdefault(target.key, []).append(registry)
+            self._class_tables_cache = tables
+        return self._class_tables_cache.get(cls.key, [])
 
     def _reexports(self, name: str):
         """(module, qualname) of each spelling of a dotted name, following imports and re-exports (`from .x

@@ -242,6 +242,9 @@ class FunctionInfo:
     # (callee descriptor, line, position or keyword, callable) of calls passing a function or a method of the
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
+    # (callee descriptor, line, position or keyword, dotted name) of calls handing on a module-level global that no
+    # def, class or import binds (`_check_inputs(.., SOLVERS)`): a registry handed to a function that may build from it
+    handed_globals: list[tuple[str, int, str, str]] = field(default_factory=list)
     # (function, line, parameter slot, value) of what a `partial(f, p=v)` binds, or a call passes as a registry's
     # entry (`f(p=fn)` with `fn = REG[k]`): what `p(...)` in `f` runs (index.patching)
     bound_callables: list[tuple[str, int, str, str]] = field(default_factory=list)
@@ -2794,6 +2797,8 @@ class _Indexer(ast.NodeVisitor):
                 continue
             if isinstance(arg, ast.Name):
                 named = arg.id in self.top_level or arg.id in self.s.imports
+                if not named and arg.id in self.top_assigned and arg.id not in self.func_stack[-1].params:
+                    self.func_stack[-1].handed_globals.append((callee, node.lineno, slot, f"{self.s.module}.{arg.id}"))
             elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id in ("self", "cls"):
                 named = bool(self.class_defs) and arg.attr in self.class_defs[-1]
             else:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from types import MappingProxyType
 
 from graphlint.facts.annotations import (
     annotation_kind, annotation_text, container_name, follows_an_argument, is_cpu_name, tuple_item_kinds,
@@ -1533,7 +1534,15 @@ class _Indexer(ast.NodeVisitor):
                     cls.attrs[target.attr] = kind
                     self.lazy_attrs.add(lazy)
                 elif kind is None:
-                    self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls)
+                    self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls,
+                                        self._own_defs(node, cls))
+
+    def _own_defs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> dict[str, str]:
+        """The defs written directly in the body of the method `node` of `cls`, by name -> dotted name (what a
+        `self.decode = _decode` stores: the def, which `_nested_def` names once the body is visited)."""
+        qual = f"{self.s.module}.{cls.qualname}.{node.name}"
+        return {sub.name: f"{qual}.{sub.name}" for sub in node.body
+                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def _note_distribution(self, cls: ClassInfo, attr: str, value: ast.expr) -> None:
         """`self.distribution = Normal(mean, std)` in any method (SB3's `proba_distribution`): the field holds a
@@ -1576,11 +1585,16 @@ class _Indexer(ast.NodeVisitor):
         return True
 
     def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr,
-                       local_calls: dict[str, ast.Call | ast.IfExp]) -> None:
+                       local_calls: dict[str, ast.Call | ast.IfExp], nested: Mapping[str, str] = MappingProxyType({})
+                       ) -> None:
         """Record what an attribute that is not a tensor or a known module holds, for dispatch:
         the result of a factory call (`self.impl = backend.build_op(...)`, `self.impl = impl_cls(...)`
         with `impl_cls = backend.get_impl_cls()`), or a callable (`self.fn = partial(f, ...)`,
-        `self.act = ACT2FN[name]`)."""
+        `self.act = ACT2FN[name]`, `self.decode = _decode` of a def nested in the method: `nested`, name -> its
+        dotted name)."""
+        if isinstance(value, ast.Name) and value.id in nested:
+            cls.callables.setdefault(attr, []).append(nested[value.id])
+            return
         if isinstance(value, ast.Call):
             callee = self.resolve(dotted(value.func))
             if callee in PARTIAL_CALLS or callee == "functools.partial":
@@ -1600,12 +1614,12 @@ class _Indexer(ast.NodeVisitor):
                 cls.callables.setdefault(attr, []).append(ref)
         elif isinstance(value, (ast.List, ast.Tuple)):  # `self.processors = [Clamp(), Scale()]`
             for item in value.elts:
-                self._dispatch_attr(cls, attr, item, local_calls)
+                self._dispatch_attr(cls, attr, item, local_calls, nested)
         elif isinstance(value, ast.ListComp):  # `self.layers = [self.layer_class(i) for i in range(n)]`
-            self._dispatch_attr(cls, attr, value.elt, local_calls)
+            self._dispatch_attr(cls, attr, value.elt, local_calls, nested)
         elif isinstance(value, ast.IfExp):  # `self.graph = None if disabled else CudaGraph(...)`: either arm
-            self._dispatch_attr(cls, attr, value.body, local_calls)
-            self._dispatch_attr(cls, attr, value.orelse, local_calls)
+            self._dispatch_attr(cls, attr, value.body, local_calls, nested)
+            self._dispatch_attr(cls, attr, value.orelse, local_calls, nested)
 
     def _attr_kind(self, value: ast.expr) -> Held | None:
         if isinstance(value, ast.Constant):

@@ -2136,7 +2136,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     or info.hop is None or info.hop.parent is not None or info.via != (fn.display,) \
                     or not self.is_nn_module(cls):
                 continue
-            if not self._computes_loss(cls, fn):
+            if not self._computes_loss(cls, fn) or self._loss_free_mode(cls, fn):
                 continue
             parts = self._parts_called(cls, fn)
             if any(self._inference_sibling(self.functions[m], key, reached, hops, model, parts)
@@ -2145,6 +2145,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if found:
             found -= self._called_keys(found)
         return frozenset(found)
+
+    def _loss_free_mode(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
+        """`fn` dispatches by its arguments among methods of `cls` (`FunctionInfo.modes`: `if forward_type == SFT:
+        return self.sft_forward(..)` / `elif ...: return self.default_forward(..)`) and one of them computes no loss:
+        the loss is one mode's (RLinf's SFT), not the forward's, and a caller may pick another mode."""
+        methods = [m for name in fn.modes if (m := self.method(cls, name)) is not None and m.key != fn.key]
+        return len(methods) >= 2 and not all(self._computes_loss(cls, m) for m in methods)
 
     def _computes_loss(self, cls: ClassInfo, fn: FunctionInfo, depth: int = 0) -> bool:
         """`fn` computes a training loss: it calls one of torch's loss functions, or a loss module a field of `cls`

@@ -308,6 +308,10 @@ class FunctionInfo:
     # keys of the other defs of its name in its scope that a call of the name may still run: defs in other arms of an
     # `if` / `try` (`if whisper: def semantic_fn` / `else: def semantic_fn`), each indexed as `name@<line>` (`_claim`)
     alternates: tuple[str, ...] = ()
+    # the methods of its own class it returns the call of from the arms of one `if`/`elif` chain (`if mode == "sft":
+    # return self.sft_forward(..)` / `elif ...: return self.default_forward(..)`: `mode_methods`): each a mode the
+    # caller picks
+    modes: tuple[str, ...] = ()
 
     @property
     def display(self) -> str:
@@ -1114,7 +1118,7 @@ class _Indexer(ast.NodeVisitor):
             passes=passed_chains(node, binding(node, cls is not None)),
             attr_ranks=tuple((attr, stored_rank(value, attr, self.resolve, scope.binds)) for attr, value in scope.self_assigns
                              if not (isinstance(value, ast.Constant) and value.value is None)),
-            alternates=alternates,
+            alternates=alternates, modes=mode_methods(node) if cls is not None else (),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
@@ -3636,3 +3640,33 @@ def _binds_name(stmt: ast.stmt, name: str) -> bool:
 
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def mode_methods(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The methods `self.<m>(..)` whose call an `if`/`elif` chain of the body's top level returns from its arms (the
+    `else` included), when it does so from two arms or more: the modes a dispatching method picks among by its
+    arguments (RLinf's `forward(forward_type, **kw)` returning `self.sft_forward(..)` or `self.default_forward(..)`)."""
+    out: list[str] = []
+    for stmt in node.body:
+        if not isinstance(stmt, ast.If):
+            continue
+        found: list[str] = []
+        arm: ast.stmt | None = stmt
+        while isinstance(arm, ast.If):
+            found += _returned_self_calls(arm.body)
+            arm = arm.orelse[0] if len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If) else None
+            if arm is None:
+                last = stmt
+                while len(last.orelse) == 1 and isinstance(last.orelse[0], ast.If):
+                    last = last.orelse[0]
+                found += _returned_self_calls(last.orelse)
+        if len(found) >= 2:
+            out += found
+    return tuple(dict.fromkeys(out))
+
+
+def _returned_self_calls(body: list[ast.stmt]) -> list[str]:
+    """`return self.m(..)` statements of an arm's own body: the `m`s."""
+    return [stmt.value.func.attr for stmt in body if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute) and isinstance(stmt.value.func.value, ast.Name)
+            and stmt.value.func.value.id == "self"]

@@ -274,12 +274,15 @@ class Context:
         that every method stores only such constructions in (`self.distribution = Normal(mean, std)` in SB3's
         `proba_distribution`: `ClassInfo.distributions`). Whether the process turned validation off is
         `validation_off`'s question."""
+        fn = self.unit.function
+        if isinstance(expr, cst.Name) and (fn is None or expr.value not in (*fn.params, *fn.kwonly)):
+            # `probs = Categorical(logits=x)` then `probs.log_prob(a)`: a local bound once holds that construction
+            expr = self.inference.bound_once(expr.value) or expr
         if isinstance(expr, cst.Call):
             arg = kwarg(expr, "validate_args")
             return distribution_class(self.call_name(expr) or "") and (arg is None or is_true(arg.value))
         if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
             return False
-        fn = self.unit.function
         cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key and self.index else None
         if cls is None:
             return False

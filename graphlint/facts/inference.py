@@ -1373,12 +1373,18 @@ class Inference:
             return self._names_cuda(expr.args[0].value, depth)
         if isinstance(expr, cst.IfExp) and isinstance(expr.test, cst.Call):
             return (self.resolve(expr.test.func) or "") == "torch.cuda.is_available" and self._names_cuda(expr.body, depth)
-        if isinstance(expr, cst.Name) and depth < 3 and self.unit_tree is not None:
-            if self._bound_once is None:
-                self._bound_once = single_bindings(list(descendants(self.unit_tree)))
-            bound = self._bound_once.get(expr.value)
+        if isinstance(expr, cst.Name) and depth < 3:
+            bound = self.bound_once(expr.value)
             return bound is not None and self._names_cuda(bound, depth + 1)
         return False
+
+    def bound_once(self, name: str) -> cst.BaseExpression | None:
+        """The value of a local the unit binds exactly once, by a plain `name = value` (`single_bindings`), else None."""
+        if self.unit_tree is None:
+            return None
+        if self._bound_once is None:
+            self._bound_once = single_bindings(list(descendants(self.unit_tree)))
+        return self._bound_once.get(name)
 
     def _device_model_method(self, name: str, node: cst.Call) -> Val:
         """`codec.encode_code(wav)` of a library model on the device (`DEVICE_MODULE`): what a project method of the

@@ -229,6 +229,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._rebinds: dict[str, dict[str, tuple[str, ...]]] = {}  # class key -> `_rebind_table`
         self._rebind_families: dict[str, list[tuple[ClassInfo, dict[str, tuple[str, ...]]]]] = {}  # `_rebind_tables`
         self._called_params: dict[str, list[tuple[FunctionInfo, str]]] = {}  # fn key -> `called_param_edges`
+        self._escaped_calls: dict[str, bool] = {}  # nested def key -> `_called_escaping`
         self._model_fields: dict[str, frozenset[str]] = {}  # class key -> its fields `_typed_models` reads
         self._script_reaches: dict[str, frozenset[str] | None] = {}  # module -> `_script_reach`
         self._imported_memo: frozenset[str] | None = None  # `_imported_modules`, for `_script_reach`
@@ -1199,6 +1200,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             first in s.imports or first in s.functions or first in s.classes or first in s.aliases
             or first in s.registries or self._star_source(mod, first))
 
+    def _nested_made(self, maker: FunctionInfo) -> list[FunctionInfo]:
+        """The defs nested in `maker` that it returns (`return _grid_constructor`)."""
+        return [fn for ref in maker.makes if (fn := self.function_by_dotted(ref)) is not None
+                and fn.parent_key == maker.key]
+
     def _made_by(self, fn: FunctionInfo) -> list[str]:
         """Dotted names a factory returns: its `return` values, else the class its annotation names
         together with that class's project subclasses."""
@@ -1716,6 +1722,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     continue
                 if desc.startswith("self."):  # `self.infer = self.infer_class(...)`: the classes it holds
                     attr = desc[len("self."):].removesuffix("()")
+                    if meth is None and (maker := self.method(cls, attr)) is not None:
+                        # `self.grid = self._grid_from_step(step)`, a method handing out a def nested in it: calling
+                        # the field runs that def
+                        out.extend((fn, f"self.{name} = {maker.qualname}(..)") for fn in self._nested_made(maker))
                     out.extend((fn, f"self.{name} = self.{attr}: {k.qualname}") for k in self._class_values(cls, attr)
                                for fn in (self.methods(k, meth) if meth else self._call_target(k)))
                     continue
@@ -1752,6 +1762,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                       else [(f, "") for f in self._call_target(target)])]
             if out:
                 break
+        if not out and meth is None and not any(name in c.callables for c in self.mro(cls)):
+            out = self._subclass_callables(cls, name)
         if not out:  # `self.model.ctl = Controller()` in another class's method; `self.model = model`, a parameter
             out = [(fn, _join(how, h)) for target, how in self.foreign_classes(cls, name)
                    or self._stored_param_classes(cls, name)
@@ -1763,6 +1775,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             # model side (`self.depth_decoder.generate(...)` in a sampling mixin), it is one of the model's parts.
             out = self._protocol_methods(meth, cls.module)
         return out
+
+    def _subclass_callables(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """`self.compiled_decode(..)` in a base class's method, where a subclass's method stores a function there
+        (`self.compiled_decode = _compiled_decode`, a def nested in its `compile`): the instance may be that subclass,
+        and the call runs what it stored. Functions only (a class stored there is `_class_values`' question)."""
+        return [(fn, f"self.{name} = {fn.qualname} in {sub.qualname}") for sub in self._descendants(cls)
+                for desc in sub.callables.get(name, ()) if (fn := self.function_by_dotted(desc)) is not None]
 
     def _member_call(self, target: ClassInfo, meth: str) -> list[tuple[FunctionInfo, str]]:
         """What `obj.meth(...)` runs on an instance of `target`: its method, else the call of the part it holds in
@@ -2146,7 +2165,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     or info.hop is None or info.hop.parent is not None or info.via != (fn.display,) \
                     or not self.is_nn_module(cls):
                 continue
-            if not self._computes_loss(cls, fn):
+            if not self._computes_loss(cls, fn) or self._loss_free_mode(cls, fn):
                 continue
             parts = self._parts_called(cls, fn)
             if any(self._inference_sibling(self.functions[m], key, reached, hops, model, parts)
@@ -2155,6 +2174,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if found:
             found -= self._called_keys(found)
         return frozenset(found)
+
+    def _loss_free_mode(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
+        """`fn` dispatches by its arguments among methods of `cls` (`FunctionInfo.modes`: `if forward_type == SFT:
+        return self.sft_forward(..)` / `elif ...: return self.default_forward(..)`) and one of them computes no loss:
+        the loss is one mode's (RLinf's SFT), not the forward's, and a caller may pick another mode."""
+        methods = [m for name in fn.modes if (m := self.method(cls, name)) is not None and m.key != fn.key]
+        return len(methods) >= 2 and not all(self._computes_loss(cls, m) for m in methods)
 
     def _computes_loss(self, cls: ClassInfo, fn: FunctionInfo, depth: int = 0) -> bool:
         """`fn` computes a training loss: it calls one of torch's loss functions, or a loss module a field of `cls`
@@ -4268,7 +4294,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """`fn` may drive steps: not model code the forward pass runs, nor captured, a constructor or warm-up; nor
         one that trains, unless `trained` (a program entry's training loop: `_entry_item_loops`)."""
         info = reached.get(fn.key)
-        return fn.key not in model and fn.parent_key is None and not (info and info.whole and info.tier == "captured") \
+        return fn.key not in model and (fn.parent_key is None or self._escapes(fn)) \
+            and not (info and info.whole and info.tier == "captured") \
             and not fn.qualname.endswith(".__init__") and not self._warms_up(fn) and (trained or not self._trains(fn))
 
     def _loops_above(self, handed: list[FunctionInfo], reached: dict[str, HotInfo], model: frozenset[str]
@@ -4375,16 +4402,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         parent = self.functions.get(caller.parent_key)
         if parent is None or depth >= MAX_DISPATCH_DEPTH:
             return []
-        return [site for callee, at in parent.calls
-                if any(t.key == caller.key for t, _how in self.call_edges(parent, parent.module, callee))
-                for site in self._enclosing_sites(parent, at, depth + 1)]
+        # (a def its enclosing function hands out as a value, stored in a field or returned, runs where whoever holds
+        # it calls it: its call is its own where the project calls it, `_call_sites` of it; one nothing calls may run
+        # nowhere)
+        own = [(caller, line)] if self._called_escaping(caller) else []
+        return own + [site for callee, at in parent.calls
+                      if any(t.key == caller.key for t, _how in self.call_edges(parent, parent.module, callee))
+                      for site in self._enclosing_sites(parent, at, depth + 1)]
 
     def _alias_names(self, fn: FunctionInfo) -> list[str]:
         """The attributes a method of `fn`'s class or of a subclass stores `fn`'s bound method in
         (`_rebind_table`: `self.infer_func = self.infer_without_offload`, or either arm of a choice): a call of
         that attribute runs `fn`, so it is a call site, though it does not spell `fn`'s name. A method only ever
         called through the alias (a decode loop picked by an offload mode) has its callers there."""
-        cls = self.classes.get(fn.class_key) if fn.class_key and fn.parent_key is None else None
+        if fn.parent_key is not None:
+            return self._field_aliases(fn)
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
         if cls is None:
             return []
         meth = fn.qualname.rpartition(".")[2]
@@ -4392,6 +4425,29 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for _c, table in self._rebind_tables(cls):  # (a subclass may store a base's method)
             names.update((attr, None) for attr, meths in table.items() if meth in meths and attr != meth)
         return list(names)
+
+    def _escapes(self, fn: FunctionInfo) -> bool:
+        """`fn` is a def nested in a function that uses it as a value (stores it, returns it, hands it on:
+        `FunctionInfo.escaping`), not only calls it: it may run wherever the value goes."""
+        parent = self.functions.get(fn.parent_key) if fn.parent_key else None
+        return parent is not None and fn.qualname.rpartition(".")[2] in parent.escaping
+
+    def _called_escaping(self, fn: FunctionInfo) -> bool:
+        """`fn` escapes its enclosing function (`_escapes`) and some project call runs it (`_call_sites`). Memoised,
+        with a cycle guard (a stored def whose body calls the field it is stored in)."""
+        found = self._escaped_calls.get(fn.key)
+        if found is None:
+            self._escaped_calls[fn.key] = False
+            found = self._escaped_calls[fn.key] = self._escapes(fn) and bool(self._call_sites(fn))
+        return found
+
+    def _field_aliases(self, fn: FunctionInfo) -> list[str]:
+        """The fields a method stores the nested def `fn` in (`self.compiled_decode = _compiled_decode` in
+        `compile`: `ClassInfo.callables`): a call of such a field runs `fn`."""
+        parent = self.functions.get(fn.parent_key or "")
+        cls = self.classes.get(parent.class_key) if parent is not None and parent.class_key else None
+        ref = f"{fn.module}.{fn.qualname}"
+        return [attr for attr, refs in cls.callables.items() if ref in refs] if cls is not None else []
 
     def _warms_up(self, fn: FunctionInfo) -> bool:
         """Start-up work that runs the model or replays graphs without being a decode step: a function that

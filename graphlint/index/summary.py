@@ -9,9 +9,10 @@ from __future__ import annotations
 import ast
 import re
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
+from types import MappingProxyType
 
 from graphlint.facts.annotations import (
     annotation_kind, annotation_text, container_name, follows_an_argument, is_cpu_name, tuple_item_kinds,
@@ -310,6 +311,10 @@ class FunctionInfo:
     # keys of the other defs of its name in its scope that a call of the name may still run: defs in other arms of an
     # `if` / `try` (`if whisper: def semantic_fn` / `else: def semantic_fn`), each indexed as `name@<line>` (`_claim`)
     alternates: tuple[str, ...] = ()
+    # the methods of its own class it returns the call of from the arms of one `if`/`elif` chain (`if mode == "sft":
+    # return self.sft_forward(..)` / `elif ...: return self.default_forward(..)`: `mode_methods`): each a mode the
+    # caller picks
+    modes: tuple[str, ...] = ()
 
     @property
     def display(self) -> str:
@@ -1116,7 +1121,7 @@ class _Indexer(ast.NodeVisitor):
             passes=passed_chains(node, binding(node, cls is not None)),
             attr_ranks=tuple((attr, stored_rank(value, attr, self.resolve, scope.binds)) for attr, value in scope.self_assigns
                              if not (isinstance(value, ast.Constant) and value.value is None)),
-            alternates=alternates,
+            alternates=alternates, modes=mode_methods(node) if cls is not None else (),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
@@ -1536,7 +1541,15 @@ class _Indexer(ast.NodeVisitor):
                     cls.attrs[target.attr] = kind
                     self.lazy_attrs.add(lazy)
                 elif kind is None:
-                    self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls)
+                    self._dispatch_attr(cls, target.attr, _param_held(value, node), local_calls,
+                                        self._own_defs(node, cls))
+
+    def _own_defs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> dict[str, str]:
+        """The defs written directly in the body of the method `node` of `cls`, by name -> dotted name (what a
+        `self.decode = _decode` stores: the def, which `_nested_def` names once the body is visited)."""
+        qual = f"{self.s.module}.{cls.qualname}.{node.name}"
+        return {sub.name: f"{qual}.{sub.name}" for sub in node.body
+                if isinstance(sub, (ast.FunctionDef, ast.AsyncFunctionDef))}
 
     def _note_distribution(self, cls: ClassInfo, attr: str, value: ast.expr) -> None:
         """`self.distribution = Normal(mean, std)` in any method (SB3's `proba_distribution`): the field holds a
@@ -1579,11 +1592,16 @@ class _Indexer(ast.NodeVisitor):
         return True
 
     def _dispatch_attr(self, cls: ClassInfo, attr: str, value: ast.expr,
-                       local_calls: dict[str, ast.Call | ast.IfExp]) -> None:
+                       local_calls: dict[str, ast.Call | ast.IfExp], nested: Mapping[str, str] = MappingProxyType({})
+                       ) -> None:
         """Record what an attribute that is not a tensor or a known module holds, for dispatch:
         the result of a factory call (`self.impl = backend.build_op(...)`, `self.impl = impl_cls(...)`
         with `impl_cls = backend.get_impl_cls()`), or a callable (`self.fn = partial(f, ...)`,
-        `self.act = ACT2FN[name]`)."""
+        `self.act = ACT2FN[name]`, `self.decode = _decode` of a def nested in the method: `nested`, name -> its
+        dotted name)."""
+        if isinstance(value, ast.Name) and value.id in nested:
+            cls.callables.setdefault(attr, []).append(nested[value.id])
+            return
         if isinstance(value, ast.Call):
             callee = self.resolve(dotted(value.func))
             if callee in PARTIAL_CALLS or callee == "functools.partial":
@@ -1603,12 +1621,12 @@ class _Indexer(ast.NodeVisitor):
                 cls.callables.setdefault(attr, []).append(ref)
         elif isinstance(value, (ast.List, ast.Tuple)):  # `self.processors = [Clamp(), Scale()]`
             for item in value.elts:
-                self._dispatch_attr(cls, attr, item, local_calls)
+                self._dispatch_attr(cls, attr, item, local_calls, nested)
         elif isinstance(value, ast.ListComp):  # `self.layers = [self.layer_class(i) for i in range(n)]`
-            self._dispatch_attr(cls, attr, value.elt, local_calls)
+            self._dispatch_attr(cls, attr, value.elt, local_calls, nested)
         elif isinstance(value, ast.IfExp):  # `self.graph = None if disabled else CudaGraph(...)`: either arm
-            self._dispatch_attr(cls, attr, value.body, local_calls)
-            self._dispatch_attr(cls, attr, value.orelse, local_calls)
+            self._dispatch_attr(cls, attr, value.body, local_calls, nested)
+            self._dispatch_attr(cls, attr, value.orelse, local_calls, nested)
 
     def _attr_kind(self, value: ast.expr) -> Held | None:
         if isinstance(value, ast.Constant):
@@ -3627,3 +3645,33 @@ def _binds_name(stmt: ast.stmt, name: str) -> bool:
 
 def _is_none(node: ast.expr) -> bool:
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def mode_methods(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """The methods `self.<m>(..)` whose call an `if`/`elif` chain of the body's top level returns from its arms (the
+    `else` included), when it does so from two arms or more: the modes a dispatching method picks among by its
+    arguments (RLinf's `forward(forward_type, **kw)` returning `self.sft_forward(..)` or `self.default_forward(..)`)."""
+    out: list[str] = []
+    for stmt in node.body:
+        if not isinstance(stmt, ast.If):
+            continue
+        found: list[str] = []
+        arm: ast.stmt | None = stmt
+        while isinstance(arm, ast.If):
+            found += _returned_self_calls(arm.body)
+            arm = arm.orelse[0] if len(arm.orelse) == 1 and isinstance(arm.orelse[0], ast.If) else None
+            if arm is None:
+                last = stmt
+                while len(last.orelse) == 1 and isinstance(last.orelse[0], ast.If):
+                    last = last.orelse[0]
+                found += _returned_self_calls(last.orelse)
+        if len(found) >= 2:
+            out += found
+    return tuple(dict.fromkeys(out))
+
+
+def _returned_self_calls(body: list[ast.stmt]) -> list[str]:
+    """`return self.m(..)` statements of an arm's own body: the `m`s."""
+    return [stmt.value.func.attr for stmt in body if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Call)
+            and isinstance(stmt.value.func, ast.Attribute) and isinstance(stmt.value.func.value, ast.Name)
+            and stmt.value.func.value.id == "self"]

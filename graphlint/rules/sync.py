@@ -430,9 +430,10 @@ class DistributionsValidateArgs(Rule):
     With `validate_args` left at its default (on, unless Python runs with `-O`), the constructor checks
     the parameter constraints with `if not valid.all(): raise`: a host read of a device value, every
     time a distribution is built. `log_prob` (and `cdf`, `log_survival_function`) validates its value the same way:
-    reported where the value is a device tensor and the distribution is built in place (`Normal(0, 1).log_prob(x)`)
-    or held in a field that every method fills with a validating construction (`self.distribution.log_prob(a)`
-    after `self.distribution = Normal(mean, std)`; a local is not followed). Pass
+    reported where the value is a device tensor and the distribution is built in place (`Normal(0, 1).log_prob(x)`),
+    held in a local bound once to such a construction (`probs = Categorical(logits=x)`), or held in a field that
+    every method fills with a validating construction (`self.distribution.log_prob(a)` after
+    `self.distribution = Normal(mean, std)`). Pass
     `validate_args=False` (or call `Distribution.set_default_validate_args(False)`: a class attribute that holds for
     the whole process, so a call in any project module, a class's `__init__` included, silences the rule; one only
     in another script's `if __name__ == "__main__":` block, or a commented-out one, does not).

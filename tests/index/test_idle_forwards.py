@@ -117,3 +117,26 @@ def test_the_helpers_an_inference_method_calls_before_its_loop_stay_hot() -> Non
     assert "TTS.forward" not in found
     assert found["TTS.prepare"] == ("forward", ("TTS.inference (step: decode loop)", "TTS.prepare"))
     assert "TTS.shift" not in found
+
+
+def test_a_forward_whose_loss_is_one_mode_of_a_dispatch_stays_hot() -> None:
+    """RLinf's `MLPPolicy.forward(forward_type, **kw)` returns `self.sft_forward(..)` (a loss) or
+    `self.default_forward(..)` (the policy) by its argument: the loss is one mode's, and a caller may pick the other,
+    so the forward is no training-only entry. Decoy: a forward whose every mode computes a loss stays dropped."""
+    modes = MODEL.replace("""    def forward(self, x, targets):
+        logits = self.decoder(x)
+        return F.cross_entropy(logits, targets)""", """    def forward(self, x, targets, mode="train"):
+        if mode == "train":
+            return self.train_forward(x, targets)
+        elif mode == "act":
+            return self.act_forward(x)
+        raise ValueError(mode)
+
+    def train_forward(self, x, targets):
+        return F.cross_entropy(self.decoder(x), targets)
+
+    def act_forward(self, x):
+        return self.decoder(x).softmax(-1)""")
+    assert "TTS.forward" in hot({"pkg.model": modes, "pkg.infer": SCRIPT})
+    both = modes.replace("return self.decoder(x).softmax(-1)", "return F.mse_loss(self.decoder(x), x)")
+    assert "TTS.forward" not in hot({"pkg.model": both, "pkg.infer": SCRIPT})

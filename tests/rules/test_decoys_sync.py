@@ -262,6 +262,34 @@ def test_log_prob_of_a_held_distribution_validates_its_value(tmp_path: Path):
     assert _gl151(tmp_path, {"m.py": off}) == set()
 
 
+LOCAL_DIST = """
+    import torch
+    from torch.distributions import Categorical, Normal
+
+
+    class Policy(torch.nn.Module):
+        def forward(self, x: torch.Tensor, given):
+            probs = Categorical(logits=x)  # GL151 (the construction, line 7)
+            a = probs.log_prob(x)  # GL151 (line 8)
+            quiet = Normal(x, torch.ones_like(x), validate_args=False)
+            b = quiet.log_prob(x) + quiet.sample()
+            twice = Normal(x, x, validate_args=False)
+            twice = given
+            c = twice.log_prob(x) + given.log_prob(x)
+            return a + b + c
+"""
+
+
+def test_log_prob_of_a_local_distribution_validates_its_value(tmp_path: Path):
+    """`probs = Categorical(logits=x); probs.log_prob(a)` (rlinf's policies, ctm's RL loop): a local bound once to a
+    validating construction checks the value as the construction written in place does. Decoys: a local built with
+    `validate_args=False`, a local bound twice (the second binding is unknown), a parameter, and the process turning
+    validation off."""
+    assert _gl151(tmp_path, {"m.py": LOCAL_DIST}) == {("m.py", 7), ("m.py", 8)}
+    off = LOCAL_DIST.replace("    class Policy", "    Categorical.set_default_validate_args(False)\n\n\n    class Policy")
+    assert _gl151(tmp_path, {"m.py": off}) == set()
+
+
 def test_unconstrained_distribution_set_matches_torch():
     """`DIST_UNCONSTRAINED` is exactly the public `torch.distributions` classes whose `arg_constraints` is `{}`."""
     torch_dist = pytest.importorskip("torch.distributions")

@@ -21,7 +21,8 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from graphlint.facts.callsite import HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, named_pair
+from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, dtype_cast,
+                                      named_pair)
 from graphlint.facts.inference import HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
 from graphlint.facts.names import dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -187,6 +188,8 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHOD_NAMES:
         if func.attr in HOST_RESULT_METHODS:
             return HOST_DATA
+        if func.attr in ("to", "type") and dtype_cast(call, lambda e: resolve(dotted(e))):
+            return again(func.value)  # `dims.type(torch.float)`, `x.to(torch.long)`: a cast keeps the device
         if func.attr in NOT_CPU_METHODS:
             return None
         return again(func.value)

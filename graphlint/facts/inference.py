@@ -1044,12 +1044,18 @@ class Inference:
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
             other = right if host is left else left
             bitwise = node.operator.__class__ in (cst.BitAnd, cst.BitOr, cst.BitXor)
+            dims = host is not None and (host.nd or host.rank is not None and host.rank > 0)
+            if dims and other.is_tensor:
+                # a host tensor of one or more dimensions meets only host operands: a device one would raise, 0-d
+                # too (only a 0-d host tensor mixes with device tensors), so a tensor nothing places meets it on the
+                # host (DLRM's `torch.ones(len(n)) * lamb * n.float() ** -alpha` of a parameter `n`)
+                return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
             if host is not None and (other.kind is Kind.UNKNOWN or other.weak and other.is_tensor):
-                # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
-                # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown.
+                # the same of an operand nothing types; a 0-d host tensor (or one of unknown rank) also meets device
+                # tensors: where the result lives is unknown.
                 # `&` / `|` / `^` combine masks elementwise and read like a comparison: a host mask meeting one no
                 # code places on the device (`cpu_mask & torch.less(a, b)` of untyped `a`, `b`) is a host mask.
-                if bitwise or host.nd or host.rank is not None and host.rank > 0:
+                if bitwise or dims:
                     return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
                 return UNKNOWN
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):

@@ -1684,7 +1684,9 @@ def test_a_host_tensor_with_dimensions_stays_on_the_host_through_a_helper_chain(
     torch.float)` follows its parameter, and returns `d[undo]` with a list index (only a tensor or an array takes
     one, so the item lives where the return does): `d[i] < 1` and the `.tolist()` read host memory. Decoys: the
     rounding helper and a list-indexed return of device tensors, a legacy CUDA type cast, a factory on the device
-    and a 0-d host tensor times a device tensor stay claimed."""
+    and a 0-d host tensor times a device tensor stay claimed, and so does pytracking's box refinement: `step` is a
+    float or a host `torch.Tensor([..])`, joined as that tensor, and a float times the device boxes is on the device
+    (only a host tensor the operand builds itself wins over a device operand)."""
     src = """
     import torch
 
@@ -1733,9 +1735,20 @@ def test_a_host_tensor_with_dimensions_stays_on_the_host_through_a_helper_chain(
         picked = moved(x)[[0, 1]].tolist()
         legacy = torch.tensor(sizes).type(torch.cuda.FloatTensor)
         return dims, on, picked, legacy.tolist(), placed(x, 2.0), scalar(x.cuda())
+
+
+    def refine(boxes, cfg):
+        out = boxes.cuda()
+        step = cfg.step
+        if isinstance(step, (tuple, list)):
+            step = torch.Tensor([step[0], step[1]]).view(1, 2)
+        for _ in range(3):
+            b = out.clone().detach()
+            out = b + step * b.grad * b[:, 2:].repeat(1, 2)
+        return out.cpu()
 """
     assert findings(src, scope="all") == {(6, "GL133"), (26, "GL110"), (31, "GL110"), (44, "GL102"), (45, "GL102"),
-                                          (45, "GL133"), (46, "GL131"), (47, "GL102")}
+                                          (45, "GL133"), (46, "GL131"), (47, "GL102"), (58, "GL103")}
 
 
 def test_a_dict_every_call_passes_has_the_values_stored_under_its_keys():

@@ -1512,8 +1512,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if key is not None and (isinstance(base, (Keys, Join)) or base == CPU_DICT
                                 or isinstance(base, Call) and base.item is None):
             return key_of(base, key)  # `out["ids"]`: that key's value
-        if isinstance(base, Call) and isinstance(value.slice, (ast.Slice, ast.Tuple)):
-            return host_if(base)  # `read(p)[..., :n]`: a slice of a project return lives where the return does
+        if isinstance(base, Call) and (isinstance(value.slice, (ast.Slice, ast.Tuple))
+                                       or _list_index(value.slice, scope)):
+            # `read(p)[..., :n]`: a slice of a project return lives where the return does; so does `d[undo_sort]`
+            # with a list index, which only a tensor or an array takes (a tuple or a dict return would raise)
+            return host_if(base)
         if deferred(base) or isinstance(base, Items):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
@@ -1762,6 +1765,10 @@ def _host_dims(expr: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
             return _host_dims(expr, resolve, _above(expr.id, own, scope), depth)  # (fewer bindings: it ends)
         seen = _seen_binding(expr, scope)
         return isinstance(seen, ast.expr) and _host_dims(seen, resolve, scope, depth + 1)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ARITHMETIC):
+        # `torch.ones(len(n)) * lamb`: broadcasting keeps the host operand's dimensions, and an operand on the device
+        # would raise (only a 0-d host tensor mixes with one), so the result is a host tensor with them
+        return any(_host_dims(side, resolve, scope, depth + 1) for side in (expr.left, expr.right))
     if not isinstance(expr, ast.Call):
         return False
     name = dotted(expr.func)
@@ -1775,6 +1782,17 @@ def _host_dims(expr: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0) -
             and (qual is None or not qual.startswith("torch.")):
         return _host_dims(expr.func.value, resolve, scope, depth + 1)
     return False
+
+
+def _list_index(expr: ast.expr, scope: Scope, depth: int = 0) -> bool:
+    """`expr` is a Python list by its display (`[0, 2]`, `[i for ..]`, `[0] * n`) or by the binding a read of a local
+    sees for certain (`_seen_binding`): as an index it selects elements of a tensor or an array, and nothing else."""
+    if isinstance(expr, ast.Name) and depth <= MAX_DEPTH:
+        seen = _seen_binding(expr, scope)
+        return isinstance(seen, ast.expr) and _list_index(seen, scope, depth + 1)
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.Mult):
+        return isinstance(expr.left, ast.List) or isinstance(expr.right, ast.List)
+    return isinstance(expr, (ast.List, ast.ListComp))
 
 
 def _list_value(expr: ast.expr, scope: Scope, depth: int) -> bool:
@@ -2126,8 +2144,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return TENSOR  # `torch.zeros(n).to(self.device)`: a host tensor copied up, as the checker reads it
         if receiver == CPU_TENSOR and meth not in NOT_CPU_METHODS:
             return CPU_TENSOR  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
-        if receiver == CPU_TENSOR and meth == "to" and _dtype_cast(value, lambda e: resolve(dotted(e))):
-            return CPU_TENSOR  # `torch.from_numpy(a).to(torch.float64)`: a cast keeps the tensor where it is
+        if receiver == CPU_TENSOR and meth in ("to", "type") and dtype_cast(value, lambda e: resolve(dotted(e))):
+            return CPU_TENSOR  # `torch.from_numpy(a).to(torch.float64)`, `d.type(torch.long)`: a cast keeps it there
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
             if meth in HOST_METHODS:
                 return HOST
@@ -2308,7 +2326,7 @@ def _receiver(value: ast.expr, scope: Scope) -> bool:
     return _object(value, scope) and not (isinstance(value, ast.Name) and value.id in ("self", "cls"))
 
 
-def _dtype_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
+def dtype_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
     """`.to(torch.float64)` / `.to(dtype=d)`: one argument, a torch dtype (or any value passed as `dtype=`)."""
     if len(call.args) + len(call.keywords) != 1:
         return False

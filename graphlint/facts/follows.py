@@ -21,7 +21,8 @@ from __future__ import annotations
 import ast
 from typing import Callable
 
-from graphlint.facts.callsite import HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, named_pair
+from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, dtype_cast,
+                                      named_pair)
 from graphlint.facts.inference import HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
 from graphlint.facts.names import dotted
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -62,16 +63,28 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
     parameters that item is computed from (sorted), or () where it follows none known; () overall when the returns
     are no such tuples or no item follows a parameter. EAGLE's and Medusa's `update_inference_inputs` return
     `new_token` after `new_token += accept_length + 1`: the count lives where the accepted length does."""
+    # a bare `return None` arm is no tuple a caller unpacks (`x, y = f(b)` raises on it), so it joins nothing
+    tuples = [r for r in scope.returns if not _is_none(r)]
     sizes = {len(r.elts) if isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
-             else -1 for r in scope.returns}
-    if not scope.returns or len(sizes) != 1 or -1 in sizes:
+             else -1 for r in tuples}
+    if not tuples or len(sizes) != 1 or -1 in sizes:
         return ()
     layer = layer or _no_layer
     out = []
     for i in range(sizes.pop()):
-        out.append(_followed(_join([_device_of(r.elts[i], scope, resolve, layer, set(), 0)  # type: ignore
-                                    for r in scope.returns]), scope))
+        out.append(_followed(_join([_item_device(r.elts[i], scope, resolve, layer)  # type: ignore
+                                    for r in tuples]), scope))
     return tuple(out) if any(out) else ()
+
+
+def _is_none(value: ast.expr) -> bool:
+    return isinstance(value, ast.Constant) and value.value is None
+
+
+def _item_device(item: ast.expr, scope: Scope, resolve: Resolve, layer: Layer) -> Params | None:
+    """What one arm's tuple item follows: a `None` item (`return None, None` beside `return b[0], b[1]`) holds no
+    tensor, so it leaves the item where the other arms put it (a caller's `x.cpu()` runs on the tensor arms only)."""
+    return HOST_DATA if _is_none(item) else _device_of(item, scope, resolve, layer, set(), 0)
 
 
 def _followed(params: Params | None, scope: Scope) -> tuple[str, ...]:
@@ -187,6 +200,8 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
     if isinstance(func, ast.Attribute) and func.attr in TENSOR_METHOD_NAMES:
         if func.attr in HOST_RESULT_METHODS:
             return HOST_DATA
+        if func.attr in ("to", "type") and dtype_cast(call, lambda e: resolve(dotted(e))):
+            return again(func.value)  # `dims.type(torch.float)`, `x.to(torch.long)`: a cast keeps the device
         if func.attr in NOT_CPU_METHODS:
             return None
         return again(func.value)

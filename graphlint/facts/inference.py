@@ -1044,12 +1044,20 @@ class Inference:
             host = left if left.kind is Kind.CPU_TENSOR else right if right.kind is Kind.CPU_TENSOR else None
             other = right if host is left else left
             bitwise = node.operator.__class__ in (cst.BitAnd, cst.BitOr, cst.BitXor)
+            dims = host is not None and (host.nd or host.rank is not None and host.rank > 0)
+            if dims and other.is_tensor and self._computed(node.left if host is left else node.right):
+                # a host tensor of one or more dimensions meets only host operands: a device one would raise, 0-d
+                # too (only a 0-d host tensor mixes with device tensors), so a tensor nothing places meets it on the
+                # host (DLRM's `torch.ones(len(n)) * lamb * n.float() ** -alpha` of a parameter `n`). Only of a host
+                # tensor the operand computes: a name may hold a number on another path (pytracking's `step_length`,
+                # a float or `torch.Tensor([..])`, joins as that tensor), and a number times a device tensor is one.
+                return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
             if host is not None and (other.kind is Kind.UNKNOWN or other.weak and other.is_tensor):
-                # a host tensor of one or more dimensions meets only host operands (a device one would raise); a
-                # 0-d one (or one of unknown rank) also meets device tensors: where the result lives is unknown.
+                # the same of an operand nothing types; a 0-d host tensor (or one of unknown rank) also meets device
+                # tensors: where the result lives is unknown.
                 # `&` / `|` / `^` combine masks elementwise and read like a comparison: a host mask meeting one no
                 # code places on the device (`cpu_mask & torch.less(a, b)` of untyped `a`, `b`) is a host mask.
-                if bitwise or host.nd or host.rank is not None and host.rank > 0:
+                if bitwise or dims:
                     return Val(Kind.CPU_TENSOR, rank=rank, nd=nd)
                 return UNKNOWN
             if bitwise and (left.kind is Kind.BOOL_TENSOR or right.kind is Kind.BOOL_TENSOR):
@@ -1063,6 +1071,23 @@ class Inference:
         if left.kind in HOSTS and right.kind in HOSTS:
             return HOST
         return UNKNOWN
+
+    def _computed(self, operand: cst.BaseExpression) -> bool:
+        """`operand` builds its tensor itself: a call of a function the module names (`torch.ones(len(n))`,
+        `torch.rand(2)`), a method of such a value (`.view(1, 2)`, `.float()`), arithmetic with one. Not a name, field
+        or item, nor arithmetic or methods of those only: a name may hold a number on another path (pytracking's
+        `step_length`, a float or `torch.Tensor([..])`, joins as that tensor), and a number times a device tensor is
+        a device tensor."""
+        while True:
+            if operand.__class__ is cst.BinaryOperation:
+                return self._computed(operand.left) or self._computed(operand.right)  # type: ignore[attr-defined]
+            if operand.__class__ is cst.UnaryOperation:
+                operand = operand.expression  # type: ignore[attr-defined]
+            elif operand.__class__ is cst.Call and operand.func.__class__ is cst.Attribute \
+                    and operand.func.value.__class__ in (cst.Call, cst.BinaryOperation):  # type: ignore[attr-defined]
+                operand = operand.func.value  # type: ignore[attr-defined]  # `torch.ones(n).view(1, n)`
+            else:
+                return operand.__class__ is cst.Call and self.resolve(operand.func) is not None  # type: ignore[attr-defined]
 
     def _eval_Comparison(self, node: cst.Comparison) -> Val:
         if any(isinstance(t.operator, (cst.Is, cst.IsNot, cst.In, cst.NotIn)) for t in node.comparisons):

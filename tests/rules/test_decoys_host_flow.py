@@ -1676,6 +1676,81 @@ def test_a_host_tensor_with_dimensions_stays_on_the_host_in_arithmetic_with_a_fi
     assert findings(src, scope="all") == {(31, "GL131"), (34, "GL131")}
 
 
+def test_a_host_tensor_with_dimensions_stays_on_the_host_through_a_helper_chain():
+    """DLRM's `md_solver(torch.tensor(ln_emb), ..).tolist()`: the solver sorts its host argument, calls a rule that
+    builds `torch.ones(len(n)) * lamb * n.type(torch.float) ** -alpha` (a host tensor with a dimension meets a tensor
+    nothing places: a device operand, 0-d or not, would raise, so the product is on the host), casts it with
+    `.type(torch.long)` (a dtype cast keeps the device), maybe rounds it through a helper whose `dims.type(
+    torch.float)` follows its parameter, and returns `d[undo]` with a list index (only a tensor or an array takes
+    one, so the item lives where the return does): `d[i] < 1` and the `.tolist()` read host memory. Decoys: the
+    rounding helper and a list-indexed return of device tensors, a legacy CUDA type cast, a factory on the device
+    and a 0-d host tensor times a device tensor stay claimed, and so does pytracking's box refinement: `step` is a
+    float or a host `torch.Tensor([..])`, joined as that tensor, and a float times the device boxes is on the device
+    (only a host tensor the operand builds itself wins over a device operand)."""
+    src = """
+    import torch
+
+
+    def solver(n, alpha, d0, k=None, round_dim=True):
+        n, indices = torch.sort(n)
+        k = k[indices] if k is not None else torch.ones(len(n))
+        d = rule(n.type(torch.float) / k, alpha, d0)
+        if round_dim:
+            d = round2(d)
+        undo = [0] * len(indices)
+        for i, v in enumerate(indices):
+            undo[v] = i
+        return d[undo]
+
+
+    def rule(n, alpha, d0):
+        lamb = d0 * (n[0].type(torch.float) ** alpha)
+        d = torch.ones(len(n)) * lamb * (n.type(torch.float) ** (-alpha))
+        for i in range(len(d)):
+            d[i] = 1 if d[i] < 1 else d[i]
+        return torch.round(d).type(torch.long)
+
+
+    def placed(n, lamb):
+        d = torch.ones(len(n), device="cuda") * lamb * n.float()
+        return 1 if d[0] < 1 else 0
+
+
+    def scalar(x):
+        d = torch.tensor(2.0) * x
+        return 1 if d < 1 else 0
+
+
+    def round2(dims):
+        return 2 ** torch.round(torch.log2(dims.type(torch.float)))
+
+
+    def moved(x):
+        return x.cuda()
+
+
+    def run(sizes: list, x: torch.Tensor):
+        dims = solver(torch.tensor(sizes), 0.3, 16).tolist()
+        on = round2(x.cuda()).tolist()
+        picked = moved(x)[[0, 1]].tolist()
+        legacy = torch.tensor(sizes).type(torch.cuda.FloatTensor)
+        return dims, on, picked, legacy.tolist(), placed(x, 2.0), scalar(x.cuda())
+
+
+    def refine(boxes, cfg):
+        out = boxes.cuda()
+        step = cfg.step
+        if isinstance(step, (tuple, list)):
+            step = torch.Tensor([step[0], step[1]]).view(1, 2)
+        for _ in range(3):
+            b = out.clone().detach()
+            out = b + step * b.grad * b[:, 2:].repeat(1, 2)
+        return out.cpu()
+"""
+    assert findings(src, scope="all") == {(6, "GL133"), (26, "GL110"), (31, "GL110"), (44, "GL102"), (45, "GL102"),
+                                          (45, "GL133"), (46, "GL131"), (47, "GL102"), (58, "GL103")}
+
+
 def test_a_dict_every_call_passes_has_the_values_stored_under_its_keys():
     """VibeVoice's `_update_model_kwargs_for_generation(outputs, model_kwargs)`: `cache_pos =
     model_kwargs["cache_position"]`, then `torch.arange(cache_pos[-1] + 1, ..)` reads the device position on the host

@@ -162,3 +162,65 @@ def test_decoy_a_field_that_holds_a_layer_in_one_arm_only():
                 return tuple(item.view(-1) for item in y)
     """
     assert findings(src, scope="all") == set()
+
+
+NONE_ARM = """
+    import torch
+    from torch.utils.data import DataLoader, TensorDataset
+
+
+    class Net(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = torch.nn.Linear(4, 1)
+
+        def forward(self, x):
+            return self.l(x)
+
+
+    def make_loader():
+        return DataLoader(TensorDataset(torch.randn(100, 4), torch.randn(100, 1)), batch_size=10)
+
+
+    def unpack(b, flag):
+        if flag:
+            return None, None
+        return b[0], b[1]
+
+
+    def first(b, flag):
+        if flag:
+            return None
+        return b[0]
+
+
+    def moved(b, flag):
+        if flag:
+            return None, None
+        return b[0].cuda(), b[1]
+
+
+    def train(flag):
+        model = Net().cuda()
+        for batch in make_loader():
+            x, y = unpack(batch, flag)
+            print(x.cpu())
+            print(first(batch, flag).cpu())
+            d, e = moved(batch, flag)
+            print(d.cpu(), e.cpu())
+            loss = (model(x.to("cuda")) - y).mean()
+            loss.backward()
+
+
+    if __name__ == "__main__":
+        train(False)
+"""
+
+
+def test_a_none_arm_leaves_the_items_where_the_tensor_arms_put_them():
+    """DLRM-like `unpack(b)` returns `None, None` on one arm and `b[0], b[1]` on the other (`item_follows`):
+    a `None` holds no tensor, so the items of a host loader batch stay host and their
+    `.cpu()` is silent, and moving them (`x.to("cuda")`, a real upload) is GL131 (main: GL103 at 40, no GL131 at 44).
+    Decoy: an arm that moves its item to the device (`b[0].cuda()`) keeps that item's `.cpu()` flagged (GL103).
+    (One value, `first`: silent already, through the return kind.)"""
+    assert findings(NONE_ARM) == {(37, "GL131"), (43, "GL103"), (44, "GL131")}

@@ -152,11 +152,19 @@ class Context:
 
     def validation_off(self) -> bool:
         """Distribution argument validation may be off where this unit runs: its module, or a project module the
-        process may have run, calls `Distribution.set_default_validate_args(False)` (`ProjectIndex.validation_off_in`;
-        without an index, the module's own call)."""
+        process may have run, calls `Distribution.set_default_validate_args(False)` or builds a `torch.compile(..)`
+        wherever it runs (`ProjectIndex.validation_off_in`; without an index, the module's own)."""
         if self.index is None:
-            return self.module.validation_off
+            return self.module.validation_off or self.module.compiles_always
         return self.index.validation_off_in(self.module.module)
+
+    def dynamo_compiled(self) -> bool:
+        """The unit is a function `torch.compile` traces (`ProjectIndex.dynamo_compiled`; without an index, a
+        `@torch.compile` decorator): dynamo folds the Python values it reads into the graph as constants."""
+        fn = self.unit.function
+        if fn is None:
+            return False
+        return self.index.dynamo_compiled(fn) if self.index is not None else "compiled" in fn.markers
 
     @property
     def default_device(self) -> Dev:

@@ -495,6 +495,7 @@ class Inference:
         self.tests: dict[str, tuple[cst.BaseExpression, frozenset[str]]] = {}
         # the unit's tree, for facts its other statements prove (`element_reads`, read once when first asked)
         self.unit_tree: cst.CSTNode | None = None
+        self._param_names: frozenset[str] | None = None  # `param_names`
         # whether an expression holds a Hugging Face tokenizer or processor (`Context.tokenizers.is_tokenizer`, set
         # once the unit's context exists): calling one builds a host batch (`_tokenized`)
         self.holds_tokenizer: Callable[[cst.BaseExpression], bool] | None = None
@@ -1708,6 +1709,33 @@ class Inference:
             return LIST_BATCH
         return HOST_DATA
 
+    def _legacy_alias(self, node: cst.Call) -> Val | None:
+        """`torch.Tensor(t)` of a device tensor: the base constructor returns `t.alias()`, any dtype and device kept
+        (torch/csrc/utils/tensor_new.cpp, `new(Tensor other)`), so it stays where `t` is; None for any other data (a
+        list, an array, sizes: built on the CPU). The typed constructors (`torch.FloatTensor(t)`) check that `t` is a
+        CPU tensor of their type, so they stay CPU. Only of a value the unit itself shows on the device, not of a
+        parameter (`timesteps: Optional[Tensor]` that callers fill with a list or a tensor: the constructor is there
+        for the list)."""
+        if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+            return None
+        data = node.args[0].value
+        if data.__class__ is cst.Name and data.value in self.param_names():
+            return None
+        val = self(data)
+        return val if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else None
+
+    def param_names(self) -> frozenset[str]:
+        """The parameters of the unit's own def (none for a module's top level), read once per unit."""
+        if self._param_names is None:
+            fn = next((n for n in descendants(self.unit_tree) if n.__class__ is cst.FunctionDef), None) \
+                if self.unit_tree is not None else None
+            params = fn.params if fn is not None else None
+            self._param_names = frozenset(p.name.value for p in (
+                *params.posonly_params, *params.params, *params.kwonly_params,
+                *(star for star in (params.star_arg, params.star_kwarg) if star.__class__ is cst.Param),
+            )) if params is not None else frozenset()
+        return self._param_names
+
     def _has_kw(self, node: cst.Call, name: str) -> cst.Arg | None:
         for arg in node.args:
             if arg.keyword is not None and arg.keyword.value == name:
@@ -1852,6 +1880,8 @@ class Inference:
         if qual in RNG_STATE_TORCH:
             return CPU
         if CPU_LEGACY_TENSOR_RE.match(qual):
+            if qual == "torch.Tensor" and (kept := self._legacy_alias(node)) is not None:
+                return kept
             # `torch.LongTensor([ids])`: the legacy constructors build on the CPU, under `with torch.device(d):` and
             # after `set_default_device(d)` too (torch's device mode does not reach them: measured, torch 2.11); only
             # a process-wide `set_default_tensor_type` (read, with `set_default_device`, as an unknown default) moves
@@ -2446,7 +2476,7 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     if test.__class__ is cst.BooleanOperation:
         left, right = narrowing(inf, test.left), narrowing(inf, test.right)
         if test.operator.__class__ is cst.And:
-            return {**left[0], **right[0]}, {}
+            return {**left[0], **right[0]}, _either_off_device(left[1], right[1])
         return {}, {**left[1], **right[1]}
     if test.__class__ is cst.Call and test.func.__class__ is cst.Name and test.func.value == "isinstance" \
             and len(test.args) == 2:
@@ -2462,6 +2492,20 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
             and len(test.args) == 2 and _const_string(test.args[1].value) in TENSOR_ONLY_ATTRS:
         return _tensor_test(inf, test.args[0].value)
     return _device_test(inf, test)
+
+
+def _either_off_device(left: dict[str, Val], right: dict[str, Val]) -> dict[str, Val]:
+    """Where `a and b` fails, `a` failed or `b` did: a value both failures put off the device is off it either way.
+    `isinstance(x, Tensor) and x.device.type != "cpu"` (dion's `decay_outside`) fails where `x` is no tensor or a
+    host one: not a device tensor. Of the two readings, the one that is no tensor (a check of a host tensor that
+    reads it as none misses nothing the device would do); keys only one side narrows say nothing."""
+    out: dict[str, Val] = {}
+    for key in left.keys() & right.keys():
+        a, b = left[key], right[key]
+        if a.kind in DEVICE_TENSORS or b.kind in DEVICE_TENSORS:
+            continue
+        out[key] = a if a == b or b.kind is Kind.CPU_TENSOR else b
+    return out
 
 
 # types whose instances are never tensors: an arm where the subject is one got no tensor (`non_tensor_arm`)

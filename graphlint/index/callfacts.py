@@ -13,9 +13,9 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, NDARRAY, TENSOR,
-    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
+    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, FwdItem, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
     OnParam,
-    Passes, Prior, SelfField, deferred, elements_list, mentions,
+    Passes, Prior, SelfField, deferred, element_of, elements_list, mentions,
 )
 from graphlint.facts.inference import DICT_SETTERS
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -137,6 +137,14 @@ def _framework_fed(fn: "FunctionInfo") -> bool:
     name = fn.qualname.rpartition(".")[2]
     return name in ("forward", "__call__") or name.startswith("forward_") \
         or bool(fn.markers & {"hot", "capture", "graphed"})
+
+
+def _root_marked(fn: "FunctionInfo") -> bool:
+    """A root by its markers, called from where the index cannot see. Not a `@torch.compile`d function for that alone:
+    the decorator makes it a `captured` root (where it runs), but its project callers still call it with their values
+    (dynamo traces the body with the arguments it is given)."""
+    markers = fn.markers - {"compiled", "hot", "graphed"} if "compiled" in fn.markers else fn.markers
+    return bool(markers)
 
 
 def _without_own(kind: IKind, name: str) -> IKind | None:
@@ -999,6 +1007,8 @@ class CallFacts:
             return UNKNOWN
         if isinstance(kind, Fwd):  # a parameter passed on: what the caller's own call sites pass, else its annotation
             return self.params(caller).get(kind.name) or dict(caller.param_kinds).get(kind.name, UNKNOWN)
+        if isinstance(kind, FwdItem):  # an element of one: an element of what the caller's call sites pass
+            return element_of(self.params(caller).get(kind.name, UNKNOWN))
         assert isinstance(kind, Call)
         targets = self.index.call_edges(caller, caller.module, kind.callee)
         if targets:
@@ -1323,7 +1333,7 @@ class CallFacts:
         """(caller, callee, line, how) of every resolved call site of `fn` whose arguments are evidence; None where
         there is none: a root, a function passed around as a value, one the framework calls (`forward`, a module's
         `__init__`), or one called through `Fn.apply` (`forward(ctx, x)`: the arguments shift)."""
-        if fn.markers or fn.key in self._referenced_keys() or self._escapes(fn):
+        if _root_marked(fn) or fn.key in self._referenced_keys() or self._escapes(fn):
             return None
         name = fn.qualname.rpartition(".")[2]
         names: tuple[str, ...] = (name,)

@@ -10,7 +10,7 @@ import re
 import sys
 from collections import deque
 from itertools import chain
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePath
 
@@ -185,6 +185,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 found[s.module] = s
         summaries = [s for s in summaries if found[s.module] is not s] + [s for s in summaries if found[s.module] is s]
         self.modules: dict[str, ModuleSummary] = {s.module: s for s in summaries}
+        # module names two files claim (`model` of `llada/model/` and `dream/model/`): an import of one names either
+        self.claimed_twice = frozenset(s.module for s in summaries if found[s.module] is not s)
         # the top levels that are a program's entry, by `ModuleSummary.script` key (set by `hot_functions`)
         self.entry_scripts: dict[str, HotInfo] = {}
         self.functions: dict[str, FunctionInfo] = {}
@@ -264,6 +266,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._default_surely_moved: bool | None = None
         self._moved_modules: frozenset[str] | None | bool = False  # `default_moved_modules` (False: not computed)
         self._validation_modules: frozenset[str] | None | bool = False  # `validation_off_in` (False: not computed)
+        self._dynamo_targets: frozenset[str] | None = None  # `dynamo_compiled` (None: not computed)
+        self._compiling_processes: frozenset[str] | None = None  # `_compiled_in` (None: not computed)
         # id(caller) -> (caller, {callee (or (module, callee) outside the caller's module): `call_edges`' answer}) of
         # each outermost call: the hot path's tiers and the rules ask the same call again and again (274k calls, 46%
         # distinct, on transformers' models/). Nested dicts keyed by the summaries' own strings keep it small.
@@ -302,7 +306,62 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if self._validation_modules is False:
             self._validation_modules = self._process_setting(lambda s: s.validation_off,
                                                              lambda s: s.validation_off_at_top)
-        return self._validation_modules is None or module in self._validation_modules  # type: ignore[operator]
+        return self._validation_modules is None or module in self._validation_modules \
+            or module in self._compiled_in()  # type: ignore[operator]
+
+    def _compiled_in(self) -> frozenset[str]:
+        """The modules a process that builds a `torch.compile(..)` may run, which turns validation off for it
+        (`ModuleSummary.compiles_always`): each module that builds one wherever it runs, every module that imports it
+        (transitively), and every module those import. A program of the same tree that never imports it (a second
+        model's scripts) keeps validating; a module name two files claim (`claimed_twice`) is no link either way, as
+        it may be the other file. Built once, on GL151's first question."""
+        if self._compiling_processes is None:
+            setters = [s.module for s in self.modules.values() if s.compiles_always]
+            found: set[str] = set()
+            if setters:
+                importers: dict[str, set[str]] = {}
+                for s in self.modules.values():
+                    for target in self._imports_of(s):
+                        importers.setdefault(target, set()).add(s.module)
+                # not up through a package's `__init__`: every import below the package names it (`_imports_of`),
+                # so it would link the package's every user, and `distinct_modules` may have named another folder's
+                # files under it (`model.*` of `llada/model/` and `dream/model/`)
+                found = self._linked(setters, lambda mod: () if self.modules[mod].path.endswith("__init__.py")
+                                     else importers.get(mod, ()))
+                found = self._linked(sorted(found), lambda mod: self._imports_of(self.modules[mod]))
+            self._compiling_processes = frozenset(found)
+        return self._compiling_processes
+
+    def _linked(self, roots: list[str], links: Callable[[str], Iterable[str]]) -> set[str]:
+        """`roots` and the project modules `links` reaches from them, transitively, not through a name two files
+        claim."""
+        found: set[str] = set()
+        stack = list(roots)
+        while stack:
+            mod = stack.pop()
+            if mod not in found and mod in self.modules and (mod not in self.claimed_twice or mod in roots):
+                found.add(mod)
+                stack.extend(links(mod))
+        return found
+
+    def dynamo_compiled(self, fn: FunctionInfo) -> bool:
+        """`fn` is what a `torch.compile(..)` runs, traced by dynamo: decorated (`@torch.compile`), passed to
+        `torch.compile` (`self.sample = torch.compile(self.sample)`), or the forward of a module compiled in place
+        (`model.compile()`). Not a `make_graphed_callables` target (captured as it runs, no trace). Computed on the
+        first question, from the summaries' compile lists."""
+        if "compiled" in fn.markers:
+            return True
+        if self._dynamo_targets is None:
+            keys: set[str] = set()
+            for s in self.modules.values():
+                made = set(s.graphed_callable_lines)
+                for ref, line, owner in (*s.compile_roots, *s.graphed_roots):
+                    if line not in made:
+                        keys.update(target.key for target, _how in self._compile_targets(s, ref, owner))
+                for ref, _line, owner, _graphed in s.module_compiles:
+                    keys.update(target.key for target in self._compiled_modules(s, ref, owner))
+            self._dynamo_targets = frozenset(keys)
+        return fn.key in self._dynamo_targets
 
     def _process_setting(self, sets: Callable[[ModuleSummary], bool],
                          at_top: Callable[[ModuleSummary], bool]) -> frozenset[str] | None:
@@ -371,6 +430,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.modules[new.module] = new
         self._default_moved = self._default_surely_moved = None
         self._moved_modules = self._validation_modules = False
+        self._dynamo_targets = self._compiling_processes = None
         self.functions.update({f.key: f for f in new.functions.values()})
         self.classes.update({c.key: c for c in new.classes.values()})
         self._is_module_cache.clear()

@@ -78,7 +78,9 @@ class HostDataToDevice(Rule):
     `key not in self.cache` forms, and a local tested for None whose body stores it into module state:
     `m = self.cache.get(k)`, `if m is None: m = ...; self.cache[k] = m`): it runs once per key, on the
     first call, which warm-up makes before capture. A local or parameter tested for None that is not
-    stored is per call and stays reported.
+    stored is per call and stays reported. Nor a Python number (`torch.tensor(1.0, device=d)`, `dt = -1.0 / n`) in a
+    function `torch.compile` traces (decorated, or passed to it): dynamo folds the number into the graph as a
+    constant, so no copy runs (a list of CPU tensors there still breaks the graph and copies).
     """
 
     code = "GL130"
@@ -176,6 +178,8 @@ class HostDataToDevice(Rule):
                 return  # `torch.tensor([], device=d)`: nothing to copy (measured: no wait, captures)
             if ctx.val(data).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) and not holds_cpu_tensors(ctx.val(data)):
                 return
+            if ctx.dynamo_compiled() and _python_number(ctx, data):
+                return  # dynamo folds a Python number into the compiled graph: no copy when it runs
             if qual == "torch.tensor" or is_host_data(ctx, data):
                 where = "device=..." if on_cpu is False else "on the default device"
                 _report_per_step(self, node, self.message.format(call=f"{qual}(..., {where})"))
@@ -198,6 +202,20 @@ class HostDataToDevice(Rule):
         on_device = dev is False or (dev is None and ctx.is_device_tensor(recv))
         if on_device and ctx.val(data).kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
             _report_per_step(self, node, self.message.format(call=".new_tensor(...)"))
+
+
+def _python_number(ctx, data: cst.BaseExpression) -> bool:
+    """A Python number: a numeric literal (`1.0`, `-1`), a local, parameter or arithmetic the data flow types as a
+    host scalar, or one nothing types that arithmetic with a number binds (`dt = -1.0 / num_steps`, `num_steps` a
+    parameter filled through `**kwargs`)."""
+    if isinstance(data, cst.UnaryOperation):
+        data = data.expression
+    if isinstance(data, (cst.Integer, cst.Float)):
+        return True
+    if not isinstance(data, (cst.Name, cst.BinaryOperation)):
+        return False
+    kind = ctx.val(data).kind
+    return kind is Kind.HOST or kind is Kind.UNKNOWN and ctx.number_arithmetic(data)
 
 
 class CpuTensorToDevice(Rule):

@@ -114,6 +114,10 @@ class EmptyCache(Rule):
     `set_sync_debug_mode` stayed silent; with nothing cached it returned at once. In a step or a forward
     the allocator nearly always holds blocks freed by the previous step, and the next step allocates
     them again with `cudaMalloc`.
+
+    Right after a device-wide wait (`torch.cuda.synchronize()`, then at most statements that only drop references:
+    `del`, rebinding to a constant, `gc.collect()`, a container's `.clear()`) the device is idle with nothing
+    queued, so `cudaFree` returns without a wait: such a call is not reported (the wait itself is GL140).
     """
 
     code = "GL145"
@@ -127,7 +131,12 @@ class EmptyCache(Rule):
     )
     hazard = "empty-cache"
     use_instead = "def step(x: torch.Tensor):\n    return x * 2  # freed blocks stay cached for the next step\n"
-    VALID = ("def step(x: torch.Tensor):\n    torch.cuda.memory_allocated()\n    return x\n",)
+    VALID = (
+        "def step(x: torch.Tensor):\n    torch.cuda.memory_allocated()\n    return x\n",
+        # the device is idle after the wait; dropping references and collecting garbage queues nothing
+        "import gc\ndef step(self, x: torch.Tensor):\n    torch.cuda.synchronize()\n    self.graphs.clear()\n"
+        "    gc.collect()\n    torch.cuda.empty_cache()\n    return x\n",
+    )
     INVALID = (
         "def step(x: torch.Tensor):\n    torch.cuda.empty_cache()  # <- GL145\n"
         "   #^^^^^^^^^^^^^^^^^^^^^^^^\n"
@@ -136,18 +145,97 @@ class EmptyCache(Rule):
         "   #^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor):\n    torch.accelerator.empty_cache()  # <- GL145\n"
         "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        # device work queued after the wait: the free waits for it again
+        "def step(x: torch.Tensor):\n    torch.cuda.synchronize()\n    y = x * 2\n"
+        "    torch.cuda.empty_cache()  # <- GL145\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^\n"
+        "    return y\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
         if qual in ("torch.cuda.empty_cache", "torch.cuda.memory.empty_cache", "torch.accelerator.empty_cache"):
+            if self._after_device_wait(node):
+                return
             self.report(node, self.message.format(call=qual + "()"))  # the call as resolved, whatever its alias
+
+    def _after_device_wait(self, node: cst.Call) -> bool:
+        """The call is a statement that follows a device-wide wait in its block with only reference drops between:
+        the device is idle and nothing is queued, so the free does not wait."""
+        stmt = self.ctx.statement
+        if not isinstance(stmt, cst.Expr) or stmt.value is not node or self.ctx.tree is None:
+            return False
+        found = _enclosing_line(self.ctx.tree, stmt)
+        if found is None:
+            return False
+        line, block = found
+        earlier = list(line.body[:line.body.index(stmt)])
+        for prior in block.body[:block.body.index(line)]:
+            earlier.extend(prior.body if isinstance(prior, cst.SimpleStatementLine) else (prior,))
+        for prior in reversed(earlier):
+            if isinstance(prior, cst.Expr) and isinstance(prior.value, cst.Call) \
+                    and self.ctx.call_name(prior.value) in DEVICE_SYNCS:
+                return True
+            if not self._drops_references(prior):
+                return False
+        return False
+
+    def _drops_references(self, stmt: cst.CSTNode) -> bool:
+        """A statement that only drops or rebinds references (it queues no device work): `del`, `pass`, a name or
+        field rebound to a constant, `gc.collect()`, `.clear()`, or an `if` of such statements whose test calls
+        nothing."""
+        if isinstance(stmt, (cst.Del, cst.Pass)):
+            return True
+        if isinstance(stmt, (cst.Assign, cst.AnnAssign)):
+            return _is_constant(stmt.value)
+        if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call):
+            call = stmt.value
+            m = method_call(call)
+            return self.ctx.call_name(call) == "gc.collect" or (m is not None and m[1] == "clear" and not call.args)
+        if isinstance(stmt, cst.If):
+            if any(isinstance(n, cst.Call) for n in descendants(stmt.test)):
+                return False
+            arms = [stmt.body] + ([stmt.orelse] if stmt.orelse is not None else [])
+            return all(self._drops_references(s) for arm in arms for s in _small_statements(arm))
+        return False
+
+
+def _enclosing_line(tree: cst.CSTNode, stmt: cst.CSTNode) -> tuple[cst.SimpleStatementLine, cst.CSTNode] | None:
+    """The line holding the small statement `stmt` and the block (a node with a statement `body`) holding the line.
+    The walker keeps no statement parents; this one search runs only for the rare call that asks."""
+    for node in descendants(tree, prune=_EXPRESSIONS):
+        body = getattr(node, "body", None)
+        if body.__class__ is list or body.__class__ is tuple:
+            for line in body:
+                if line.__class__ is cst.SimpleStatementLine and any(s is stmt for s in line.body):
+                    return line, node
+    return None
+
+
+_EXPRESSIONS = (cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Return)
+
+
+def _small_statements(arm: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements of an `if` arm (an `elif` is itself an `if`), small statements of a line flattened."""
+    if isinstance(arm, cst.If):
+        return [arm]
+    if isinstance(arm, cst.Else):
+        arm = arm.body
+    out: list[cst.CSTNode] = []
+    for s in getattr(arm, "body", ()):
+        out.extend(s.body if isinstance(s, cst.SimpleStatementLine) else (s,))
+    return out
+
+
+def _is_constant(expr: cst.BaseExpression | None) -> bool:
+    return expr is None or isinstance(expr, (cst.Integer, cst.Float, cst.SimpleString)) \
+        or (isinstance(expr, cst.Name) and expr.value in ("None", "True", "False"))
 
 
 # ---------------------------------------------------------------------------------------------
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
-from graphlint.facts.syntax import code_of, is_true, kwarg, method_call, positional  # noqa: E402
+from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, method_call, positional  # noqa: E402
 from graphlint.rules._util import tensor_method  # noqa: E402
 
 
@@ -436,7 +524,11 @@ class DistributionsValidateArgs(Rule):
     `self.distribution = Normal(mean, std)`). Pass
     `validate_args=False` (or call `Distribution.set_default_validate_args(False)`: a class attribute that holds for
     the whole process, so a call in any project module, a class's `__init__` included, silences the rule; one only
-    in another script's `if __name__ == "__main__":` block, or a commented-out one, does not).
+    in another script's `if __name__ == "__main__":` block, or a commented-out one, does not). Building a
+    `torch.compile(..)` does the same: dynamo's `TorchPatcher.patch()`, run once per process when the first compiled
+    callable is made, calls it (torch/_dynamo/eval_frame.py); counted where a module builds one wherever it runs (its
+    top level, a decorator, a statement of a constructor's own body), not under an opt-in flag, and only in the
+    modules of the processes that import it.
     Distributions built from Python numbers or CPU tensors only (`Normal(0, 1)`) validate host values
     and are not reported, nor are wrappers with no argument constraints (`Independent`,
     `MixtureSameFamily`, `TransformedDistribution`: the distribution they wrap is the one that validates).

@@ -1048,3 +1048,101 @@ def test_hit_a_factory_after_a_program_wide_default_device_move_is_no_host_evide
         return setup(8)
 """
     assert (7, "GL110") in findings(src, scope="all")
+
+
+def test_compiled_function_takes_its_callers_values():
+    """A `@torch.compile`d function is a `captured` root where it runs, but its project callers still call it with
+    their values (dynamo traces the body with the arguments it is given): dion's `dion2_pre_orthogonalize(..,
+    fraction: Tensor)` is called with a `float`, so `math.ceil(fraction * n)` reads no tensor. Decoys that stay GL105:
+    the same compiled function called with a device tensor, and one no project code calls (its annotation is the
+    evidence)."""
+    src = """
+        import math
+        import torch
+        from torch import Tensor
+
+
+        @torch.compile(fullgraph=True)
+        def pre_c(m, fraction: Tensor):
+            return int(math.ceil(fraction * m.size(0)))
+
+
+        @torch.compile(fullgraph=True)
+        def pre_d(m, fraction: Tensor):
+            return int(math.ceil(fraction * m.size(0)))
+
+
+        @torch.compile(fullgraph=True)
+        def pre_n(m, fraction: Tensor):
+            return int(math.ceil(fraction * m.size(0)))
+
+
+        def outer(m, fraction: float):
+            pre_c(m, fraction=fraction)
+            pre_d(m, fraction=torch.full((), fraction, device=m.device))
+    """
+    assert {(line, code) for line, code in findings(src) if code == "GL105"} == {(13, "GL105"), (18, "GL105")}
+
+
+def test_false_arm_of_a_tensor_and_device_test_holds_no_device_tensor():
+    """`outside = isinstance(wd, Tensor) and wd.device.type != "cpu"` fails where `wd` is no tensor or a host one:
+    in `0.0 if outside else float(wd)` the read is of no device tensor whichever caller (dion's
+    `adamw_update_foreach`, called with CPU 0-d tensors and with device ones). Decoy that stays GL105: the same read
+    with no guard."""
+    src = """
+        import torch
+        from torch import Tensor
+
+
+        def upd(lr: Tensor, wd: Tensor):
+            outside = isinstance(wd, Tensor) and wd.device.type != "cpu"
+            b = 0.0 if outside else float(wd)
+            if not (isinstance(lr, Tensor) and lr.is_cuda):
+                b += float(lr)
+            return b + float(wd)
+
+
+        def step(x: torch.Tensor):
+            upd(torch.tensor(0.1, device=x.device), torch.tensor(0.0, device=x.device))
+            upd(torch.tensor(0.1), torch.tensor(0.0))
+    """
+    assert {(line, code) for line, code in findings(src, scope="all") if code == "GL105"} == {(10, "GL105")}
+
+
+MERGE = """
+        def offset{s}(a, b):
+            return (a * b).argmax().item()
+
+
+        def merge{s}(chunks):
+            out = []
+            for i, chunk in enumerate(chunks):
+                if i > 0:
+                    out.append(offset{s}(chunks[i - 1][-4:], chunk[:4]))
+            return out
+
+"""
+
+
+def test_elements_of_a_host_list_parameter_cross_the_call():
+    """A list filled with `.cpu()` results and passed to a project function is a list of host tensors there; its
+    elements (`chunks[i - 1]`, a part of one, a loop name over it) are host tensors where that function hands them on
+    (resemble-enhance's `merge_chunks` -> `compute_offset(pre_region, cur_region)`, then `corr.argmax().item()`).
+    Decoy that stays GL101: the twin (`merge_d`) whose list holds device outputs."""
+    src = """
+        import torch
+
+
+        def run_chunk(model, x, device):
+            return model(x.to(device))[0].cpu()
+
+""" + MERGE.format(s="") + MERGE.format(s="_d") + """
+        def step(model, wav, device):
+            chunks, dchunks = [], []
+            for start in range(0, wav.shape[-1], 4):
+                chunks.append(run_chunk(model, wav[start:start + 4], device))
+                dchunks.append(model(wav[start:start + 4].to(device)))
+            return merge(chunks), merge_d(dchunks)
+    """
+    got = {(line, code) for line, code in findings(src, scope="all") if code == "GL101"}
+    assert got == {(21, "GL101")}

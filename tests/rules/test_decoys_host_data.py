@@ -2234,3 +2234,37 @@ def test_an_onnx_session_passed_or_returned_answers_arrays():
             other.run(None, {"x": x})[0].tolist()
     """
     assert findings(src, scope="all") == {(21, "GL130"), (22, "GL101"), (23, "GL102")}
+
+
+def test_python_number_in_a_compiled_function_is_folded():
+    """dynamo folds a Python number that `torch.tensor(n, device=d)` reads into the compiled graph as a constant: no
+    copy when it runs (openpi's `sample_actions`, compiled in place with `torch.compile(self.sample_actions, ..)`;
+    `@torch.compile` the same). Decoys that stay GL130: the same call in an eager forward, and a list of CPU tensors
+    in a compiled function (a graph break and a copy)."""
+    src = """
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.sample = torch.compile(self.sample, mode="max-autotune")
+
+            def forward(self, x: torch.Tensor, num_steps: int = 10):
+                dt = -1.0 / num_steps
+                return x * torch.tensor(dt, dtype=torch.float32, device=x.device)  # <- GL130
+
+            def sample(self, x: torch.Tensor, num_steps=10):
+                dt = -1.0 / num_steps
+                dt = torch.tensor(dt, dtype=torch.float32, device=x.device)
+                time = torch.tensor(1.0, dtype=torch.float32, device=x.device)
+                parts = [x[0].cpu(), x[1].cpu()]
+                both = torch.tensor(parts, device=x.device)  # <- GL130
+                return x * dt * time + both
+
+
+        @torch.compile
+        def step(x: torch.Tensor):
+            return x * torch.tensor(0.5, device=x.device)
+    """
+    check(src)

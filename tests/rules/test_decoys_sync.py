@@ -643,3 +643,82 @@ def test_entering_a_cuda_graph_capture_waits_for_the_device():
                 return y
     """, scope="all")
     assert {(line, code) for line, code in got if code == "GL140"} == {(12, "GL140"), (14, "GL140"), (16, "GL140")}
+
+
+def test_compile_built_on_every_run_turns_validation_off(tmp_path: Path):
+    """`torch.compile(..)` builds dynamo's `OptimizeContext`, whose `__init__` runs `TorchPatcher.patch()` once per
+    process, and that calls `Distribution.set_default_validate_args(False)` (torch/_dynamo/eval_frame.py): a compile
+    the process builds on every run (a constructor's own statement, a decorator, the module's top level) silences
+    GL151. Decoys that stay hits: a compile under an opt-in flag, or in an opt-in method (rlinf's
+    `enable_torch_compile`), which leave validation on where compile is off."""
+    built = DIST_POLICY.replace("            Normal.set_default_validate_args(False)\n", "")
+    compiled = built.replace("            self.head = Gaussian(torch.ones(3))\n",
+                             "            self.head = Gaussian(torch.ones(3))\n"
+                             "            self.act = torch.compile(self.act)\n")
+    assert _gl151(tmp_path, {"m.py": compiled}) == set()
+    decorated = built + "\n\n    @torch.compile(fullgraph=True)\n    def pre(x):\n        return x * 2\n"
+    assert _gl151(tmp_path, {"m.py": decorated}) == set()
+    flagged = built.replace("            self.head = Gaussian(torch.ones(3))\n",
+                            "            self.head = Gaussian(torch.ones(3))\n"
+                            "            if self.use_compile:\n                self.act = torch.compile(self.act)\n")
+    assert _gl151(tmp_path, {"m.py": flagged}) == {("m.py", 10)}
+    opt_in = built + ("\n        def enable_torch_compile(self):\n"
+                      "            self.act = torch.compile(self.act)\n")
+    assert _gl151(tmp_path, {"m.py": opt_in}) == {("m.py", 10)}
+    lazy = built + "\n\n    make = lambda f: torch.compile(f)\n"
+    assert _gl151(tmp_path, {"m.py": lazy}) == {("m.py", 10)}
+
+
+def test_empty_cache_right_after_a_device_wait_does_not_wait():
+    """`torch.cuda.synchronize()` leaves the device idle: an `empty_cache()` after it, with only reference drops
+    between (`del`, a field set to None, `.clear()`, `gc.collect()`, an `if` of those), frees without a wait (rlinf's
+    graph manager `destroy`). Decoys that stay GL145: device work between the two, an `empty_cache()` with no wait
+    before it (after frees), one after a wait in another block."""
+    src = """
+        import gc
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, name=None):
+                torch.cuda.synchronize()
+                if name is not None:
+                    if name in self.graphs:
+                        del self.graphs[name]
+                else:
+                    self.graphs.clear()
+                self.pool = None
+                gc.collect()
+                torch.cuda.empty_cache()
+                y = x * 2
+                del x
+                torch.cuda.empty_cache()
+                torch.cuda.synchronize()
+                z = y + 1
+                torch.cuda.empty_cache()
+                torch.cuda.synchronize()
+                if name:
+                    torch.cuda.empty_cache()
+                return z
+    """
+    got = {line for line, code in findings(src) if code == "GL145"}
+    assert got == {18, 21, 24}
+
+
+def test_compile_turns_validation_off_only_where_its_module_is_imported(tmp_path: Path):
+    """The setting holds in the processes that build the compile: a module with `@torch.compile` at its top level
+    silences GL151 in the modules that import it and in what they import, not in a second program of the same tree
+    that never imports it (Fast-dLLM's `llada/` compiles its attention, `dream/` samples with validation on)."""
+    built = DIST_POLICY.replace("            Normal.set_default_validate_args(False)\n", "")
+    attention = """
+        import torch
+
+
+        @torch.compile()
+        def attend(q, k):
+            return q @ k
+    """
+    user = "import attention\nimport m\n"
+    assert _gl151(tmp_path, {"m.py": built, "attention.py": attention, "run.py": user}) == set()
+    (tmp_path / "run.py").unlink()
+    assert _gl151(tmp_path, {"m.py": built, "attention.py": attention}) == {("m.py", 10)}

@@ -1638,3 +1638,30 @@ def test_a_tensor_method_of_a_project_return_keeps_it_on_the_host():
     assert {(10, "GL103"), (11, "GL131")} <= findings(on_device)
     other_caller = AUDIO_PROMPT.replace("self.prompt(path, 3)", "self.prompt(path, 3) + conv(x.cuda())")
     assert {(10, "GL103"), (11, "GL131")} <= findings(other_caller)
+
+
+def test_legacy_constructor_of_a_device_tensor_is_an_alias():
+    """`torch.Tensor(t)` of a tensor returns `t.alias()`, its dtype and device kept (torch/csrc/utils/tensor_new.cpp,
+    the base constructor's `new(Tensor other)`): ctm's rollout re-wraps the CUDA observation each step with
+    `torch.Tensor(next_obs).to(device)`, no copy. Decoys that stay GL131: the constructor of a NumPy array or a list
+    (built on the host), the typed `torch.FloatTensor(t)` (a CPU type: it accepts only a CPU tensor), and the
+    constructor of a parameter, tensor by annotation (ltx-video's `set_timesteps(timesteps: Optional[Tensor])`, whose
+    callers pass a list too: the constructor is there for it)."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, device, ts: torch.Tensor):
+                obs = torch.Tensor(np.zeros(3)).to(device)
+                for _ in range(3):
+                    obs = torch.Tensor(obs).to(device)
+                    obs = obs * x
+                a = torch.Tensor([1.0, 2.0]).to(device)
+                b = torch.FloatTensor(np.ones(2)).to(device)
+                c = torch.Tensor(ts).to(device)
+                return obs, a, b, c
+    """
+    assert {(line, code) for line, code in findings(src) if code == "GL131"} == {(7, "GL131"), (11, "GL131"),
+                                                                                (12, "GL131"), (13, "GL131")}

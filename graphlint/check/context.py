@@ -155,7 +155,7 @@ class Context:
         process may have run, calls `Distribution.set_default_validate_args(False)` or builds a `torch.compile(..)`
         wherever it runs (`ProjectIndex.validation_off_in`; without an index, the module's own)."""
         if self.index is None:
-            return self.module.validation_off or self.module.compiles_always
+            return self.module.validation_off or bool(self.module.always_compiled)
         return self.index.validation_off_in(self.module.module)
 
     def dynamo_compiled(self) -> bool:

@@ -156,45 +156,46 @@ def validation_turned_off(tree: ast.Module, resolve: Callable[[str], str | None]
 COMPILE = "torch.compile"
 
 
-def compile_turns_validation_off(tree: ast.Module, resolve: Callable[[str], str | None]) -> bool:
-    """The module builds a `torch.compile(..)` wherever it runs, which turns distribution validation off for the
-    process. torch builds the compiled callable through dynamo's
-    `OptimizeContext`, whose `__init__` runs `TorchPatcher.patch()` once per process, and that calls
-    `Distribution.set_default_validate_args(False)` (torch/_dynamo/eval_frame.py). Counted: a call among the
-    module's own top-level statements, a decorator (`@torch.compile(..)` runs when the def does, at import), and a
-    statement of a class's `__init__` body itself. Not a compile under a test, in a loop or `try`, or in another
-    method (an opt-in `enable_torch_compile()`): runs where it is off by default keep validating."""
+def always_compiled_lines(tree: ast.Module, resolve: Callable[[str], str | None]) -> list[int]:
+    """The lines of the `torch.compile(..)` calls a module builds wherever it runs: a call among the module's own
+    top-level statements, a decorator (`@torch.compile(..)` runs when the def does, at import), and a statement of a
+    class's `__init__` body itself. Not a compile under a test, in a loop or `try`, or in another method (an opt-in
+    `enable_torch_compile()`, `if args.compile:`): with the defaults those functions run eagerly. Building one turns
+    distribution validation off for the process: dynamo's `OptimizeContext.__init__` runs `TorchPatcher.patch()` once
+    per process, which calls `Distribution.set_default_validate_args(False)` (torch/_dynamo/eval_frame.py)."""
+    lines: list[int] = []
     for stmt in tree.body:
         if is_main_guard(stmt):
             continue
         if isinstance(stmt, ast.ClassDef):
             for item in stmt.body:
-                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)) and (
-                        _compiles(item.decorator_list, resolve) or item.name == "__init__" and _compiles(
-                            [s for s in item.body if isinstance(s, _PLAIN_STATEMENTS)], resolve)):
-                    return True
+                if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    lines += _compile_lines(item.decorator_list, resolve)
+                    if item.name == "__init__":
+                        lines += _compile_lines([s for s in item.body if isinstance(s, _PLAIN_STATEMENTS)], resolve)
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            if _compiles(stmt.decorator_list, resolve):
-                return True
-        elif isinstance(stmt, _PLAIN_STATEMENTS) and _compiles([stmt], resolve):
-            return True
-    return False
+            lines += _compile_lines(stmt.decorator_list, resolve)
+        elif isinstance(stmt, _PLAIN_STATEMENTS):
+            lines += _compile_lines([stmt], resolve)
+    return lines
 
 
 # statements that run every time the block does (no test, loop, handler or nested definition of their own)
 _PLAIN_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
 
 
-def _compiles(nodes: list, resolve: Callable[[str], str | None]) -> bool:
-    """A `torch.compile` call among `nodes` (not in a lambda: that runs when called), or a bare `@torch.compile`."""
+def _compile_lines(nodes: list, resolve: Callable[[str], str | None]) -> list[int]:
+    """The lines of the `torch.compile` calls among `nodes` (not in a lambda: that runs when called), and of a bare
+    `@torch.compile`."""
+    lines: list[int] = []
     for node in nodes:
         if isinstance(node, (ast.Name, ast.Attribute)) and _qualname(node, resolve) == COMPILE:
-            return True
+            lines.append(node.lineno)
+            continue
         deferred = {id(c) for lam in ast.walk(node) if isinstance(lam, ast.Lambda) for c in ast.walk(lam.body)}
-        if any(isinstance(call, ast.Call) and id(call) not in deferred and _qualname(call.func, resolve) == COMPILE
-               for call in ast.walk(node)):
-            return True
-    return False
+        lines += [call.lineno for call in ast.walk(node) if isinstance(call, ast.Call) and id(call) not in deferred
+                  and _qualname(call.func, resolve) == COMPILE]
+    return lines
 
 
 def _turns_validation_off(call: ast.Call, resolve: Callable[[str], str | None]) -> bool:

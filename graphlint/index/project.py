@@ -311,12 +311,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _compiled_in(self) -> frozenset[str]:
         """The modules a process that builds a `torch.compile(..)` may run, which turns validation off for it
-        (`ModuleSummary.compiles_always`): each module that builds one wherever it runs, every module that imports it
+        (`ModuleSummary.always_compiled`): each module that builds one wherever it runs, every module that imports it
         (transitively), and every module those import. A program of the same tree that never imports it (a second
         model's scripts) keeps validating; a module name two files claim (`claimed_twice`) is no link either way, as
         it may be the other file. Built once, on GL151's first question."""
         if self._compiling_processes is None:
-            setters = [s.module for s in self.modules.values() if s.compiles_always]
+            setters = [s.module for s in self.modules.values() if s.always_compiled]
             found: set[str] = set()
             if setters:
                 importers: dict[str, set[str]] = {}
@@ -345,21 +345,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return found
 
     def dynamo_compiled(self, fn: FunctionInfo) -> bool:
-        """`fn` is what a `torch.compile(..)` runs, traced by dynamo: decorated (`@torch.compile`), passed to
-        `torch.compile` (`self.sample = torch.compile(self.sample)`), or the forward of a module compiled in place
-        (`model.compile()`). Not a `make_graphed_callables` target (captured as it runs, no trace). Computed on the
-        first question, from the summaries' compile lists."""
+        """`fn` is what a `torch.compile(..)` runs with the defaults, traced by dynamo: decorated (`@torch.compile`),
+        or passed to a `torch.compile` the module builds wherever it runs (`self.sample = torch.compile(self.sample)`
+        in `__init__`; `ModuleSummary.always_compiled`). A compile under a flag (`if compile:`) leaves the function
+        eager with the defaults, and a `make_graphed_callables` target is captured as it runs (no trace). Computed on
+        the first question, from the summaries' compile lists."""
         if "compiled" in fn.markers:
             return True
         if self._dynamo_targets is None:
             keys: set[str] = set()
             for s in self.modules.values():
-                made = set(s.graphed_callable_lines)
+                always = set(s.always_compiled)
                 for ref, line, owner in (*s.compile_roots, *s.graphed_roots):
-                    if line not in made:
+                    if line in always:
                         keys.update(target.key for target, _how in self._compile_targets(s, ref, owner))
-                for ref, _line, owner, _graphed in s.module_compiles:
-                    keys.update(target.key for target in self._compiled_modules(s, ref, owner))
             self._dynamo_targets = frozenset(keys)
         return fn.key in self._dynamo_targets
 

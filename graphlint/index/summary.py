@@ -23,7 +23,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
 from graphlint.facts.names import bound_names as _bound_names, child_fields, dotted, walk_ast
 from graphlint.facts.default_device import (
-    compile_turns_validation_off, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
+    always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     validation_turned_off,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
@@ -412,8 +412,6 @@ class ModuleSummary:
     # (descriptor, line) of those compiled in place, `self.step = torch.compile(self.step)`: the wrapper is called
     # through the very name the function is, so its calls stay the ones the index resolves
     compiled_in_place: list[tuple[str, int]] = field(default_factory=list)
-    # lines of the `graphed_roots` made by `make_graphed_callables` (a capture, no dynamo trace); the rest `torch.compile`
-    graphed_callable_lines: list[int] = field(default_factory=list)
     # (receiver, line, compiling fn, graphed) of each `Module.compile(...)`, torch's in-place method
     # (`self.actor.compile(mode="reduce-overhead")`): the receiver's forward runs compiled, as `torch.compile(m)`'s does
     module_compiles: list[tuple[str, int, str | None, bool]] = field(default_factory=list)
@@ -481,9 +479,10 @@ class ModuleSummary:
     # process (graphlint.facts.default_device.turns_validation_off): in a function, or at the top level only
     validation_off: bool = False
     validation_off_at_top: bool = False
-    # the module builds a `torch.compile(..)` wherever it runs (top level, a decorator, a constructor's own body),
-    # which turns validation off too (`compile_turns_validation_off`), in the processes that import it
-    compiles_always: bool = False
+    # the lines of the `torch.compile(..)` calls the module builds wherever it runs (top level, a decorator, a
+    # constructor's own body; `always_compiled_lines`): what they compile is traced with the defaults, and building
+    # one turns validation off too, in the processes that import the module
+    always_compiled: list[int] = field(default_factory=list)
     # the dotted names of `import a.b.c` statements (`imports` keeps the bound head `a` only): the modules it runs
     dotted_imports: list[str] = field(default_factory=list)
     syntax_error: tuple[int, int, str] | None = None
@@ -2483,8 +2482,6 @@ class _Indexer(ast.NodeVisitor):
                     ref = self._comprehended_item(node, item) or self._compiled_ref(item)
                     if ref:
                         (self.s.graphed_roots if graphed else self.s.compile_roots).append((ref, node.lineno, owner))
-                        if callee in GRAPHED_CALLS:
-                            self.s.graphed_callable_lines.append(node.lineno)
                         if id(node) in self.in_place_compiles:
                             self.s.compiled_in_place.append((ref, node.lineno))
             elif (receiver := _compiled_receiver(node, self.s.imports)) \
@@ -2914,7 +2911,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         indexer.s.validation_off = at_top or in_function
         indexer.s.validation_off_at_top = at_top and not in_function
     if "compile" in source:
-        indexer.s.compiles_always = compile_turns_validation_off(tree, indexer.resolve)
+        indexer.s.always_compiled = always_compiled_lines(tree, indexer.resolve)
     return indexer.s
 
 

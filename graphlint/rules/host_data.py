@@ -79,8 +79,9 @@ class HostDataToDevice(Rule):
     `m = self.cache.get(k)`, `if m is None: m = ...; self.cache[k] = m`): it runs once per key, on the
     first call, which warm-up makes before capture. A local or parameter tested for None that is not
     stored is per call and stays reported. Nor a Python number (`torch.tensor(1.0, device=d)`, `dt = -1.0 / n`) in a
-    function `torch.compile` traces (decorated, or passed to it): dynamo folds the number into the graph as a
-    constant, so no copy runs (a list of CPU tensors there still breaks the graph and copies).
+    function `torch.compile` traces with the defaults (decorated, or passed to a compile built wherever its module
+    runs; not one under `if args.compile:`): dynamo folds the number into the graph as a constant, so no copy runs
+    (a list of CPU tensors there still breaks the graph and copies).
     """
 
     code = "GL130"

@@ -2239,8 +2239,9 @@ def test_an_onnx_session_passed_or_returned_answers_arrays():
 def test_python_number_in_a_compiled_function_is_folded():
     """dynamo folds a Python number that `torch.tensor(n, device=d)` reads into the compiled graph as a constant: no
     copy when it runs (openpi's `sample_actions`, compiled in place with `torch.compile(self.sample_actions, ..)`;
-    `@torch.compile` the same). Decoys that stay GL130: the same call in an eager forward, and a list of CPU tensors
-    in a compiled function (a graph break and a copy)."""
+    `@torch.compile` the same). Decoys that stay GL130: the same call in an eager forward, a list of CPU tensors in a
+    compiled function (a graph break and a copy), and a function compiled only under a flag off by default (fish-speech's
+    `if compile: decode_one_token = torch.compile(..)`: with the defaults it runs eagerly)."""
     src = """
         import torch
 
@@ -2266,5 +2267,16 @@ def test_python_number_in_a_compiled_function_is_folded():
         @torch.compile
         def step(x: torch.Tensor):
             return x * torch.tensor(0.5, device=x.device)
+
+
+        def decode(x: torch.Tensor):
+            return x * torch.tensor(0.7, device=x.device)  # <- GL130
+
+
+        def load(compile: bool = False):
+            fn = decode
+            if compile:
+                fn = torch.compile(decode, mode="default", fullgraph=True)
+            return fn
     """
     check(src)

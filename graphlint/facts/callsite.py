@@ -33,7 +33,7 @@ from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION,
     HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
-    Elems, Field, Fwd, FwdItem, HostIf,
+    Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -1443,9 +1443,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         # `[torch.tensor(r) for r in rows]`: a list of host tensors; `[t.cpu().numpy() for t in ts]`: of arrays
         return CPU_SEQ if elt == CPU_TENSOR else ARRAY_SEQ
     if isinstance(value, ast.BinOp):
-        # an element of a list parameter (`FwdItem`) is read whole only, as a view or an argument: arithmetic with it
-        # reads it as before, unknown
-        left, right = (UNKNOWN if isinstance(k, FwdItem) else k for k in (again(value.left), again(value.right)))
+        left, right = again(value.left), again(value.right)
         if left == right == HOST:
             return HOST
         if isinstance(value.op, (ast.BitAnd, ast.BitOr)) and BOOL_TENSOR in (left, right):
@@ -1502,8 +1500,6 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return join_later({again(a) for a in arms}) if arms else UNKNOWN
     if isinstance(value, ast.Subscript):
         base = again(value.value)
-        if isinstance(base, FwdItem):
-            return base  # `chunks[i - 1][-n:]`: a part of an element of a parameter lives where the element does
         if (base == UNKNOWN or isinstance(base, (SelfField, Field))) and (held := _dict_field(value.value)) is not None \
                 and (slot := keyed_slot(*held, value.slice, resolve, scope)) is not None:
             # `batch.extra[KEY]`: what the project stores under KEY there; read as before where it stores no key there
@@ -1533,11 +1529,6 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return ARRAY_SEQ if isinstance(value.slice, ast.Slice) else NDARRAY
         if base == HOST_SEQ:
             return HOST_SEQ if isinstance(value.slice, ast.Slice) else HOST
-        if base == UNKNOWN and isinstance(value.value, ast.Name) and _as_passed(value.value, scope) \
-                and not isinstance(value.slice, (ast.Slice, ast.Tuple)):
-            # `chunks[i - 1]`, a loop name over `chunks` (`_an_element`): an element of what the callers pass (not
-            # `x[:, mask]`, a tensor's indexing)
-            return FwdItem(value.value.id)
         return UNKNOWN
     if isinstance(value, ast.Attribute):
         if value.attr == "shape":

@@ -149,15 +149,6 @@ class Fwd(_Named):
     tag = "fwd"
 
 
-class FwdItem(_Named):
-    """An element of a parameter (`name`) passed on, or a part of one (`chunks[i - 1][-n:]`, a loop name over
-    `chunks`): an element of what every call site of the caller passes for it (`element_of`: a list of host
-    tensors, `CPU_SEQ`, holds host tensors), else unknown."""
-
-    __slots__ = ()
-    tag = "fwditem"
-
-
 class OnParam(_Named):
     """A tensor a factory builds on the device a parameter (`name`) names (`torch.zeros(n, device=device)`): a host
     tensor where every call site passes the host, else a tensor."""
@@ -286,8 +277,8 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Mask, Elems, Moved, Prior, Fwd, FwdItem,
-              OnParam, Obj, Inst, Passes, Keyed]
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
+              Inst, Passes, Keyed]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -303,7 +294,7 @@ DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # does): a tokenizer, a loader of host batches, an ONNX Runtime session
 LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION})
 # kinds only the whole index settles
-DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, FwdItem, OnParam, Keyed)
+DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -312,12 +303,6 @@ def elements_list(elem: IKind) -> IKind:
     """The kind of a list whose every element is of the settled kind `elem` (`Elems`): host tensors, NumPy arrays
     and host values make the index's host lists; anything else an unknown list."""
     return {CPU_TENSOR: CPU_SEQ, NDARRAY: ARRAY_SEQ, HOST: HOST_LIST}.get(elem, UNKNOWN)  # type: ignore[call-overload]
-
-
-def element_of(seq: IKind) -> IKind:
-    """The settled kind of an element (or of a part of one) of a list of the settled kind `seq`, the inverse of
-    `elements_list` for host lists: a host tensor of `CPU_SEQ`, an array of `ARRAY_SEQ`; unknown otherwise."""
-    return {CPU_SEQ: CPU_TENSOR, ARRAY_SEQ: NDARRAY}.get(seq, UNKNOWN)  # type: ignore[call-overload]
 
 
 def parts(kind: IKind) -> Iterator[IKind]:

@@ -13,9 +13,9 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, NDARRAY, TENSOR,
-    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, FwdItem, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
+    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
     OnParam,
-    Passes, Prior, SelfField, deferred, element_of, elements_list, mentions,
+    Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
 from graphlint.facts.inference import DICT_SETTERS
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -1007,8 +1007,6 @@ class CallFacts:
             return UNKNOWN
         if isinstance(kind, Fwd):  # a parameter passed on: what the caller's own call sites pass, else its annotation
             return self.params(caller).get(kind.name) or dict(caller.param_kinds).get(kind.name, UNKNOWN)
-        if isinstance(kind, FwdItem):  # an element of one: an element of what the caller's call sites pass
-            return element_of(self.params(caller).get(kind.name, UNKNOWN))
         assert isinstance(kind, Call)
         targets = self.index.call_edges(caller, caller.module, kind.callee)
         if targets:

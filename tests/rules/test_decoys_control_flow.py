@@ -220,7 +220,7 @@ def test_dataclass_fields_of_annotated_parameters_and_local_objects():
                     x = x + 1
                 if meta.max_len > 4 or meta.lens_cpu[0] > 3:
                     x = x * 2
-                if Plain(x).t or Sub().flag:
+                if Plain(other).t or Sub().flag:  # `other` unknown: a stored parameter says nothing
                     x = x - 1
                 meta = other.build()
                 if meta.seq_lens.max() > 0:

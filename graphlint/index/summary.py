@@ -351,9 +351,11 @@ def _layer_of(cls: "ClassInfo | None") -> Layer | None:
         return held is not None and not held.seq and len(held.modules) == 1 and attr not in cls.untyped_stores \
             and all(is_torch_layer(q) for q in (*held.modules, *cls.alt_modules.get(attr, ())))
     return layer
-# Methods whose result is a tensor where the receiver is (no device move, no host read): followed through a chain
+# Methods whose result is a tensor where the receiver is (no device move, no host read): followed through a chain.
+# `share_memory_()` returns the receiver itself: a CUDA tensor's is a no-op, a CPU one's moves its storage to shared
+# memory, still on the host (`torch.zeros(n, device=device).share_memory_()` is where `device` says)
 CHAINED_KEEPING_METHODS = SHAPE_KEEPING_METHODS - {"to", "type", "cuda", "cpu", "pin_memory"} | {
-    "view", "reshape", "unsqueeze", "squeeze", "expand", "permute", "transpose", "t", "flatten"}
+    "view", "reshape", "unsqueeze", "squeeze", "expand", "permute", "transpose", "t", "flatten", "share_memory_"}
 
 
 @dataclass

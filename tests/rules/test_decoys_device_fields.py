@@ -230,3 +230,28 @@ def test_decoy_a_field_one_store_fills_from_a_parameter():
             self.ii = ii
 """
     assert (18, "GL126") not in findings(HELD.format(ii_device="cuda", more=more), scope="all")
+
+
+SHARED_BUFFERS = """
+    import torch
+
+
+    class Shared:
+        def __init__(self, buffer: int, device="cuda"):
+            self.n = torch.zeros(buffer, device=device, dtype=torch.int).share_memory_()
+            self.img = torch.zeros(buffer, device="cpu", dtype=torch.int).share_memory_()
+            self.ids = torch.zeros(buffer, dtype=torch.int).share_memory_()
+
+        def get(self, idx: int):
+            a = int(self.n[idx])
+            b = int(self.img[idx])
+            c = int(self.ids[idx])
+            return a, b, c
+"""
+
+
+def test_share_memory_keeps_the_receivers_place():
+    """`t.share_memory_()` returns `t` itself: a no-op on a CUDA tensor, a move to shared host memory of a CPU one. A
+    field stored from a device buffer's is a device tensor (`int(self.n[idx])` GL105, MASt3R-SLAM's keyframe
+    buffers); decoys: the CPU buffers' (`device="cpu"`, no `device=`) stay host."""
+    assert findings(SHARED_BUFFERS, scope="all") == {(11, "GL105")}

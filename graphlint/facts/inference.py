@@ -92,6 +92,10 @@ SEQ_METHODS = frozenset({
     "split_with_sizes", "hsplit", "vsplit", "dsplit", "unsafe_split", "frexp", "qr", "slogdet",
 })
 DIM_SEQ_METHODS = frozenset({"max", "min", "median", "nanmedian", "cummax", "cummin"})
+# torch's pair results whose other arguments are ints and flags only (`topk(input, k: int, dim, largest, sorted)`,
+# `sort(input, dim, descending)`): computed where the input lives, whatever computes `k` (MASt3R-SLAM's
+# `torch.topk(scores, min(k, database_size))` of host scores is a host pair)
+INT_ARG_PAIRS = frozenset({"topk", "sort", "kthvalue", "mode"})
 # Reductions that return a 0-d tensor when called without a dim: indexing with one reads it.
 FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "prod", "norm", "amax", "amin",
                              "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
@@ -942,7 +946,9 @@ class Inference:
             kind = recv.kind if recv.kind is not Kind.BOOL_TENSOR or attr in ("T", "mT", "data") else Kind.TENSOR
             return Val(kind, weak=recv.weak, rank=recv.rank if attr in ("data", "real", "imag", "grad") else None)
         if recv.kind is Kind.TENSOR_SEQ and attr in RETURN_TYPE_FIELDS:
-            return TENSOR  # `x.topk(k).values`, `x.max(dim=-1).indices`: fields of torch's named tuples
+            # `x.topk(k).values`, `x.max(dim=-1).indices`: fields of torch's named tuples, computed where the input
+            # lives, as its items are (`torch.topk(host, k).indices` is a host tensor, as `vals, idx = ..` unpacks)
+            return recv.elem if recv.elem is not None and recv.elem.kind is Kind.CPU_TENSOR else TENSOR
         # `self.config.hidden_size`, `args.batch`: attributes of config objects are host values.
         if in_config(base):
             return HOST
@@ -1908,7 +1914,7 @@ class Inference:
             return TENSOR if any(e.is_tensor for e in elems) or self.device_of(node) else Val(Kind.TENSOR, weak=True)
         # `torch.split(host, n)`, `torch.count_nonzero(host)`, `torch.where(host_mask)`: computed where the
         # (first) input lives, so a host input gives host results
-        host_in = self._host_input(node)
+        host_in = self._host_input(node, only_first=qual.rpartition(".")[2] in INT_ARG_PAIRS)
         tseq = CPU_TSEQ if host_in else TSEQ
         if qual in SEQ_TORCH:
             return tseq
@@ -1981,14 +1987,16 @@ class Inference:
         return first.kind is Kind.CPU_TENSOR and first.rank != 0 and self.device_of(node) is None \
             and not any(v.kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) for v in rest)
 
-    def _host_input(self, node: cst.Call) -> bool:
+    def _host_input(self, node: cst.Call, only_first: bool = False) -> bool:
         """A torch function's first argument is a host tensor and nothing moves the result to a device: no
-        `device=`, no device tensor among the other arguments."""
+        `device=`, no device tensor among the other arguments (`only_first`: the function takes no other tensor, so
+        what the others are moves nothing)."""
         if not node.args or node.args[0].keyword is not None or node.args[0].star:
             return False
         if self(node.args[0].value).kind is not Kind.CPU_TENSOR or self.device_of(node) is not None:
             return False
-        return not any(self(a.value).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ) for a in node.args[1:])
+        return only_first or not any(self(a.value).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ)
+                                     for a in node.args[1:])
 
     def _factory(self, qual: str, node: cst.Call, dtype: cst.Arg | None, is_bool: bool) -> Val:
         """A factory builds on the CPU unless `device=` says otherwise; `torch.tensor(t)` / `as_tensor(t)` of a

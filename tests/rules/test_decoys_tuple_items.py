@@ -224,3 +224,40 @@ def test_a_none_arm_leaves_the_items_where_the_tensor_arms_put_them():
     Decoy: an arm that moves its item to the device (`b[0].cuda()`) keeps that item's `.cpu()` flagged (GL103).
     (One value, `first`: silent already, through the return kind.)"""
     assert findings(NONE_ARM) == {(37, "GL131"), (43, "GL103"), (44, "GL131")}
+
+
+NAMED_FIELDS_OF_HOST = """
+    import numpy as np
+    import torch
+
+
+    def host_fields(k: int, n: torch.Tensor):
+        scores = torch.from_numpy(np.empty(5))
+        top = torch.topk(scores, k)
+        valid = top.values > 0.5
+        picked = top.indices[valid].tolist()
+        a = scores.sort(descending=True).values.tolist()
+        b = torch.max(scores, dim=0).values.item()
+        c = scores.median(dim=0).indices.tolist()
+        d = torch.kthvalue(scores, k).values.item()
+        e = torch.topk(scores, n).indices.tolist()
+        return picked, a, b, c, d, e
+
+
+    def device_fields(k: int):
+        scores = torch.zeros(5, device="cuda")
+        a = torch.topk(scores, k).indices.tolist()
+        best = torch.max(scores, dim=0).values
+        if best > 0:
+            a = []
+        return a, scores.sort().values.tolist()
+"""
+
+
+def test_named_tuple_fields_live_where_the_input_does():
+    """`.values` / `.indices` of `torch.topk`, `sort`, `max(dim=..)`, `median(dim=..)`, `kthvalue` of a host tensor
+    are host tensors, as the unpacked items are (MASt3R-SLAM's retrieval `torch.topk(scores, k).indices[valid]`):
+    silent, also where `k` is a tensor (read as an int: GL126 on `k` only). Decoy: the same fields of
+    a CUDA tensor stay device reads (`.tolist()` GL102, `if` GL110)."""
+    assert findings(NAMED_FIELDS_OF_HOST, scope="all") == {(14, "GL126"), (20, "GL102"), (22, "GL110"), (24, "GL102")}
+

@@ -943,6 +943,23 @@ def returns_a_tuple(scope: Scope) -> bool:
     return any(isinstance(value, ast.Tuple) for value in scope.returns)
 
 
+def return_kinds(scope: Scope, read: Callable[[ast.expr], IKind]) -> set[IKind]:
+    """The kinds of a function's value-returning `return`s (`read` each), a tuple of literals only beside tuples of
+    its arity read item by item: ProteinMPNN's `parse_PDB_biounits` returns `xyz, seq` of arrays or `'no_chain',
+    'no_chain'`. A string or a number holds no tensor, so each such item joins as host data does (with a tensor arm's
+    item: a tensor, `join_paths`), not as a host sequence that no fixed tuple agrees with."""
+    read_arms = [(value, read(value)) for value in scope.returns]
+    arities = {len(kind.items) for _, kind in read_arms if isinstance(kind, Items)}
+    return {Items((HOST,) * len(value.elts)) if len(arities) == 1 and _literal_tuple(value, arities) else kind
+            for value, kind in read_arms}
+
+
+def _literal_tuple(value: ast.expr, arities: set[int]) -> bool:
+    """A tuple display of strings and numbers only (`return 'no_chain', 'no_chain'`) of one of `arities`."""
+    return isinstance(value, ast.Tuple) and len(value.elts) in arities \
+        and all(_literal_default(elt) for elt in value.elts)
+
+
 def returns_only_tuples(scope: Scope) -> bool:
     """Every value-returning `return` of the function returns a tuple display of two or more items: no single-tensor
     annotation (`-> torch.Tensor`) holds for it. Data flow beats annotations: Ouroboros' `generate(...) -> torch.Tensor`

@@ -42,8 +42,8 @@ from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
     escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
     keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
-    refine_returns, required_positionals, returns_a_tuple, returns_no_tensor, returns_only_tuples, scope_of, self_attr,
-    spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
+    refine_returns, required_positionals, return_kinds, returns_a_tuple, returns_no_tensor, returns_only_tuples,
+    scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
@@ -1431,7 +1431,7 @@ class _Indexer(ast.NodeVisitor):
         read the same names (`return hidden_states` after `hidden_states = self.norm(hidden_states)`), and they go on
         with this memo where `resolve` answers as it did here (no typed parameter binds a name)."""
         memo = self._args_memo(scope)
-        kinds = {expr_kind(value, self.resolve, scope, memo=memo) for value in scope.returns}
+        kinds = return_kinds(scope, lambda value: expr_kind(value, self.resolve, scope, memo=memo))
         return join_later(kinds) if kinds else UNKNOWN
 
     def _init_attrs(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:

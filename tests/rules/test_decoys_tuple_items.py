@@ -261,3 +261,44 @@ def test_named_tuple_fields_live_where_the_input_does():
     a CUDA tensor stay device reads (`.tolist()` GL102, `if` GL110)."""
     assert findings(NAMED_FIELDS_OF_HOST, scope="all") == {(14, "GL126"), (20, "GL102"), (22, "GL110"), (24, "GL102")}
 
+
+STRING_ARM = """
+    import numpy as np
+    import torch
+
+
+    def parse(path: str, chain: str):
+        if chain == "A":
+            return np.zeros((3, 3)).reshape(9), "seq"
+        return "no_chain", "no_chain"
+
+
+    def parse_moved(path: str, chain: str):
+        if chain == "A":
+            return torch.zeros(3).cuda(), "seq"
+        return "no_chain", "no_chain"
+
+
+    def counts(chain: str):
+        if chain == "A":
+            return torch.from_numpy(np.zeros(3)), 1
+        return 0, 0
+
+
+    def read(path: str):
+        xyz, seq = parse(path, "A")
+        if type(xyz) != str:
+            a = xyz.tolist()
+        moved, _ = parse_moved(path, "A")
+        if not isinstance(moved, str):
+            b = moved.tolist()
+        c, n = counts("A")
+        return a, b, c.tolist()
+"""
+
+
+def test_a_literal_tuple_arm_joins_item_by_item():
+    """A `return 'no_chain', 'no_chain'` arm beside `return array, seq` (ProteinMPNN's `parse_PDB_biounits`) holds no
+    tensor: each item joins as host data, so the array item stays host (`.tolist()` silent), as does a host tensor
+    beside `return 0, 0`. Decoy: the arm that moves its item (`.cuda()`) keeps `.tolist()` a device read (GL102)."""
+    assert findings(STRING_ARM, scope="all") == {(13, "GL131"), (29, "GL102")}

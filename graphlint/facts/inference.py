@@ -2088,6 +2088,11 @@ class Inference:
             return HOST
         if qual == "copy.deepcopy" and args and args[0].kind is Kind.MODULE and args[0].host:
             return args[0]  # each parameter and buffer copied where it is: a module on the host
+        if qual == "copy.deepcopy" and args and (args[0].is_tensor or args[0].kind in (*HOSTS, Kind.TENSOR_SEQ)):
+            # a deep copy copies each tensor on its own device: a copy of a host value (a CPU loader item,
+            # DiffDock's `[copy.deepcopy(orig_complex_graph) for _ in range(N)]`) is on the host, one of a device
+            # tensor on the device
+            return args[0]
         if qual in ("next", "iter") and args and args[0].elem is not None and args[0].ref != "dict":
             # `next(gen)` of an iterator whose items are known (a project class's `__next__`): one item; `iter(v)`
             # yields what `v` does

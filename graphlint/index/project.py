@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS
-from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Obj, SelfField
+from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import PICK_OPS, picks_token
@@ -3464,6 +3464,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 elif depth and any(t.key in generations or self._request(reached.get(t.key))
                                    for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model)):
                     entries[fn.key] = (fn_hop, ())  # (a loop over requests: its body runs once per request)
+                handing = self._hands_model_in(fn, list(spans)) if spans and not training else set()
                 for callee, line in fn.calls:
                     in_item = _within(line, spans)
                     if depth >= MAX_REQUEST_HOPS and not in_item:
@@ -3475,8 +3476,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             continue
                         seen.add(target.key)
                         off = _within(line, fn.gradless)
-                        if in_item and (training or self._runs_below(target, reached, model, generations, memo,
-                                                                     off) is True) \
+                        if in_item and (training or (callee, line) in handing
+                                        or self._runs_below(target, reached, model, generations, memo, off) is True) \
                                 and not self._item_loops(target, reached, model, generations, memo):
                             seeds.append((target, _hop(target, how), fn_hop, False))
                         elif depth < MAX_REQUEST_HOPS:
@@ -3529,11 +3530,31 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for span in (s for s in fn.loops if s[0] in bodies):
             below = [self._runs_below(t, reached, model, generations, memo, off)
                      for t, _how, _line, off in self._for_loop_calls(fn, [span], model)]
-            if True in below and None not in below and REQUEST not in below and not (outer and any(
+            # (a call handing the model to a function that calls it runs the model too: `_hands_model_in`)
+            runs_model = True in below or bool(self._hands_model_in(fn, [span]))
+            if runs_model and None not in below and REQUEST not in below and not (outer and any(
                     self._item_loops(t, reached, model, generations, memo, outer=False)
                     for t, _how, _line, _off in self._for_loop_calls(fn, [span], model))):
                 runs.append(span)
         return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
+
+    def _hands_model_in(self, fn: FunctionInfo, spans: list[tuple[int, int]]) -> set[tuple[str, int]]:
+        """The calls within `spans` of `fn`'s `for` loops that hand a model to a project function that calls it
+        (`_hands_model`), with autograd off at the call or in that function (DiffDock's `for .. in test_loader:
+        sampling(data_list, model=model, ..)`, whose `no_grad` block calls `model(batch)` per denoising step): each
+        runs the model as the loop's own `model(x)` would. A function handed the model that never calls it (a saver
+        reading `model.state_dict()`) or runs it with autograd on (an epoch of training or evaluation) is no
+        evidence."""
+        bodies = {body for _first, _last, body in fn.loop_heads}
+        spans = [s for s in spans if s[0] in bodies]
+        records = [rec for rec in fn.call_args if _within(rec[1], spans)]
+        if not records:
+            return set()
+        receivers = self._model_receivers(fn) | self._typed_models(fn)
+        return {(rec[0], rec[1]) for rec in records
+                if (_within(rec[1], fn.gradless) or any(t.gradless for t, how in self.call_edges(fn, fn.module, rec[0])
+                                                        if not how.startswith((*BY_NAME, NEW))))
+                and self._hands_model(fn, rec, receivers)}
 
     def _for_loop_calls(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: frozenset[str]
                         ) -> Iterator[tuple[FunctionInfo, str, int, bool]]:
@@ -3742,9 +3763,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _model_arg(self, unit: FunctionInfo, arg: IKind, receivers: frozenset[str]) -> bool:
         """`arg`, an argument kind of a call in `unit`, is a whole model: `self.x` (`SelfField`) that `receivers`
         holds or whose classes are all project model classes, a project call's result or tuple item that is one
-        (`_module_classes`), or a parameter (`Fwd`) annotated as a model."""
+        (`_module_classes`), or a parameter (`Fwd`) annotated as a model. A value moved by `.to(device)` (`Moved`:
+        `model = get_model(..).to(device)`) is a tensor or a module, and `_hands_model` asks only of values the
+        function handed them calls: a tensor is not callable, so it is a module unless the project classes it can be
+        are no modules (DiffDock's `inference.py`, whose factory lies outside the corpus)."""
         if isinstance(arg, Fwd):
             return f"{unit.module}.{arg.name}" in receivers
+        if isinstance(arg, Moved):
+            found = self._value_classes(unit, arg.inner)
+            return all(self.is_nn_module(c) for c in found)
         if isinstance(arg, SelfField) and f"self.{arg.name}" in receivers:
             return True
         return bool(self._module_classes(unit, arg))

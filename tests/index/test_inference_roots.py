@@ -1091,6 +1091,90 @@ def test_file_loops_one_shot_calls_model_builders_training_and_tests_root_nothin
     assert not [k for k, (_tier, via) in found.items() if "per item" in via[0]]
 
 
+# DiffDock's `inference.py`: the entry builds the model with a factory outside the project (`utils.utils` is not
+# there), moves it with `.to(device)` and hands it, per complex of its loader, to a sampler whose `no_grad` block
+# calls it per denoising step. Decoys: a loop handing the model to a saver that only reads its `state_dict()`, a
+# data-preparation loop that hands it no model, and a loop handing the model to an epoch that runs it with autograd on.
+HANDED_PER_ITEM = {
+    "pkg.sampling": """
+        import torch
+
+        def sampling(data, model, device):
+            with torch.no_grad():
+                for t in range(10):
+                    y = model(data + torch.ones(4).to(device))
+            return y.cpu()
+
+        def save(model, path):
+            torch.save(model.state_dict(), path)
+
+        def prep(data, device):
+            return data.to(device).sum().item()
+
+        def evaluate(data, model):
+            return model(data).mean()
+    """,
+    "pkg.infer": """
+        import torch
+        from pkg.sampling import sampling
+        from pkg.utils import get_model
+
+        def main(args):
+            device = torch.device("cuda")
+            model = get_model(args)
+            model = model.to(device)
+            for idx, data in enumerate(args.loader):
+                out = sampling(data.to(device), model=model, device=device)
+
+        if __name__ == "__main__":
+            main(None)
+    """,
+}
+
+HANDED_DECOYS = {
+    "pkg.keep": """
+        import torch
+        from pkg.sampling import evaluate, prep, save
+        from pkg.utils import get_model
+
+        def main(args):
+            device = torch.device("cuda")
+            model = get_model(args).to(device)
+            for path in args.paths:
+                with torch.no_grad():
+                    save(model, path)
+            for data in args.loader:
+                with torch.no_grad():
+                    prep(data, device)
+            for data in args.loader:
+                evaluate(data.to(device), model)
+
+        if __name__ == "__main__":
+            main(None)
+    """,
+}
+
+
+def test_a_programs_loop_handing_a_moved_model_to_a_function_that_calls_it_runs_it_per_item():
+    """A `for` loop in a program's entry that hands the model to a project function calling it with autograd off is
+    a per-item loop, as one calling the model itself is: the sampler is `step` code, the entry a `forward` unit whose
+    loop is `step`. The model's class is unknown (its factory is outside the project); what makes it one is its use:
+    moved by `.to(device)` (a tensor or a module) and called by the function it is handed to (a tensor is not
+    callable)."""
+    found = hot({"pkg.__init__": "", **HANDED_PER_ITEM})
+    assert found["sampling"] == ("step", ("pkg.infer:<module> (script: runs the model per item)", "main", "sampling"))
+    assert found["main"][0] == "forward"
+
+
+def test_a_loop_handing_the_model_to_a_saver_or_an_autograd_on_run_or_no_model_roots_nothing():
+    """The decoys: `save` only reads the model's `state_dict()`, `prep` is handed no model, and `evaluate` runs the
+    model with autograd on (training or evaluation with grad: no inference evidence)."""
+    found = hot({"pkg.__init__": "", **HANDED_PER_ITEM, **HANDED_DECOYS})
+    for cold in ("save", "prep", "evaluate"):
+        assert cold not in found, cold
+    assert not [k for k, (_tier, via) in found.items() if "keep" in via[0]]
+
+
 # A project factory's return summary: what it returns is a module where it builds a project nn.Module class, or calls
 # nn.Module's own API on the local it returns (SAM2's `build_sam2_video_predictor`: a config-built model, `eval()`ed),
 # through a factory of a factory and through a tuple's item (`model, tok = load(..)`: item 0 only).

@@ -1326,6 +1326,29 @@ def test_clip_tokenizers_and_torchvision_decoders_build_on_the_host():
     """, scope="all")
 
 
+def test_a_deep_copy_of_a_host_value_stays_on_the_host():
+    """`copy.deepcopy` copies each tensor on its own device: DiffDock's `data_list = [copy.deepcopy(orig_complex_graph)
+    for _ in range(N)]` of a host loader item holds host graphs, so reading their fields with `.cpu()` waits for
+    nothing, and moving one to the device is a pageable copy. Decoys: a deep copy of a device tensor still blocks
+    on `.item()`, and moving it is no host copy."""
+    src = """
+        import copy
+        import torch
+        from torch.utils.data import DataLoader
+
+
+        def run(model, dataset, device):
+            for g in DataLoader(dataset, batch_size=1):
+                graphs = [copy.deepcopy(g) for _ in range(3)]
+                for graph in graphs:
+                    print((graph['ligand'].pos + 1).detach().cpu())
+                x = copy.deepcopy(g).pos.to(device)
+                y = torch.ones(3, device="cuda").sum()
+                print(copy.deepcopy(y).item(), copy.deepcopy(y).to(device))
+    """
+    assert findings(src, scope="all") == {(11, "GL131"), (13, "GL101"), (13, "GL106")}
+
+
 def test_a_data_loader_carries_its_host_batches_across_calls():
     """torch's `DataLoader(dataset, ...)` with the default collate (no `collate_fn=`, no `pin_memory=`) yields host
     batches wherever it goes: stored in a field (`for b in self.loader`), returned by a project function, passed to a

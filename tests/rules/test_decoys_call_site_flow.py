@@ -1108,6 +1108,7 @@ def test_false_arm_of_a_tensor_and_device_test_holds_no_device_tensor():
     """
     assert {(line, code) for line, code in findings(src, scope="all") if code == "GL105"} == {(10, "GL105")}
 
+
 STREAMER = """
     import torch
     from typing import Optional, Union

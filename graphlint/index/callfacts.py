@@ -487,7 +487,7 @@ class CallFacts:
             sites = [site for c in family for site in self._cls_sites.get(c.key, ())]
             sites += [site for n in {c.qualname.rpartition(".")[2] for c in family} for site in self.calls_named(n)]
             for caller, callee, line in sites:
-                made = self._made_class(caller, callee)
+                made = self.made_class(caller, callee)
                 if made is None or made.key not in keys:
                     continue
                 records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
@@ -496,7 +496,7 @@ class CallFacts:
             self._built[cls.key] = found
         return found
 
-    def _made_class(self, caller: "FunctionInfo", callee: str) -> "ClassInfo | None":
+    def made_class(self, caller: "FunctionInfo", callee: str) -> "ClassInfo | None":
         """The project class a construction call builds: `cls(...)` in a classmethod, `Batch(...)` by its dotted name,
         and `self.Output(...)` / `cls.Output(...)` of a class nested in the caller's class or one of its bases
         (attribute lookup on an instance or a class finds the class attribute: Kokoro's `KModel.Output`)."""

@@ -2368,8 +2368,16 @@ class _Indexer(ast.NodeVisitor):
                     self.comprehended.setdefault(id(sub), []).extend(node.generators)
 
     def _record_args(self, node: ast.Call, callee: str, keep_loops: bool = False) -> None:
-        """What the call passes to `callee` (`FunctionInfo.call_args`, `call_filled`), where it passes anything."""
-        if not (node.args or node.keywords) or not records_args(callee):
+        """What the call passes to `callee` (`FunctionInfo.call_args`, `call_filled`). A call that passes nothing is
+        recorded too, without reading anything: it leaves every parameter at its default, and a None default it
+        leaves out is no evidence (`streamer.end()` next to `streamer.end(cpu_indices)`), where an unrecorded site
+        would make every parameter unknown."""
+        if not records_args(callee):
+            return
+        unit = self.func_stack[-1] if self.func_stack else self._script()
+        if not (node.args or node.keywords):
+            unit.call_args.append((callee, node.lineno, (), ()))
+            unit.call_filled.append((callee, node.lineno, ()))
             return
         loops = self.comprehended.get(id(node)) if keep_loops else self.comprehended.pop(id(node), None)
         # (a script's top level reads its names as one body's: `_module_scope`)
@@ -2377,7 +2385,6 @@ class _Indexer(ast.NodeVisitor):
         kinds = call_arg_kinds(node, self.resolve, scope, loops, self._args_memo(scope))
         if kinds is not None:
             kinds = self._own_instance_passed(node, kinds) if self.func_stack else kinds
-            unit = self.func_stack[-1] if self.func_stack else self._script()
             unit.call_args.append((callee, node.lineno, *kinds))
             unit.call_filled.append((callee, node.lineno, filled_arguments(node, self.resolve, scope)))
 
@@ -2433,6 +2440,8 @@ class _Indexer(ast.NodeVisitor):
                 self._record_args(node, alt, keep_loops=True)
         if callee and self.func_stack and (unions := self._union_calls(func)):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in unions)
+            for alt in unions:  # each member's method is called with these arguments, as the bound member's is
+                self._record_args(node, alt, keep_loops=True)
         if self.func_stack and callee and self.top_assigned:
             self._global_read(func)
         if (callback := self._event_callback(node, callee or "")) is not None:
@@ -2940,12 +2949,15 @@ def class_annotation(node: ast.expr | str) -> str | None:
 
 
 def union_members(node: ast.expr) -> list[ast.expr] | None:
-    """The members other than None of `Union[A, B, ...]` or `A | B | ...` (None: not a union of two or more)."""
+    """The members other than None of `Union[A, B, ...]` or `A | B | ...`, also under `Optional[...]` (None: not a
+    union of two or more)."""
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
             node = ast.parse(node.value.strip(), mode="eval").body
         except SyntaxError:
             return None
+    if isinstance(node, ast.Subscript) and dotted(node.value) in ("Optional", "typing.Optional"):
+        node = node.slice  # `Optional[Union[A, B]]` is `Union[A, B, None]`
     if isinstance(node, ast.Subscript) and dotted(node.value) in ("Union", "typing.Union"):
         members = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitOr):

@@ -94,11 +94,36 @@ def _plain(value: object) -> object:
     return value
 
 
+# FunctionInfo fields of one record per call site: (callee, line, ...).
+_SITES = ("call_args", "call_filled")
+
+
+def _unread_sites(fn: FunctionInfo, module: str, index: ProjectIndex) -> set[tuple[str, int]]:
+    """The call sites of `fn` that record no argument (`x.item()`, `x.float()`) and reach no project function: no
+    other function reads them. Every reader of another function's sites finds them through the call edges of the
+    callee (`ProjectIndex._project_calls`: `CallFacts` by name, then `call_edges`) or as a construction of a project
+    class (`CallFacts.made_class`: a class with no `__init__` of its own has no edge), and the readers that go through a
+    function's own records (`ProjectIndex._hands_model`, `_runs_param`, `walker.returned_host_module`) read only the
+    arguments, of which these have none. The index records them since an argument-less call to a project function
+    leaves its parameters at their defaults (`summary._record_args`); typing one that reaches no project function
+    in a body keeps the shape, as its `calls` entry does."""
+    return {(callee, line) for callee, line, positional, keywords in fn.call_args
+            if not positional and not keywords and not index.call_edges(fn, module, callee)
+            and index.call_facts.made_class(fn, callee) is None}
+
+
+def _read_records(records: list[tuple], unread: set[tuple[str, int]]) -> list[tuple]:
+    """`records` (`call_args` or `call_filled`) without the argument-less ones of the `unread` sites: those whose
+    items after the site (positional and keyword kinds, or the filled arguments) are all empty."""
+    return [r for r in records if (r[0], r[1]) not in unread or any(r[2:])] if unread else records
+
+
 def shape(summary: ModuleSummary, index: ProjectIndex) -> str:
     """What the hot path and the analysis of other functions read from a file, positions left out:
     every summary field, with each function's calls reduced to the project functions they reach (a new
     `.item()` or `torch.cuda.synchronize()` reaches none, so typing one changes nothing outside) and to
-    whether it drives a step (`STEP_DRIVER_CALLS`)."""
+    whether it drives a step (`STEP_DRIVER_CALLS`), and its call-site records without the argument-less ones of
+    calls that reach none (`_unread_sites`)."""
     def edges(fn: FunctionInfo | None, calls: list[tuple[str, int]], regions: list[tuple[int, int]]) -> list:
         reached = {(t.key, how, any(a <= line <= b for a, b in regions))
                    for callee, line in calls for t, how in index.call_edges(fn, summary.module, callee)}
@@ -110,8 +135,10 @@ def shape(summary: ModuleSummary, index: ProjectIndex) -> str:
         value = getattr(summary, f.name)
         if f.name == "functions":
             for fn in sorted(value.values(), key=lambda fn: fn.key):
-                parts.append([(g.name, _plain(getattr(fn, g.name))) for g in dataclasses.fields(fn)
-                              if g.name not in _WHERE and g.name not in ("calls", "regions")])
+                unread = _unread_sites(fn, summary.module, index)
+                fields = [g.name for g in dataclasses.fields(fn) if g.name not in (*_WHERE, "calls", "regions")]
+                parts.append([(g, _plain(_read_records(getattr(fn, g), unread) if g in _SITES else getattr(fn, g)))
+                              for g in fields])
                 parts.append((bool(fn.regions), edges(fn, fn.calls, fn.regions)))
         elif f.name == "module_region_calls":
             parts.append(edges(None, value, summary.module_regions))

@@ -407,3 +407,47 @@ def test_settings_selection_errors_name_the_setting(tmp_path):
         Settings.parse({"extendSelect": ["GL9"]}).apply(Config(root=tmp_path))
     assert "in setting graphlint.extendSelect (see `graphlint --list-rules`)" in str(err.value)
     assert Settings.parse({"select": ["GL101"]}).apply(Config(root=tmp_path)).select == ("GL101",)
+
+
+PARTS = """\
+from dataclasses import dataclass
+
+
+@dataclass
+class Cfg:
+    scale: float = 1.0
+
+
+class Streamer:
+    def end(self, ids=None):
+        return ids
+
+
+def helper(x, s: Streamer):
+    s.end(x)
+    Cfg(2.0)
+    return x.float()
+"""
+
+
+def test_an_argument_less_call_reshapes_only_where_project_code_reads_it(tmp_path, monkeypatch):
+    """An argument-less call records an empty argument list (the callee's parameters stay at their defaults), which
+    the callee's parameter facts read: typing one more `s.end()` or `Cfg()` where the body already calls them (same
+    call edges) changes the shape. Decoy: typing `x.item()` or `x.cpu()`, which reach no project function or class,
+    keeps it (no hot-path recomputation on a body edit)."""
+    from graphlint.pipeline.config import Config
+    from graphlint.lsp.project import Project
+
+    (tmp_path / "parts.py").write_text(PARTS)
+    monkeypatch.chdir(tmp_path)
+    project = Project(Config(root=tmp_path))
+    project.load()
+    body = "    return x.float()\n"
+    edits = [PARTS.replace(body, "    x.item()\n    x.cpu()\n" + body),  # decoy: no project callee
+             PARTS.replace(body, "    s.end()\n" + body),
+             PARTS.replace(body, "    Cfg()\n" + body)]
+    reshaped = []
+    for text in edits:
+        reshaped.append(project.update("parts.py", text))
+        reshaped.append(project.update("parts.py", PARTS))
+    assert reshaped == [False, False, True, True, True, True]

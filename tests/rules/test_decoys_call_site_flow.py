@@ -1107,3 +1107,65 @@ def test_false_arm_of_a_tensor_and_device_test_holds_no_device_tensor():
             upd(torch.tensor(0.1), torch.tensor(0.0))
     """
     assert {(line, code) for line, code in findings(src, scope="all") if code == "GL105"} == {(10, "GL105")}
+
+
+STREAMER = """
+    import torch
+    from typing import Optional, Union
+
+
+    class Streamer:
+        def __init__(self, n):
+            self.n = n
+
+        def put(self, chunks: torch.Tensor, sample_indices: torch.Tensor):
+            for i, sample_idx in enumerate(sample_indices):
+                idx = sample_idx.item()
+                chunks[i].add_(idx)
+
+        def end(self, sample_indices: Optional[torch.Tensor] = None):
+            if sample_indices is None:
+                return
+            for sample_idx in sample_indices:
+                idx = sample_idx.item()
+                print(idx)
+
+
+    class AsyncStreamer(Streamer):
+        pass
+
+
+    class Model(torch.nn.Module):
+        def generate(self, x, streamer: {ann}):
+            for step in range(10):
+                x = self.net(x)
+                ind = {ind}
+                streamer.put(x, ind)
+                streamer.end(ind)
+            streamer.end()
+            return x
+"""
+HOST_IND = "torch.LongTensor([0])"
+DEVICE_IND = "torch.tensor([0], device=x.device)"
+STREAMER_ITEMS = {(11, "GL101"), (18, "GL101")}
+
+
+def test_decoy_a_call_on_a_union_receiver_passes_host_data_to_each_members_method():
+    """VibeVoice's `audio_streamer: Optional[Union[AudioStreamer, AsyncAudioStreamer]]`: `audio_streamer.put(chunk,
+    diffusion_indices)` hands the CPU `torch.LongTensor([0])` to the method of each member the value may be, so the
+    `.item()` of its elements reads host memory (larder labels, host). The call's arguments count for every member's
+    method, as they do for the one member the parameter is bound to; `Optional[Union[...]]` is the same union.
+    The argument-less `streamer.end()` leaves the None default: no evidence about what `sample_indices` holds."""
+    for ann in ("Optional[Union[Streamer, AsyncStreamer]] = None", "Union[Streamer, AsyncStreamer]",
+                "Streamer | AsyncStreamer", "Streamer"):
+        found = {f for f in findings(STREAMER.format(ann=ann, ind=HOST_IND), scope="all") if f[1].startswith("GL1")}
+        assert found & STREAMER_ITEMS == set(), ann
+
+
+def test_hit_a_call_on_a_union_receiver_passes_device_data_to_each_members_method():
+    """The device twin: the same calls with a CUDA index tensor make both `.item()`s syncs, whatever the receiver's
+    annotation, and the argument-less call does not hide them."""
+    for ann in ("Optional[Union[Streamer, AsyncStreamer]] = None", "Union[Streamer, AsyncStreamer]",
+                "Streamer | AsyncStreamer", "Streamer"):
+        found = {f for f in findings(STREAMER.format(ann=ann, ind=DEVICE_IND), scope="all") if f[1].startswith("GL1")}
+        assert STREAMER_ITEMS <= found, ann

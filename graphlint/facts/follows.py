@@ -24,7 +24,7 @@ from typing import Callable
 from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, dtype_cast,
                                       named_pair)
 from graphlint.facts.inference import HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
-from graphlint.facts.names import dotted
+from graphlint.facts.names import dotted, is_none
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import FACTORY_TORCH, torch_return_kind
 from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
@@ -64,7 +64,7 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
     are no such tuples or no item follows a parameter. EAGLE's and Medusa's `update_inference_inputs` return
     `new_token` after `new_token += accept_length + 1`: the count lives where the accepted length does."""
     # a bare `return None` arm is no tuple a caller unpacks (`x, y = f(b)` raises on it), so it joins nothing
-    tuples = [r for r in scope.returns if not _is_none(r)]
+    tuples = [r for r in scope.returns if not is_none(r)]
     sizes = {len(r.elts) if isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
              else -1 for r in tuples}
     if not tuples or len(sizes) != 1 or -1 in sizes:
@@ -77,14 +77,10 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
     return tuple(out) if any(out) else ()
 
 
-def _is_none(value: ast.expr) -> bool:
-    return isinstance(value, ast.Constant) and value.value is None
-
-
 def _item_device(item: ast.expr, scope: Scope, resolve: Resolve, layer: Layer) -> Params | None:
     """What one arm's tuple item follows: a `None` item (`return None, None` beside `return b[0], b[1]`) holds no
     tensor, so it leaves the item where the other arms put it (a caller's `x.cpu()` runs on the tensor arms only)."""
-    return HOST_DATA if _is_none(item) else _device_of(item, scope, resolve, layer, set(), 0)
+    return HOST_DATA if is_none(item) else _device_of(item, scope, resolve, layer, set(), 0)
 
 
 def _followed(params: Params | None, scope: Scope) -> tuple[str, ...]:

@@ -499,9 +499,8 @@ class HostOrigins:
         if CPU_LEGACY_TENSOR_RE.match(qual) and (ctx.default_device is not Dev.UNKNOWN or typed_legacy(qual)):
             # `torch.LongTensor(ids)`: a CPU factory whose name says its dtype (the inference's flow fact does not)
             data = positional(expr)
-            if qual == "torch.Tensor" and len(data) == 1 and ctx.is_device_tensor(data[0]) \
-                    and not (data[0].__class__ is cst.Name and data[0].value in ctx.inference.param_names()):
-                return None  # `torch.Tensor(cuda_t)`: an alias of a device tensor (`Inference._legacy_alias`)
+            if qual == "torch.Tensor" and ctx.val(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
+                return None  # `torch.Tensor(cuda_t)`: an alias of a device tensor (`Inference._legacy_alias` says)
             listed = bool(data) and (data[0].__class__ in (cst.List, cst.Tuple, cst.ListComp)
                                      or ctx.val(data[0]).kind is Kind.HOST_SEQ)
             return Origin(is_bool=qual == "torch.BoolTensor", dims=Dims.SHAPED if listed else Dims.UNKNOWN,

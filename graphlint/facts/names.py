@@ -141,3 +141,8 @@ class BoundNames:
         for target in node.targets:
             if isinstance(target.target, cst.Name):
                 (self.names.add if made else self.names.discard)(target.target.value)
+
+
+def is_none(node: ast.expr) -> bool:
+    """The literal `None`."""
+    return isinstance(node, ast.Constant) and node.value is None

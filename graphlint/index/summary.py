@@ -21,7 +21,7 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.names import bound_names as _bound_names, child_fields, dotted, walk_ast
+from graphlint.facts.names import bound_names as _bound_names, child_fields, dotted, is_none as _is_none, walk_ast
 from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     validation_turned_off,
@@ -3664,10 +3664,6 @@ def _binds_name(stmt: ast.stmt, name: str) -> bool:
     else:
         return False
     return any(name in _bound_names(t) for t in targets)
-
-
-def _is_none(node: ast.expr) -> bool:
-    return isinstance(node, ast.Constant) and node.value is None
 
 
 def mode_methods(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:

@@ -3003,7 +3003,7 @@ GIT_SETS: dict[str, GitSet] = {
                            "sgmse/backbones/ncsnpp.py", "sgmse/backbones/ncsnpp_v2.py", "sgmse/backbones/dcunet.py",
                            "sgmse/backbones/shared.py", "sgmse/backbones/ncsnpp_utils/layerspp.py",
                            "sgmse/util/inference.py", "sgmse/util/other.py", "sgmse/util/tensors.py")),
-    ), "the forty-third untouched set, pinned in session 45 for the release after next (d3rlpy, OWL world "
+    ), "the forty-second untouched set, pinned in session 45 for the release after next (d3rlpy, OWL world "
        "models, PhysicsNeMo Sym, AIMNet2, holosoma, FourCastNet, RAFT, Lag-Llama, FramePack, SGMSE+)"),
 }
 

@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
 from graphlint.facts.values import Kind
-from graphlint.facts.syntax import kwarg, method_call, positional
+from graphlint.facts.syntax import code_of, kwarg, method_call, positional
 from graphlint.rules._util import on_host, tensor_method
 from graphlint.rules.base import Rule
 
@@ -259,7 +259,8 @@ class DynamicOutputOp(Rule):
     `bincount` (even with `minlength`: the length is `max(minlength, x.max() + 1)`),
     `repeat_interleave` with tensor repeats and no `output_size=`, `F.one_hot` without
     `num_classes=`, `histc` without explicit `min`/`max`: each reads a device value on the host to
-    size its output (measured: syncs, capture fails).
+    size its output (measured: syncs, capture fails). `torch.combinations` selects its pairs with `masked_select`
+    (measured on an H200: waits, debug mode raises; `torch.cartesian_prod` does not).
     """
 
     code = "GL125"
@@ -283,6 +284,7 @@ class DynamicOutputOp(Rule):
         "import torch.nn.functional as F\ndef step(ids: torch.Tensor):\n    return F.one_hot(ids, num_classes=8)\n",
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10, min=0.0, max=1.0)\n",
         "def step(x, n_rep, model):\n    m = model.to(torch.float16)\n    return x.repeat_interleave(n_rep, dim=1), m\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    return torch.cartesian_prod(a, b)\n",
     )
     INVALID = (
         "def step(ids: torch.Tensor):\n    return torch.bincount(ids, minlength=8)  # <- GL125\n"
@@ -295,12 +297,15 @@ class DynamicOutputOp(Rule):
         "    #      ^^^^^^^^^^^^^^\n",
         "def step(x: torch.Tensor):\n    return torch.histc(x, bins=10)  # <- GL125\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.combinations(x, 2)  # <- GL125\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "def step(z, cu_seqlens):\n    lens = (cu_seqlens[1:] - cu_seqlens[:-1]).to(torch.long)\n"
         "    return z.squeeze(1).repeat_interleave(lens, dim=0)  # <- GL125\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
-    TORCH_FNS = frozenset({"torch.bincount", "torch.repeat_interleave", "torch.nn.functional.one_hot", "torch.histc"})
+    TORCH_FNS = frozenset({"torch.bincount", "torch.repeat_interleave", "torch.nn.functional.one_hot", "torch.histc",
+                           "torch.combinations"})
     METHODS = frozenset({"bincount", "repeat_interleave", "histc"})
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -315,7 +320,10 @@ class DynamicOutputOp(Rule):
             self.ctx.is_tensor(m[0]) or self.ctx.val(m[0]).kind is Kind.UNKNOWN) else None
         if on_host(self.ctx, m[0] if meth else _first_arg(node)):
             return  # sized from host memory (`torch.arange(n, device="cpu").repeat_interleave(counts_cpu)`)
-        if qual == "torch.bincount" or meth == "bincount":
+        if qual == "torch.combinations":
+            self.report(node, self.message.format(fn="combinations", why="it picks the pairs with a mask "
+                                                  "(`masked_select`), measured to wait"))
+        elif qual == "torch.bincount" or meth == "bincount":
             self.report(node, self.message.format(fn="bincount", why="its length is the max value + 1"))
         elif qual == "torch.repeat_interleave" or meth == "repeat_interleave":
             args = positional(node)
@@ -350,6 +358,49 @@ SHAPE_FACTORIES = frozenset({"torch.zeros", "torch.ones", "torch.empty", "torch.
                              "torch.rand", "torch.randint", "torch.linspace", "torch.eye", "torch.randperm"})
 
 
+# Number parameters (ATen `Scalar`, `float`, `int`) that a tensor reaches through an implicit `.item()`: the op name
+# (a `torch.`/`F.` function or a tensor method) -> (positions counted from the input tensor, keywords). The input is
+# position 0 of the function form, the receiver of the method form. Measured on an H200
+# (benchmarks/accuracy/h200_checks_ops45.py): with a CUDA 0-d tensor there, each waited behind queued work and debug
+# mode raised; the ops that take a Tensor overload instead (`fill_(t)`, `torch.where(m, x, t)`, `clamp(min=t)`,
+# `lerp(a, b, t)`, `x * t`, `pow(x, t)`) did not, and are not listed.
+NUMBER_PARAMS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
+    "nan_to_num": ((1, 2, 3), ("nan", "posinf", "neginf")), "nan_to_num_": ((1, 2, 3), ("nan", "posinf", "neginf")),
+    "full_like": ((1,), ("fill_value",)), "fill_diagonal_": ((1,), ("fill_value",)),
+    "masked_fill": ((2,), ("value",)), "masked_fill_": ((2,), ("value",)),
+    "index_fill": ((3,), ("value",)), "index_fill_": ((3,), ("value",)),
+    "add": ((), ("alpha",)), "add_": ((), ("alpha",)), "sub": ((), ("alpha",)), "sub_": ((), ("alpha",)),
+    "addcmul": ((), ("value",)), "addcmul_": ((), ("value",)),
+    "addcdiv": ((), ("value",)), "addcdiv_": ((), ("value",)),
+    "histc": ((2, 3), ("min", "max")), "uniform_": ((1, 2), ("to",)), "normal_": ((1, 2), ("mean", "std")),
+    "roll": ((1,), ("shifts",)), "triu": ((1,), ("diagonal",)), "tril": ((1,), ("diagonal",)),
+    "triu_": ((1,), ("diagonal",)), "tril_": ((1,), ("diagonal",)),
+    "leaky_relu": ((1,), ("negative_slope",)), "dropout": ((1,), ("p",)),
+}
+# where the table's names are found: torch functions, `torch.nn.functional` ones, tensor methods
+NUMBER_FUNCTIONS = frozenset({"nan_to_num", "nan_to_num_", "full_like", "masked_fill", "index_fill", "add", "sub",
+                              "addcmul", "addcdiv", "histc", "roll", "triu", "tril"})
+NUMBER_FUNCTIONAL = frozenset({"leaky_relu", "dropout"})
+NUMBER_METHODS = frozenset(NUMBER_PARAMS) - {"full_like", "leaky_relu", "dropout"}
+CLAMPS = frozenset({"clamp", "clip", "clamp_", "clip_"})
+
+
+def _number_args(node: cst.Call, op: str, method: bool) -> list[cst.BaseExpression]:
+    """The arguments of `op`'s number parameters in this call (positions shift by one in the method form)."""
+    positions, keywords = NUMBER_PARAMS[op]
+    args = positional(node)
+    shift = 1 if method else 0
+    given = [args[i - shift] for i in positions if 0 <= i - shift < len(args)]
+    return given + [a.value for a in node.args if a.keyword is not None and a.keyword.value in keywords]
+
+
+def _number_literal(expr: cst.BaseExpression) -> bool:
+    """`1.0`, `-5`, `1e-6`: a Python number written in place."""
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        expr = expr.expression
+    return isinstance(expr, (cst.Integer, cst.Float))
+
+
 def _size_items(args: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
     """The sizes among a call's arguments, a shape written as one tuple or list (`torch.zeros((b, n))`,
     `x.view([b, n])`) read item by item: each item is converted with `__index__` like a bare size. A shape built by
@@ -382,6 +433,15 @@ class TensorShapeArgument(Rule):
     `x.split(sizes)` / `torch.split(x, sizes)` given as a device tensor (lmdeploy's `position_ids[0].split(q_seqlens)`):
     torch converts the tensor to a list of Python ints, read on the host. Sizes from `.shape`/`.size()` are host
     values and fine.
+
+    A device tensor given to a number parameter (ATen `Scalar`/`float`/`int`) is read the same way:
+    `torch.nan_to_num(x, nan=t)`, `torch.full_like(x, t)`, `x.masked_fill(m, t)`, `x.index_fill_(0, i, t)`,
+    `x.add_(y, alpha=t)`, `addcmul(..., value=t)`, `histc(min=t, max=t)`, `x.uniform_(lo, hi)`, `x.normal_(mean=t)`,
+    `torch.roll(x, t)`, `triu(t)`, `F.leaky_relu(x, t)`, `F.dropout(x, p=t)`, and `clamp(x, min=t, max=1.0)` (a
+    Python number beside the tensor bound picks the Scalar overload). Measured on an H200: each waited behind queued
+    work and debug mode raised. Ops with a Tensor overload take the tensor as is and are not reported:
+    `x.fill_(t)`, `torch.where(m, x, t)`, `clamp(x, min=t)` / `clamp(x, lo_t, hi_t)`, `lerp(a, b, t)`, `x * t`. Nor
+    is a function `torch.compile` traces: the measurement is of eager calls.
     """
 
     code = "GL126"
@@ -394,8 +454,13 @@ class TensorShapeArgument(Rule):
         "for the GPU, and capture is invalidated."
     )
     hazard = "tensor-as-int"
+    NUMBER = "A device tensor passed as the number `{param}` of `{fn}` is read on the host (implicit `.item()`)"
     use_instead = "def step(x: torch.Tensor, n: int):\n    return x[:n].view(n, -1)  # n is a host int\n"
     VALID = (
+        "def step(x: torch.Tensor, m: torch.Tensor):\n    t = x.mean()\n"
+        "    return x.masked_fill(m, 0.0), torch.where(m, x, t), x.clamp(min=t), torch.lerp(x, x, t), x.fill_(t)\n",
+        "def step(x: torch.Tensor, y: torch.Tensor, lr: float):\n"
+        "    return torch.nan_to_num(x, nan=0.0), x.add_(y, alpha=-lr), torch.clamp(x, min=-1.0, max=1.0)\n",
         "def step(x: torch.Tensor, n: int):\n    b = x.shape[0]\n    return x.view(b, -1)[:n], torch.arange(b, device=x.device)\n",
         "def step(x: torch.Tensor, idx: torch.Tensor):\n    return x.index_select(0, idx)\n",
         "import torch.nn.functional as F\ndef step(x: torch.Tensor, lens: list[int], pad_id: int):\n"
@@ -415,6 +480,14 @@ class TensorShapeArgument(Rule):
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
         "import torch.nn.functional as F\ndef step(x: torch.Tensor):\n    return F.pad(x, (1, 1), value=x.max())  # <- GL126\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.nan_to_num(x, nan=x.mean())  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor, m: torch.Tensor):\n    return x.masked_fill(m, x.min())  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(p: torch.Tensor, g: torch.Tensor, lr: torch.Tensor):\n    return p.add_(g, alpha=-lr)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.clamp(x, min=x.mean(), max=1.0)  # <- GL126\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     def visit_Call(self, node: cst.Call) -> None:
@@ -442,6 +515,8 @@ class TensorShapeArgument(Rule):
         if qual.startswith("einops.") and any(a.keyword and self.ctx.is_device_tensor(a.value) for a in node.args):
             self.report(node)
             return
+        if self._device_number(node, qual):
+            return
         m = method_call(node)
         if m is None or qual.startswith("torch.") or not self.ctx.is_tensor(m[0]):
             return
@@ -451,6 +526,29 @@ class TensorShapeArgument(Rule):
             self.report(node)
         elif m[1] in SPLIT_METHODS and self._device_sizes(node, args[:1]):
             self.report(node)
+
+    def _device_number(self, node: cst.Call, qual: str) -> bool:
+        """Report a device tensor given to a number parameter (NUMBER_PARAMS, or a clamp bound beside a Python
+        number); True when this call is one of the table's ops, reported or not."""
+        op, method = _number_op(node, qual)
+        if op is None:
+            return False
+        # syntax first, inference last: `x.add(y)` / `x.clamp(0, 1)` (most calls of these names) end here
+        if op in CLAMPS:
+            bounds = _clamp_bounds(node, method)
+            candidates = bounds if any(map(_number_literal, bounds)) else []
+        else:
+            candidates = _number_args(node, op, method)
+        if not candidates or method and not self.ctx.is_tensor(method_call(node)[0]):  # type: ignore[index]
+            return True
+        if self.ctx.dynamo_compiled():
+            # measured eager only: `torch.compile` traces the op with the tensor as a graph input (dion's
+            # `@torch.compile` optimizer steps pass `lr` / `beta2` as 0-d tensors precisely to avoid recompiles)
+            return True
+        given = [a for a in candidates if self.ctx.is_device_tensor(a)]
+        if given:
+            self.report(node, self.NUMBER.format(param=code_of(given[0]), fn=op))
+        return True
 
     def _device_sizes(self, node: cst.Call, given: list[cst.BaseExpression]) -> bool:
         """The sizes of a split, positional or by keyword, are a device tensor: torch reads it into Python ints
@@ -479,6 +577,28 @@ class TensorShapeArgument(Rule):
     def visit_Slice(self, node: cst.Slice) -> None:
         if any(b is not None and self.ctx.is_device_tensor(b) for b in (node.lower, node.upper, node.step)):
             self.report(node)
+
+
+def _number_op(node: cst.Call, qual: str) -> tuple[str | None, bool]:
+    """(the NUMBER_PARAMS / CLAMPS op this call names, called as a method): `torch.nan_to_num(x, ...)`,
+    `F.dropout(x, p)`, or `recv.masked_fill(...)` (the caller checks the receiver is a tensor)."""
+    head, _, name = qual.rpartition(".")
+    if head == "torch" and (name in NUMBER_FUNCTIONS or name in CLAMPS):
+        return name, False
+    if head == "torch.nn.functional" and name in NUMBER_FUNCTIONAL:
+        return name, False
+    if qual.startswith("torch."):
+        return None, False
+    m = method_call(node)
+    if m and (m[1] in NUMBER_METHODS or m[1] in CLAMPS):
+        return m[1], True
+    return None, False
+
+
+def _clamp_bounds(node: cst.Call, method: bool) -> list[cst.BaseExpression]:
+    """`min` and `max` of `torch.clamp(x, min, max)` / `x.clamp(min, max)`, positional or by keyword."""
+    args = positional(node)[(0 if method else 1):]
+    return args[:2] + [a.value for a in node.args if a.keyword is not None and a.keyword.value in ("min", "max")]
 
 
 class TensorAsIndex(Rule):

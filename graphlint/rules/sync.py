@@ -434,19 +434,54 @@ class HostBoolCompare(Rule):
 LINALG_CHECKED = frozenset({
     "torch.linalg.cholesky", "torch.linalg.inv", "torch.linalg.solve", "torch.linalg.lu_factor",
     "torch.linalg.ldl_factor", "torch.linalg.tensorinv", "torch.inverse", "torch.cholesky", "torch.svd",
+    # measured on an H200 (benchmarks/accuracy/h200_checks_ops45.py): each waited behind queued work and debug mode
+    # raised, single matrices and batches alike; the eigen and singular-value solvers read cuSOLVER's convergence
+    # `info` on the host, `pinv` / `matrix_rank` / `cond` / the low-rank helpers call them, `matrix_exp` copies the
+    # norms to the host to pick its Taylor degree, `eig` runs on the host (MAGMA), `tensorsolve` calls `solve`,
+    # `lstsq` checks its `info`; `ldl_factor_ex` waited too (debug mode silent), so it is no `_ex` way out
+    "torch.linalg.eigh", "torch.linalg.eigvalsh", "torch.linalg.eig", "torch.linalg.eigvals", "torch.linalg.svd",
+    "torch.linalg.svdvals", "torch.linalg.lstsq", "torch.linalg.matrix_rank", "torch.linalg.pinv", "torch.linalg.cond",
+    "torch.linalg.matrix_exp", "torch.linalg.tensorsolve", "torch.linalg.ldl_factor_ex", "torch.pinverse",
+    "torch.matrix_exp", "torch.svd_lowrank", "torch.pca_lowrank",
 })
-NO_EX = frozenset({"torch.svd"})  # checked on the host too, with no `_ex` variant to use instead
+# ops outside linalg that read a device value on the host inside (measured on an H200 the same way, CUDA inputs):
+# the op -> what it reads
+HOST_READ_OPS = {
+    "torch.cov": "checks the degrees of freedom on the host",
+    "torch.corrcoef": "checks the degrees of freedom on the host",
+    "torch.mode": "waits for the GPU inside the op (measured)",
+    "torch.nn.functional.ctc_loss": "copies the input and target lengths to the host",
+}
+HOST_READ_METHODS = ("cov", "corrcoef")
+# the checked ops with an `_ex` twin that returns `info` as a tensor (measured: no wait, no debug raise)
+HAS_EX = frozenset({"torch.linalg.cholesky", "torch.linalg.inv", "torch.linalg.solve", "torch.linalg.lu_factor",
+                    "torch.inverse", "torch.cholesky", "inverse", "cholesky"})
+# method forms of the checked ops (`A.pinverse()`); `det`, `slogdet`, `logdet`, `qr`, `lu`, `solve_triangular`,
+# `cholesky_solve`, `cholesky_inverse`, `householder_product` and the Frobenius norm were measured not to wait
+LINALG_METHODS = ("inverse", "cholesky", "istft", "svd", "pinverse", "matrix_exp")
+# matrix norms through the singular values (`ord=2`, `-2`, `"nuc"`): measured to wait like `svdvals`
+SVD_ORDS = frozenset({"2", "-2", "'nuc'", '"nuc"'})
 
 
 class LinalgErrorCheck(Rule):
-    """`torch.linalg.cholesky/inv/solve/lu_factor/ldl_factor` check their result on the host.
+    """`torch.linalg` solvers (`cholesky`, `inv`, `solve`, `eigh`, `svd`, `pinv`, ...) check their result on the host.
 
     Without the `_ex` variant, these ops read the LAPACK/cuSOLVER `info` flag on the host to raise on
     singular or non-positive-definite input: a device-to-host copy and a sync every call. Measured on
     an H200: `torch.linalg.cholesky_ex` does not sync (it returns `info` as a tensor); `torch.svd` of a CUDA
     `[1, 2048, 256]` waited for 210 ms of queued work (cuSOLVER's convergence info, read on the host). The legacy
     `torch.inverse` / `torch.cholesky` and the method forms (`A.inverse()`, `A.cholesky()`) on device
-    tensors are reported too; CPU operands are not. `torch.istft` (and `x.istft(...)`) checks the window's overlap-add
+    tensors are reported too; CPU operands are not. So are the solvers that read cuSOLVER's convergence `info` or a
+    norm on the host, measured on an H200 (each waited behind queued work, debug mode raised): `linalg.eigh` /
+    `eigvalsh` / `eig` / `eigvals` / `svd` / `svdvals` / `lstsq` / `matrix_rank` / `pinv` / `cond` / `matrix_exp` /
+    `tensorsolve`, `torch.pinverse`, `svd_lowrank`, `pca_lowrank`, the matrix norms through singular values
+    (`matrix_norm(A, ord=2)`, `linalg.norm(A, ord="nuc")`), `matrix_power(A, -n)` (an inverse) and
+    `ldl_factor_ex` (it waited too, with debug mode silent). `det`, `slogdet`, `logdet`, `qr`, `lu`,
+    `solve_triangular`, `cholesky_solve`, the Frobenius norm and `matrix_power(A, 3)` were measured not to wait.
+    Outside linalg, measured the same way: `torch.cov` / `corrcoef` (a host check of the degrees of freedom),
+    `torch.mode`, `F.ctc_loss` (the lengths go to the host, even given as a tuple) and `torch.normal(mean, std)` with
+    a tensor `std` (it checks `std >= 0` on the host; `torch.normal(mean, 1.0)` and `randn_like(mu) * std` do not).
+    `torch.istft` (and `x.istft(...)`) checks the window's overlap-add
     envelope (the NOLA condition: `window_envelop.abs().min() < 1e-11`, read with `.item()`) on every call: a host read
     too, with no variant that skips it (measured in the session-40 census: renhance's and demucs's decoders wait).
     """
@@ -454,9 +489,10 @@ class LinalgErrorCheck(Rule):
     code = "GL150"
     name = "linalg-error-check"
     family = Family.HOST_SYNC
-    message = "`{call}` checks for errors on the host (reads `info`) and blocks{instead}"
-    fix_hint = ("Use the `_ex` variant (`cholesky_ex`, `inv_ex`, `solve_ex`, `lu_factor_ex`, `ldl_factor_ex`: no sync) "
-                "and check `info` on the device or after the step; `torch.svd` has none: keep it out of the step")
+    message = "`{call}` checks its result on the host (reads `info` or a norm) and blocks{instead}"
+    fix_hint = ("Use the `_ex` variant (`cholesky_ex`, `inv_ex`, `solve_ex`, `lu_factor_ex`: no sync) and check `info` "
+                "on the device or after the step; the eigen and singular-value solvers have none: keep them out of "
+                "the step")
     why = (
         "The op reads its `info` flag on the host to raise on bad input: a device-to-host copy and a wait on every "
         "call, and capture is invalidated."
@@ -470,6 +506,11 @@ class LinalgErrorCheck(Rule):
         "def step(a: torch.Tensor):\n    L, info = torch.linalg.cholesky_ex(a)\n    return L\n",
         "def step(a: torch.Tensor, b: torch.Tensor):\n    x, info = torch.linalg.solve_ex(a, b)\n    return x\n",
         "def step(n: int):\n    return torch.linalg.inv(torch.eye(n)), torch.svd(torch.randn(n, n))\n",
+        "def step(a: torch.Tensor, b: torch.Tensor):\n    q, r = torch.linalg.qr(a)\n"
+        "    return torch.linalg.det(a), torch.linalg.solve_triangular(r, b, upper=True), a.det(), q\n",
+        "def step(a: torch.Tensor):\n    return torch.linalg.matrix_norm(a), torch.linalg.matrix_power(a, 3)\n",
+        "def step(mu: torch.Tensor, std: torch.Tensor):\n"
+        "    return torch.normal(mu, 1.0), mu + torch.randn_like(mu) * std, torch.normal(0.0, 1.0, (4,))\n",
     )
     INVALID = (
         "def step(a: torch.Tensor):\n    return torch.linalg.cholesky(a)  # <- GL150\n"
@@ -483,9 +524,20 @@ class LinalgErrorCheck(Rule):
         "def step(k: torch.Tensor):\n    u, s, v = torch.svd(k.float())  # <- GL150\n"
         "    #         ^^^^^^^^^^^^^^^^^^^^\n"
         "    return u\n",
+        "def step(c: torch.Tensor):\n    w, v = torch.linalg.eigh(c)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^\n"
+        "    return v\n",
+        "def step(a: torch.Tensor):\n    return torch.linalg.matrix_norm(a, ord=2)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(mu: torch.Tensor, std: torch.Tensor):\n    return torch.normal(mu, std)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^^^^^^^^^^\n",
+        "def step(x: torch.Tensor):\n    return torch.cov(x)  # <- GL150\n"
+        "    #      ^^^^^^^^^^^^\n",
     )
 
     ISTFT = "`{call}` checks the window envelope (NOLA) on the host and blocks"
+    HOST_READ = "`{call}` {what} and blocks"
+    NORMAL = "`torch.normal(mean, std)` with a tensor `std` checks `std >= 0` on the host and blocks"
 
     def visit_Call(self, node: cst.Call) -> None:
         ctx = self.ctx
@@ -495,21 +547,66 @@ class LinalgErrorCheck(Rule):
             if not args or ctx.val(args[0]).kind is not Kind.CPU_TENSOR:
                 self.report(node, self.ISTFT.format(call=qual + "()"))
             return
-        if qual in LINALG_CHECKED:
+        if qual in HOST_READ_OPS:
+            args = positional(node)
+            if not args or ctx.val(args[0]).kind is not Kind.CPU_TENSOR:
+                self.report(node, self.HOST_READ.format(call=qual + "()", what=HOST_READ_OPS[qual]))
+            return
+        if qual == "torch.normal":
+            std = kwarg(node, "std")
+            given = std.value if std else (positional(node)[1:2] or [None])[0]
+            if given is not None and ctx.is_device_tensor(given):
+                self.report(node, self.NORMAL)
+            return
+        if qual in LINALG_CHECKED or self._svd_norm(node, qual) or self._inverse_power(node, qual):
             args = positional(node)
             if args and all(ctx.val(a).kind is Kind.CPU_TENSOR for a in args):
                 return
             self.report(node, self.message.format(call=qual + "()", instead=_instead(qual)))
             return
-        m = tensor_method(ctx, node, ("inverse", "cholesky", "istft"))
+        m = tensor_method(ctx, node, LINALG_METHODS + HOST_READ_METHODS)
         if m and m[0] is not None and ctx.is_device_tensor(m[0]):
+            if m[1] in HOST_READ_METHODS:
+                self.report(node, self.HOST_READ.format(call=f".{m[1]}()", what=HOST_READ_OPS["torch." + m[1]]))
+                return
             message = self.ISTFT.format(call=".istft()") if m[1] == "istft" else \
                 self.message.format(call=f".{m[1]}()", instead=_instead(m[1]))
             self.report(node, message)
 
+    @staticmethod
+    def _svd_norm(node: cst.Call, qual: str) -> bool:
+        """`linalg.matrix_norm(A, ord=2 | -2 | "nuc")`, `linalg.norm(A, ord="nuc")`, `torch.norm(A, p="nuc")`: the
+        spectral and nuclear norms are the singular values' (`svdvals`, which waits); `linalg.norm(v, ord=2)` of a
+        vector is not, so `ord=2` counts for `matrix_norm` only."""
+        if qual not in ("torch.linalg.matrix_norm", "torch.linalg.norm", "torch.norm"):
+            return False
+        order = kwarg(node, "p" if qual == "torch.norm" else "ord")
+        given = order.value if order else (positional(node)[1:2] or [None])[0]
+        text = _literal_text(given)
+        return text in SVD_ORDS if qual == "torch.linalg.matrix_norm" else text in ('"nuc"', "'nuc'")
+
+    @staticmethod
+    def _inverse_power(node: cst.Call, qual: str) -> bool:
+        """`linalg.matrix_power(A, -n)` inverts `A` first (`linalg.inv`, which checks on the host)."""
+        if qual not in ("torch.linalg.matrix_power", "torch.matrix_power"):
+            return False
+        n = kwarg(node, "n")
+        given = n.value if n else (positional(node)[1:2] or [None])[0]
+        return isinstance(given, cst.UnaryOperation) and isinstance(given.operator, cst.Minus)
+
+
+def _literal_text(expr: cst.BaseExpression | None) -> str | None:
+    """The source of a number or string literal (`2`, `-2`, `"nuc"`), None for anything else."""
+    if isinstance(expr, (cst.Integer, cst.SimpleString)):
+        return expr.value
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression,
+                                                                                                    cst.Integer):
+        return "-" + expr.expression.value
+    return None
+
 
 def _instead(op: str) -> str:
-    return "" if op in NO_EX else "; use the `_ex` variant"
+    return "; use the `_ex` variant" if op in HAS_EX else ""
 
 
 class DistributionsValidateArgs(Rule):

@@ -1052,3 +1052,77 @@ def test_split_sizes_given_as_a_device_tensor_are_read_on_the_host():
                 return a, b, c, d, e, f, g
     """
     assert {f for f in findings(src) if f[1] == "GL126"} == {(5, "GL126"), (6, "GL126"), (7, "GL126")}
+
+
+def test_hit_device_tensors_given_to_number_parameters():
+    """A CUDA 0-d tensor given to an ATen `Scalar`/`float`/`int` parameter is converted with `.item()`: measured on an
+    H200 (benchmarks/accuracy/h200_checks_ops45.py), `nan_to_num(nan=t)`, `full_like(x, t)`, `masked_fill(m, t)`,
+    `index_fill_(0, i, t)`, `add_(y, alpha=t)`, `addcmul_(..., value=t)`, `histc(min=t, max=t)`, `normal_(mean=t)`,
+    `roll(x, k)`, `triu(k)`, `F.dropout(x, p=t)` and `clamp(x, min=t, max=1.0)` each waited ~101 ms behind queued work
+    with debug mode raising; `torch.combinations` waits too (it selects with `masked_select`)."""
+    assert findings("""
+        import torch
+        import torch.nn.functional as F
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, y: torch.Tensor, m: torch.Tensor, i: torch.Tensor):
+                t = x.mean()
+                k = i[0]
+                a = torch.nan_to_num(x, nan=t)
+                b = torch.full_like(x, t)
+                c = x.masked_fill(m, t)
+                d = x.index_fill_(0, i, t)
+                e = x.add_(y, alpha=t)
+                f = x.addcmul_(y, y, value=t)
+                g = torch.histc(x, bins=8, min=t, max=x.max())
+                h = x.normal_(mean=t)
+                j = torch.roll(x, k)
+                n = x.triu(k)
+                o = F.dropout(x, p=t)
+                p = torch.clamp(x, min=t, max=1.0)
+                q = torch.combinations(x, 2)
+                return a, b, c, d, e, f, g, h, j, n, o, p, q
+    """) == {*((line, "GL126") for line in range(7, 19)), (19, "GL125")}
+
+
+def test_decoy_tensor_overloads_and_host_numbers_in_number_parameters():
+    """Ops with a Tensor overload take the 0-d tensor as is (measured: no wait, debug mode silent): `fill_(t)`,
+    `torch.where(m, x, t)`, `clamp(min=t)`, `clamp(x, lo_t, hi_t)`, `clamp_min(t)`, `lerp(x, y, t)`, `x * t`; host
+    numbers in the number parameters (`alpha=-lr`, `nan=0.0`, a clamp between literals); a CPU tensor's value; and
+    a `masked_fill` method of an object that is no tensor."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, y: torch.Tensor, m: torch.Tensor, lr: float, cache):
+                t = x.mean()
+                lo, hi = x.min(), x.max()
+                a = x.clone().fill_(t)
+                b = torch.where(m, x, t)
+                c = torch.clamp(x, min=t)
+                d = torch.clamp(x, lo, hi)
+                e = x.clamp_min(t)
+                f = torch.lerp(x, y, t)
+                g = x * t
+                h = x.add_(y, alpha=-lr)
+                j = torch.nan_to_num(x, nan=0.0, posinf=1e4)
+                k = torch.clamp(x, min=-1.0, max=1.0)
+                n = x.masked_fill(m, torch.tensor(0.5))
+                o = cache.masked_fill(m, t)
+                return a, b, c, d, e, f, g, h, j, k, n, o
+    """) == set()
+
+
+def test_decoy_number_parameters_in_a_compiled_function():
+    """dion's `@torch.compile(fullgraph=True)` AdamW step passes `lr` and `beta2` as 0-d tensors to `addcmul_` /
+    `addcdiv_` / `add_` to avoid recompiles: dynamo traces them, so the eager measurement does not apply there."""
+    assert findings("""
+        import torch
+        from torch import Tensor
+        @torch.compile(fullgraph=True)
+        def adamw_update(X: Tensor, G: Tensor, V: Tensor, lr: Tensor, beta2: Tensor):
+            V.mul_(beta2).addcmul_(G, G, value=1 - beta2)
+            X.add_(G, alpha=-lr)
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, g: torch.Tensor, v: torch.Tensor):
+                adamw_update(x, g, v, x.mean(), g.mean())
+                return x
+    """) == set()

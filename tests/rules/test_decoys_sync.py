@@ -722,3 +722,38 @@ def test_compile_turns_validation_off_only_where_its_module_is_imported(tmp_path
     assert _gl151(tmp_path, {"m.py": built, "attention.py": attention, "run.py": user}) == set()
     (tmp_path / "run.py").unlink()
     assert _gl151(tmp_path, {"m.py": built, "attention.py": attention}) == {("m.py", 10)}
+
+
+def test_solvers_that_read_info_on_the_host():
+    """The eigen and singular-value solvers and what calls them wait for the GPU (measured on an H200 by
+    benchmarks/accuracy/h200_checks_ops45.py: `linalg.eigh`, `svd`, `pinv`, `matrix_rank`, `matrix_exp`, the spectral
+    norm, `matrix_power(A, -1)`, `cov`, `torch.normal` with a tensor `std`, each W ~101 ms and debug mode raising).
+    Decoys, measured not to wait: `det`, `slogdet`, `qr`, `solve_triangular`, the Frobenius norm, `matrix_power(A, 3)`,
+    `inv_ex`, `torch.normal(mu, 1.0)`, the reparameterised `mu + randn_like(mu) * std`; and CPU operands."""
+    check("""
+        import torch
+
+        class M(torch.nn.Module):
+            def forward(self, a: torch.Tensor, b: torch.Tensor, mu: torch.Tensor, std: torch.Tensor):
+                w, v = torch.linalg.eigh(a)  # <- GL150
+                u, s, vh = torch.linalg.svd(a, full_matrices=False)  # <- GL150
+                p = torch.linalg.pinv(a)  # <- GL150
+                r = torch.linalg.matrix_rank(a)  # <- GL150
+                e = torch.linalg.matrix_exp(a)  # <- GL150
+                n2 = torch.linalg.matrix_norm(a, ord=2)  # <- GL150
+                ai = torch.linalg.matrix_power(a, -1)  # <- GL150
+                c = torch.cov(a)  # <- GL150
+                z = torch.normal(mu, std)  # <- GL150
+                pi = a.pinverse()  # <- GL150
+                d = torch.linalg.det(a)
+                sd = torch.linalg.slogdet(a)
+                q, rr = torch.linalg.qr(a)
+                x = torch.linalg.solve_triangular(rr, b, upper=True)
+                nf = torch.linalg.matrix_norm(a)
+                a3 = torch.linalg.matrix_power(a, 3)
+                inv, info = torch.linalg.inv_ex(a)
+                z2 = torch.normal(mu, 1.0)
+                z3 = mu + torch.randn_like(mu) * std
+                h = torch.linalg.eigh(torch.eye(4))
+                return w, v, u, s, vh, p, r, e, n2, ai, c, z, pi, d, sd, q, x, nf, a3, inv, info, z2, z3, h
+    """)

@@ -378,7 +378,10 @@ class CallFacts:
             if not self.index.default_device_moved:
                 foreign = self._foreign()
                 for cls in self.index.classes.values():
-                    names = {attr for key in cls.methods.values() for attr, kind in self.index.functions[key].attr_sets
+                    # a base class's stores are the instance's too (`class Sub(Base)` reading `self.freqs` that
+                    # `Base.__init__` built): the names come from every method the instance's class inherits
+                    names = {attr for c in self.index.mro(cls) for key in c.methods.values()
+                             for attr, kind in self.index.functions[key].attr_sets
                              if kind == CPU_TENSOR and attr not in foreign}
                     if not names or not self.index.is_nn_module(cls):
                         continue

@@ -1254,6 +1254,60 @@ def test_a_plain_module_attribute_built_on_the_host_stays_there():
     assert findings(moved) == set()
 
 
+INHERITED_HOST_FIELDS = """
+    import torch
+    from torch import nn
+
+
+    class Tree(nn.Module):
+        def __init__(self, n: int):
+            super().__init__()
+            self.ids = torch.arange(n)
+            self.register_buffer("pos", torch.arange(n))
+            self.steps = torch.arange(n)
+
+
+    class Greedy(Tree):
+        def forward(self, x: torch.Tensor):
+            p = self.pos.to(x.device)
+            return x[self.ids.to(x.device)] + p
+
+
+    class Spec(Tree):
+        def __init__(self, n: int, device: torch.device):
+            super().__init__(n)
+            self.steps = torch.zeros(n, device=device)
+
+        def forward(self, x: torch.Tensor):
+            s = x + self.steps.to(x.device)
+            return s + self.ids.cuda()
+
+
+    class Other(nn.Module):
+        def forward(self, x: torch.Tensor):
+            return x[self.ids.to(x.device)]
+
+
+    class Registered(Tree):
+        def __init__(self, n: int):
+            super().__init__(n)
+            self.register_buffer("ids", torch.arange(n))
+
+        def forward(self, x: torch.Tensor):
+            return x[self.ids.to(x.device)]
+"""
+
+
+def test_a_plain_attribute_a_base_class_built_on_the_host_is_the_subclass_s_too():
+    """A subclass instance holds the attributes its bases' methods store: a base whose `__init__` builds plain host
+    tensors (`self.ids = torch.arange(n)`, which `Module.to()` never moves), read by a subclass's `forward` with
+    `.to(x.device)` / `.cuda()`, copies the host field up on each read, as the base class's own `forward` would.
+    Decoys: a registered buffer of the base (it moves with the module), a field a subclass rebuilds on the device or
+    registers as a buffer (the stores join to no host fact), and an unrelated module reading a field of the same
+    name (not an attribute of its instances)."""
+    assert findings(INHERITED_HOST_FIELDS) == {(16, "GL131"), (26, "GL131")}
+
+
 
 GUARDED_MOVES = """
     import torch

@@ -43,7 +43,20 @@ GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_be
 #   `build` every step, `update_block_table` when it reuses metadata across KV-cache groups of one step
 #   (`build_for_cudagraph_capture` runs once per captured size, at start-up: not here);
 # - a diffusers pipeline's denoising loop calls its scheduler's `step` once per timestep (`set_timesteps` runs once
-#   per request, `scale_model_input` mostly returns its input).
+#   per request, `scale_model_input` mostly returns its input);
+# - an RL rollout calls its environment's `step` once per timestep and `reset` at each episode's start (and, with
+#   auto-reset, on each step that ends one): a gym/gymnasium `Env` (gymnasium.farama.org/api/env/), torchrl's
+#   `EnvBase` through its `step` / `reset`, which call the subclass's `_step` / `_reset`
+#   (docs.pytorch.org/rl/stable/reference/generated/torchrl.envs.EnvBase.html). (A gym `Wrapper`'s `step` runs per
+#   step too, but mostly post-processes what the inner environment returns, host arrays the index cannot type:
+#   rooting it flagged a look-alike);
+# - ASE's MD and relaxation drivers call the attached calculator's `calculate` each time positions changed, once per
+#   step (`atoms.get_potential_energy()` / `get_forces()`, ase-lib.org/ase/calculators/calculators.html). (LAMMPS's
+#   `MLIAPUnified.compute_forces` runs per MD step too, but the index cannot type what LAMMPS hands it: Kokkos device
+#   arrays and host counts, so rooting it flagged look-alikes);
+# - Lightning's fit loop calls a `LightningModule`'s `training_step` on every batch; transformers' `Trainer` calls its
+#   `training_step` (which calls `compute_loss`) on every batch, and a `TrainerCallback`'s `on_step_begin` /
+#   `on_step_end` around each step (huggingface.co/docs/transformers/main_classes/callback).
 STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     ("transformers", "LogitsProcessor"): (("__call__",), "transformers' generate"),
     ("transformers", "LogitsWarper"): (("__call__",), "transformers' generate"),
@@ -51,6 +64,13 @@ STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     ("transformers", "BaseStreamer"): (("put", "end"), "transformers' generate"),
     ("vllm", "AttentionMetadataBuilder"): (("build", "update_block_table"), "vLLM's model runner"),
     ("diffusers", "SchedulerMixin"): (("step",), "a diffusers pipeline"),
+    **{(package, "Env"): (("step", "reset"), f"a {package} rollout") for package in ("gym", "gymnasium")},
+    ("torchrl", "EnvBase"): (("_step", "_reset"), "torchrl's EnvBase.step"),
+    ("ase", "Calculator"): (("calculate",), "ASE's dynamics"),
+    **{(package, "LightningModule"): (("training_step",), "Lightning's fit loop")
+       for package in ("lightning", "pytorch_lightning")},
+    ("transformers", "Trainer"): (("training_step", "compute_loss"), "transformers' Trainer"),
+    ("transformers", "TrainerCallback"): (("on_step_begin", "on_step_end"), "transformers' Trainer"),
 }
 # What a framework hands the protocol methods it calls (`STEP_PROTOCOLS`): (package, class, method) -> the kind of each
 # positional parameter after `self` (`graphlint.facts.kinds.Base` values by name: this module imports nothing), for an

@@ -90,8 +90,9 @@ SELF_CALLS = ("self", "self.forward", "self.__call__")
 # Lightning's hook of a `LightningModule` that its Trainer's predict loop runs per batch with autograd off
 # (`Trainer(inference_mode=True)`, the default: "use torch.inference_mode or torch.no_grad during evaluation
 # (validate/test/predict)", lightning.ai/docs/pytorch/stable/common/trainer.html#inference-mode): the inference
-# path, as a module's `forward`. `training_step` trains; `validation_step` / `test_step` are evaluation inside or
-# after a fit, which the sets label `other`, so they stay out.
+# path, as a module's `forward`. `training_step` trains: its fit loop's per-batch hook is a `step` root of
+# `STEP_PROTOCOLS` (index/frameworks.py); `validation_step` / `test_step` are evaluation inside or after a fit,
+# which the sets label `other`, so they stay out.
 LIGHTNING_BASE = "LightningModule"
 LIGHTNING_INFERENCE_HOOKS = ("predict_step",)
 # Names of start-up work that runs the model or replays graphs once (`_warms_up`).
@@ -2583,10 +2584,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             cls = self.classes.get(fn.class_key) if fn.class_key else None
             name = fn.qualname.rpartition(".")[2]
             # `forward` of an nn.Module, or of a custom autograd op (`Function.forward` runs inside the
-            # forward pass of whatever model applies it, whether or not the project holds that model).
-            is_hot_method = (cls is not None and fn.parent_key is None and name in HOT_METHOD_NAMES
-                             and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))
-                                  or (name == "forward" and (self._duck_forward(fn) or self._library_forward(cls, fn)))))
+            # forward pass of whatever model applies it, whether or not the project holds that model; its
+            # `backward` runs inside the backward pass autograd makes of it, every training step).
+            is_hot_method = (cls is not None and fn.parent_key is None
+                             and (name in HOT_METHOD_NAMES
+                                  and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))
+                                       or (name == "forward"
+                                           and (self._duck_forward(fn) or self._library_forward(cls, fn))))
+                                  or name == "backward" and self._is_autograd_function(cls)))
             capture = "capture" in fn.markers or matches(fn, capture_patterns)
             if capture or "graphed" in fn.markers:
                 roots["captured"].append((fn, fn.display, None, capture))

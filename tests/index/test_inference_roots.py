@@ -729,14 +729,15 @@ LIGHTNING = """
 def test_lightnings_predict_step_is_a_forward_root():
     """Boltz's `Boltz2.predict_step`: Lightning's Trainer runs a `LightningModule`'s `predict_step` per batch under
     `torch.inference_mode()`, and it calls the model (`self(batch, ..)`): the inference path, a root of the forward
-    tier like `forward`, also through a project base and for `lightning.pytorch`'s class. Decoys: `training_step`
-    (training) and `validation_step` (evaluation during a fit: `other`) stay cold, and so does a `predict_step` of a
-    class that is no LightningModule."""
+    tier like `forward`, also through a project base and for `lightning.pytorch`'s class. `training_step` is the fit
+    loop's per-batch hook, a `step` root (`STEP_PROTOCOLS`). Decoys: `validation_step` (evaluation during a fit:
+    `other`) stays cold, and so does a `predict_step` of a class that is no LightningModule."""
     found = hot({"pkg.__init__": "", "pkg.lit": LIGHTNING})
     label = "(Lightning: the Trainer's predict loop)"
     assert found["Folding.predict_step"] == ("forward", (f"Folding.predict_step {label}",))
     assert found["Direct.predict_step"] == ("forward", (f"Direct.predict_step {label}",))
-    for cold in ("Folding.training_step", "Folding.validation_step", "Runner.predict_step"):
+    assert found["Folding.training_step"][0] == "step"
+    for cold in ("Folding.validation_step", "Runner.predict_step"):
         assert cold not in found, cold
 
 

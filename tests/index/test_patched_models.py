@@ -1,9 +1,14 @@
 """Monkey-patched models (graphlint/index/patching.py): forwards bound with `__get__`, lambdas and factories;
 methods installed next to them; kernels bound to a patched forward's parameters through a registry; the
-per-step hooks of transformers' `generate`. Each positive case has its decoy."""
+per-step hooks of transformers' `generate`, and of training and simulation frameworks (an environment's `step`,
+Lightning's `training_step`, an autograd op's `backward`). Each positive case has its decoy."""
 
 from __future__ import annotations
 
+import textwrap
+
+from graphlint.pipeline.config import Config
+from graphlint.pipeline.engine import Linter
 from index_projects import project_index
 from test_step_loops import hot
 
@@ -415,8 +420,9 @@ PROTOCOLS = {
     """,
 }
 
-# Decoys: the same names on classes whose base is no framework's (a project base named like vLLM's, a base the file
-# never imports), and vLLM's own builder when vLLM itself is the linted project (its runner's calls decide).
+# Decoys: the same names on classes whose base is no framework's (a project base named like vLLM's or gymnasium's, a
+# base the file never imports, a plain `Stepper`, a `backward` on a class that is no autograd op), and vLLM's own
+# builder when vLLM itself is the linted project (its runner's calls decide).
 PROTOCOL_DECOYS = {
     "pkg.__init__": "",
     "pkg.builders": """
@@ -427,6 +433,22 @@ PROTOCOL_DECOYS = {
         class LocalBuilder(AttentionMetadataBuilder):
             def build(self, meta):
                 return meta.tolist()
+
+        class Env:
+            def step(self, action):
+                return action
+
+        class LocalEnv(Env):
+            def step(self, action):
+                return action.cpu()
+
+        class Stepper:
+            def step(self, x):
+                return x.sum().item()
+
+        class Graph:
+            def backward(self, grad):
+                return grad.max().item()
 
         class Unimported(SchedulerMixin):
             def step(self, out):
@@ -464,8 +486,118 @@ def test_framework_step_protocols_are_step_roots() -> None:
 
 def test_protocol_names_on_classes_no_framework_runs_stay_cold() -> None:
     found = hot(PROTOCOL_DECOYS)
-    for cold in ("LocalBuilder.build", "AttentionMetadataBuilder.build", "Unimported.step", "FlashBuilder.build"):
+    for cold in ("LocalBuilder.build", "AttentionMetadataBuilder.build", "Unimported.step", "FlashBuilder.build",
+                 "Env.step", "LocalEnv.step", "Stepper.step", "Graph.backward"):
         assert cold not in found, cold
+
+
+# Training and simulation frameworks' per-step hooks: a gymnasium / torchrl environment's `step` / `reset` / `_step`,
+# an ASE calculator's `calculate` (each MD step), Lightning's `training_step`, transformers' `Trainer.compute_loss`,
+# an autograd op's `backward` (the backward pass). Nothing in the tree calls them.
+TRAINING_HOOKS = {
+    "pkg.__init__": "",
+    "pkg.hooks": """
+        import torch
+        import gymnasium as gym
+        import lightning as L
+        from torchrl.envs import EnvBase
+        from ase.calculators.calculator import Calculator
+        from transformers import Trainer
+
+        def reward(state):
+            return state.sum().item()
+
+        class Rollout(gym.Env):
+            def step(self, action):
+                return self.state.cpu().numpy(), reward(self.state)
+
+            def reset(self, seed=None, options=None):
+                return self.state.cpu().numpy(), {}
+
+            def render(self):
+                return self.frame.cpu().numpy()
+
+        class Frames(gym.Wrapper):
+            def step(self, action):
+                obs, reward, done, truncated, info = self.env.step(action)
+                return obs, float(reward), done, truncated, info
+
+        class Sim(EnvBase):
+            def _step(self, td):
+                return td["obs"].cpu()
+
+            def _reset(self, td):
+                return td["obs"].cpu()
+
+            def _set_seed(self, seed):
+                return torch.tensor(seed).item()
+
+        class Potential(Calculator):
+            def calculate(self, atoms=None, properties=None, system_changes=None):
+                self.results["energy"] = self.model(atoms).item()
+
+        class Lit(L.LightningModule):
+            def training_step(self, batch, idx):
+                return self.net(batch).mean().item()
+
+            def configure_optimizers(self):
+                return torch.optim.AdamW(self.parameters(), lr=torch.tensor(1e-3).item())
+
+        class LossTrainer(Trainer):
+            def compute_loss(self, model, inputs, return_outputs=False):
+                return model(**inputs).loss.item()
+
+        class Clip(torch.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, grad):
+                return grad.clamp(-1, 1) if grad.abs().max().item() > 1 else grad
+    """,
+}
+
+def test_training_and_simulation_hooks_are_roots() -> None:
+    found = hot(TRAINING_HOOKS)
+    assert found["Rollout.step"] == ("step", ("Rollout.step (step: a gymnasium rollout calls a Env)",))
+    assert found["reward"][0] == "step"
+    for name in ("Rollout.reset", "Sim._step", "Sim._reset", "Potential.calculate",
+                 "Lit.training_step", "LossTrainer.compute_loss"):
+        assert found[name][0] == "step", name
+    assert found["Clip.backward"][0] == "forward"
+    # decoys: what the framework calls once, or not per step; a gym `Wrapper`, whose `step` post-processes what the
+    # inner environment returns (host arrays the index cannot type), is left out of the table
+    for cold in ("Frames.step", "Rollout.render", "Sim._set_seed", "Lit.configure_optimizers"):
+        assert cold not in found, cold
+
+
+def test_an_environment_step_flags_its_sync_and_not_its_host_bookkeeping() -> None:
+    """A project gymnasium environment's `step` is linted in the step tier: the device reward's `.item()` is a sync;
+    the step counter, the `None` check and the info dict around it are host values and stay silent."""
+    src = textwrap.dedent("""
+        import gymnasium as gym
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return x * 2
+
+
+        class Rollout(gym.Env):
+            def step(self, action):
+                self.steps = self.steps + 1
+                if self.limit is not None and self.steps >= self.limit:
+                    self.done = True
+                if self.steps % 100 == 0:
+                    print(f"step {self.steps}")
+                info = {"steps": self.steps, "done": self.done}
+                self.state = self.state + action
+                return self.state, self.state.sum().item(), self.done, False, info
+    """).lstrip("\n")
+    found = {(f.line, f.code) for f in Linter(Config(scope="hot")).lint_text(src, "m.py").findings}
+    assert found == {(19, "GL101")}
 
 
 def test_generation_names_on_classes_transformers_does_not_run_stay_cold() -> None:

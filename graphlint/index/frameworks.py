@@ -44,6 +44,9 @@ GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_be
 #   (`build_for_cudagraph_capture` runs once per captured size, at start-up: not here);
 # - a diffusers pipeline's denoising loop calls its scheduler's `step` once per timestep (`set_timesteps` runs once
 #   per request, `scale_model_input` mostly returns its input);
+# - a training loop calls its optimizer's `step` once per step ("Perform a single optimization step",
+#   docs.pytorch.org/docs/stable/generated/torch.optim.Optimizer.step.html), whoever drives the loop (Lightning,
+#   transformers' Trainer, a loop outside the tree);
 # - an RL rollout calls its environment's `step` once per timestep and `reset` at each episode's start (and, with
 #   auto-reset, on each step that ends one): a gym/gymnasium `Env` (gymnasium.farama.org/api/env/), torchrl's
 #   `EnvBase` through its `step` / `reset`, which call the subclass's `_step` / `_reset`
@@ -64,6 +67,7 @@ STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     ("transformers", "BaseStreamer"): (("put", "end"), "transformers' generate"),
     ("vllm", "AttentionMetadataBuilder"): (("build", "update_block_table"), "vLLM's model runner"),
     ("diffusers", "SchedulerMixin"): (("step",), "a diffusers pipeline"),
+    **{("torch", name): (("step",), "the training loop") for name in ("Optimizer", "SGD", "Adam", "AdamW")},
     **{(package, "Env"): (("step", "reset"), f"a {package} rollout") for package in ("gym", "gymnasium")},
     ("torchrl", "EnvBase"): (("_step", "_reset"), "torchrl's EnvBase.step"),
     ("ase", "Calculator"): (("calculate",), "ASE's dynamics"),

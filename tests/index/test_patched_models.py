@@ -500,12 +500,20 @@ TRAINING_HOOKS = {
         import torch
         import gymnasium as gym
         import lightning as L
+        from torch.optim import Optimizer
         from torchrl.envs import EnvBase
         from ase.calculators.calculator import Calculator
         from transformers import Trainer
 
         def reward(state):
             return state.sum().item()
+
+        class Clipped(Optimizer):
+            def step(self, closure=None):
+                return reward(torch.stack([p.grad.norm() for p in self.param_groups[0]["params"]]))
+
+            def state_summary(self):
+                return {k: v.item() for k, v in self.state.items()}
 
         class Rollout(gym.Env):
             def step(self, action):
@@ -562,13 +570,14 @@ def test_training_and_simulation_hooks_are_roots() -> None:
     found = hot(TRAINING_HOOKS)
     assert found["Rollout.step"] == ("step", ("Rollout.step (step: a gymnasium rollout calls a Env)",))
     assert found["reward"][0] == "step"
+    assert found["Clipped.step"] == ("step", ("Clipped.step (step: the training loop calls a Optimizer)",))
     for name in ("Rollout.reset", "Sim._step", "Sim._reset", "Potential.calculate",
                  "Lit.training_step", "LossTrainer.compute_loss"):
         assert found[name][0] == "step", name
     assert found["Clip.backward"][0] == "forward"
     # decoys: what the framework calls once, or not per step; a gym `Wrapper`, whose `step` post-processes what the
     # inner environment returns (host arrays the index cannot type), is left out of the table
-    for cold in ("Frames.step", "Rollout.render", "Sim._set_seed", "Lit.configure_optimizers"):
+    for cold in ("Clipped.state_summary", "Frames.step", "Rollout.render", "Sim._set_seed", "Lit.configure_optimizers"):
         assert cold not in found, cold
 
 

@@ -2457,7 +2457,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         or self.call_edges(fn, fn.module, callee):
                     continue
                 lines = {line for c, line in fn.calls if c == callee and a <= line <= b}
-                # (`outs.append(fn(x))`: the list the loop fills is what it carries, nothing goes back into `fn`)
+                # (`outs.append(fn(x))`: the list the loop fills is what it carries, nothing goes back into `fn`;
+                # calls are kept by their first line, so an `append(` opening on the line above is not told apart)
                 if lines & {line for c, line in fn.calls if c.rpartition(".")[2] in MUTATORS}:
                     continue
                 if _tensor_work(fn) or any(c == callee and line in lines and any(k in TENSOR_ARGS for k in (

@@ -16,10 +16,11 @@ from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS
-from graphlint.facts.kinds import Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
+from graphlint.facts.torch_kinds import TORCH_ONLY_METHODS
+from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
-from graphlint.index.decode import PICK_OPS, picks_token
+from graphlint.index.decode import MUTATORS, PICK_OPS, picks_token
 from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, pipeline_model
 from graphlint.index.library_api import LIBRARY_API, TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
@@ -2178,6 +2179,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         script_items = {key: spans for key, (_hop, spans) in item_loops.items() if key not in self.functions}
         propagate("step", self._generation_loops(result, forward_pass, model, outer_steps), stop=model)
         propagate("step", self._streamed_step_loops(result, model))
+        propagate("step", self._handed_step_loops(result), stop=model)
         self._drop_nested(result)
         # (kept apart: the hot map's keys are functions; the engine adds these units, `entry_scripts`)
         self.entry_scripts = self._entry_scripts(result, model | {seed[0].key for seed in inference}, script_items)
@@ -2422,6 +2424,48 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 continue
             seeds += self._step_bodies(reached, fn, spans)
         return seeds
+
+    def _handed_step_loops(self, reached: dict[str, HotInfo]) -> list[Seed]:
+        """A function no root reaches whose loop carries its state through a call of one of its own parameters with
+        a tensor (`for i in range(n): denoised = model(x, sigmas[i] * s_in); x = x + d * dt`: a sampler, an ODE
+        solver, a rollout handed its model or step function) runs that call every step, whoever calls it (library
+        API whose callers lie outside the tree): the loop's body is `step`, and so is what it calls; its other lines
+        run once per call, in `forward`. A loop calling a parameter that carries nothing back through it (`for x in
+        items: fn(x)`, a retry's `fn()`), or with no tensor among the arguments (a Python fold), is no step loop; nor
+        is a training loop, a warm-up or a nested def (its parent's reading decides)."""
+        seeds: list[Seed] = []
+        for fn in self.functions.values():
+            if fn.key in reached or fn.parent_key is not None or not fn.token_cycles \
+                    or self._trains(fn) or self._warms_up(fn):
+                continue
+            spans = self._handed_cycles(fn)
+            # (the innermost: a loop around such a loop iterates requests or batches)
+            spans = tuple(sorted(s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)))
+            if spans:
+                reached[fn.key] = HotInfo(Hop(f"{fn.display} (step: its loop runs the callable it is handed)"))
+                seeds += self._step_bodies(reached, fn, spans)
+        return seeds
+
+    def _handed_cycles(self, fn: FunctionInfo) -> set[tuple[int, int]]:
+        """The loops of `fn` whose carried state goes through a call of a parameter of `fn` (`model(x, t)`,
+        `model.forward(x, t)`) that no edge resolves and that passes a tensor (`call_args`)."""
+        params = set(fn.params) | set(fn.kwonly)
+        out: set[tuple[int, int]] = set()
+        for a, b, cycle in fn.token_cycles:
+            for callee in cycle:
+                value = _called_value(callee)
+                if value.rpartition(".")[0] != fn.module or value.rpartition(".")[2] not in params \
+                        or self.call_edges(fn, fn.module, callee):
+                    continue
+                lines = {line for c, line in fn.calls if c == callee and a <= line <= b}
+                # (`outs.append(fn(x))`: the list the loop fills is what it carries, nothing goes back into `fn`;
+                # calls are kept by their first line, so an `append(` opening on the line above is not told apart)
+                if lines & {line for c, line in fn.calls if c.rpartition(".")[2] in MUTATORS}:
+                    continue
+                if _tensor_work(fn) or any(c == callee and line in lines and any(k in TENSOR_ARGS for k in (
+                        *pos, *(k for _w, k in kw))) for c, line, pos, kw in fn.call_args):
+                    out.add((a, b))
+        return out
 
     def _streamed_step_loops(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
         """A function of the `forward` tier, the forward pass's own code included, whose loop runs the model
@@ -4768,6 +4812,17 @@ def _matches(fn: FunctionInfo, patterns: tuple[str, ...]) -> bool:
     colon, else its qualname."""
     full = f"{fn.module}:{fn.qualname}"
     return any(fnmatch.fnmatchcase(full if ":" in p else fn.qualname, p) for p in patterns)
+
+
+# The argument kinds that show a call passes a tensor (`_handed_cycles`).
+TENSOR_ARGS = frozenset({Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR, Base.CPU_TENSOR})
+
+
+def _tensor_work(fn: FunctionInfo) -> bool:
+    """`fn` works on tensors: it calls a torch function (`torch.randn_like(x)`) or a method only tensors have
+    (`x.new_ones(n)`, `sigmas.detach()`), so what it carries through the calls of its loops is a tensor."""
+    return any(callee.startswith("torch.") or callee.rpartition(".")[2] in TORCH_ONLY_METHODS
+               for callee, _line in fn.calls)
 
 
 def _within(line: int, spans) -> bool:

@@ -1301,3 +1301,65 @@ def test_the_caller_of_a_step_loop_and_what_it_calls_are_forward():
     # the index sees no model in stays cold too (`Interface.evaluate` above `score_chunks`, the decoy above).
     assert "check" not in found and "prepare_check" not in found
     assert "train" not in found and "report" not in found
+
+
+# A library's sampler and solver that nothing in the tree calls (the callers are the library's users), each loop
+# carrying its state back through the callable a parameter hands it; and look-alikes that stay cold.
+HANDED_STEP_LOOPS = """
+    import torch
+
+    def to_d(x, sigma, denoised):
+        return (x - denoised) / sigma
+
+    def sample_euler(model, x, sigmas):
+        s_in = x.new_ones([x.shape[0]])
+        for i in range(len(sigmas) - 1):
+            denoised = model(x, sigmas[i] * s_in)
+            x = x + to_d(x, sigmas[i], denoised) * (sigmas[i + 1] - sigmas[i])
+        return x
+
+    def odeint(f, y, ts):
+        for t0, t1 in zip(ts[:-1], ts[1:]):
+            y = y + (t1 - t0) * f(t0, y)
+        return torch.stack([y])
+
+    def apply_all(fn, items):
+        outs = []
+        for item in items:
+            outs.append(fn(item.detach()))
+        return torch.cat(outs)
+
+    def fold(combine, values, acc):
+        for v in values:
+            acc = combine(acc, v)
+        return acc
+
+    def retry(fn, n):
+        for _ in range(n):
+            ok = fn()
+            if ok:
+                return ok
+
+    def check(model, x):
+        y = model(x)
+        return y.detach().cpu()
+
+    def train(model, x, opt, steps):
+        for _ in range(steps):
+            x = model(x)
+            x.sum().backward()
+            opt.step()
+"""
+
+
+def test_a_loop_carrying_tensors_through_a_handed_callable_is_a_step_loop():
+    """A function whose loop feeds what a parameter's call returned back into that call, on tensors (a sampler's
+    `denoised = model(x, sigma)`, a solver's `y = y + dt * f(t, y)`), runs that call every step, whoever calls it:
+    the loop's body is `step` (and what it calls), the rest of the function `forward`."""
+    found = hot({"pkg.sampling": HANDED_STEP_LOOPS})
+    assert found["sample_euler"][0] == "forward" and found["to_d"][0] == "step"
+    assert found["odeint"][0] == "forward"
+    # Decoys: a map over items filling a list, a Python fold (no tensor work), a retry calling `fn()` with nothing,
+    # a one-shot call outside any loop, and a training loop.
+    for name in ("apply_all", "fold", "retry", "check", "train"):
+        assert name not in found, name

@@ -1091,17 +1091,6 @@ def returned_host_module(index: ProjectIndex, fn: FunctionInfo) -> Val | None:
     return held
 
 
-def builds_own_class(func: cst.BaseExpression, first: tuple[str, ...]) -> bool:
-    """`cls(...)` in a classmethod (its first parameter `cls`) or `type(self)(...)` in a method (`self`): a
-    construction of the class the method belongs to (or of a subclass, which they may also be), as the index reads
-    it. A `cls` that is no first parameter (`for cls in (A, B): cls()`) names something else."""
-    if isinstance(func, cst.Name):
-        return func.value == "cls" and first == ("cls",)
-    return first == ("self",) and isinstance(func, cst.Call) and isinstance(func.func, cst.Name) \
-        and func.func.value == "type" and len(func.args) == 1 and func.args[0].keyword is None \
-        and not func.args[0].star and isinstance(func.args[0].value, cst.Name) and func.args[0].value.value == "self"
-
-
 def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     """`Cls(...)` of a project nn.Module class that builds its weights where it runs
     (`ProjectIndex.builds_on_host`): a module on the host, unless the call or a device context places it (the
@@ -1320,9 +1309,6 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         targets: list[FunctionInfo] = []
         func = call.func
         own = typed = False
-        if cls is not None and function is not None and builds_own_class(func, function.params[:1]) \
-                and (built := built_module(index, f"{cls.module}.{cls.qualname}")) is not None:
-            return built  # `model = cls(cfg)` in a classmethod, `type(self)(cfg)`: the class's own module, as `Net(cfg)`
         called = module_called(func)
         if called is not None:
             # `self.conn(x)`, `conn(x)`, `conn.forward(x)`: the forward of the one project class the module is

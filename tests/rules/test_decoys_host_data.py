@@ -1014,54 +1014,6 @@ def test_a_module_built_on_the_host_and_moved_to_the_device_copies_its_weights()
     check(src, scope="all")
 
 
-def test_a_module_a_classmethod_or_type_self_builds_is_built_on_the_host():
-    """`cls(...)` in a classmethod and `type(self)(...)` in a method construct the class itself (or a subclass), as
-    `Net(...)` does: a project nn.Module built without a device holds its weights on the host, so moving it copies
-    each one up (stable-baselines3's `BaseModel.load`: `model = cls(**data)`, `model.to(device)`; AQLM's
-    `type(layer)(cfg, i).to(device)`). Decoys: `cls(...)` given the device, a class whose `__init__` moves itself,
-    a plain class's `cls(...)` with a `.to` of its own, a dtype-only cast, and a loop variable named `cls` in a plain
-    method (another class)."""
-    src = """
-        import torch
-        from torch import nn
-        class Policy(nn.Module):
-            def __init__(self, n: int, device=None):
-                super().__init__()
-                self.proj = nn.Linear(n, n, device=device)
-            @classmethod
-            def load(cls, n: int, device: torch.device, sd: dict):
-                model = cls(n)
-                model.load_state_dict(sd)
-                model.to(device)  # <- GL131
-                placed = cls(n, device=device)
-                placed.to(device)
-                half = cls(n).to(torch.float16)
-                return model, placed, half
-            def clone(self, n: int, device: torch.device):
-                return type(self)(n).to(device)  # <- GL131
-            def others(self, n: int, device: torch.device):
-                for cls in (Placed, Placed):
-                    cls(n, device).to(device)
-        class Placed(nn.Module):
-            def __init__(self, n: int, device: torch.device):
-                super().__init__()
-                self.proj = nn.Linear(n, n)
-                self.to(device)
-            @classmethod
-            def build(cls, n: int, device: torch.device):
-                return cls(n, device).to(device)
-        class Batch:
-            def __init__(self, ids: list[int]):
-                self.ids = ids
-            def to(self, device: torch.device):
-                return self
-            @classmethod
-            def make(cls, ids: list[int], device: torch.device):
-                return cls(ids).to(device)
-    """
-    check(src, scope="all")
-
-
 def test_modules_placed_by_their_call_their_class_or_a_context_are_not_moved_from_the_host():
     """Silent: a constructor given a device (`device=`, a positional `device`, `**kwargs`), a class whose
     `__init__` moves itself (`self.to(device)`), a class with no weights (nothing to copy), a build under `with

@@ -1299,12 +1299,12 @@ INHERITED_HOST_FIELDS = """
 
 
 def test_a_plain_attribute_a_base_class_built_on_the_host_is_the_subclass_s_too():
-    """A subclass instance holds the attributes its bases' methods store: a base whose `__init__` builds plain host
-    tensors (`self.ids = torch.arange(n)`, which `Module.to()` never moves), read by a subclass's `forward` with
-    `.to(x.device)` / `.cuda()`, copies the host field up on each read, as the base class's own `forward` would.
-    Decoys: a registered buffer of the base (it moves with the module), a field a subclass rebuilds on the device or
-    registers as a buffer (the stores join to no host fact), and an unrelated module reading a field of the same
-    name (not an attribute of its instances)."""
+    """A subclass instance holds the attributes its bases' methods store: Sequoia's trees subclass a base whose
+    `__init__` builds plain host tensors (`self.ids = torch.arange(n)`), read by the subclass's `forward` with
+    `.to(x.device)`: each read copies the host field up, as it would in the base class's own `forward`. Decoys: a
+    registered buffer of the base (it moves with the module), a field a subclass rebuilds on the device or registers
+    as a buffer (the stores join to no host fact), and an unrelated module reading a field of the same name (not an attribute of its
+    instances)."""
     assert findings(INHERITED_HOST_FIELDS) == {(16, "GL131"), (26, "GL131")}
 
 

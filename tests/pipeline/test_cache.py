@@ -166,7 +166,7 @@ def test_entries_are_msgpack_behind_a_checksum(proj):
 
 @pytest.mark.parametrize("edit, finding", [
     pytest.param({"pkg/b.py": TENSOR_HELPER}, "a.py:8:12: GL110", id="callee-return-through-init-reexport"),
-    pytest.param({"g.py": PROJECT["g.py"].replace("self.flag = 0", "self.flag = torch.zeros(1)")},
+    pytest.param({"g.py": PROJECT["g.py"].replace("self.flag = 0", "self.flag = torch.zeros(1, device=\"cuda\")")},
                  "a.py:15:12: GL110", id="tensor-attribute-in-grandparent-class"),
 ])
 def test_an_edit_in_a_dependency_is_never_served_stale(proj, edit, finding):

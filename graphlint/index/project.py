@@ -2630,11 +2630,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             # `forward` of an nn.Module, or of a custom autograd op (`Function.forward` runs inside the
             # forward pass of whatever model applies it, whether or not the project holds that model; its
             # `backward` is no root: rooting it flagged look-alikes in frontier's petals, session 45).
-            is_hot_method = (cls is not None and fn.parent_key is None
-                             and (name in HOT_METHOD_NAMES
-                                  and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))
-                                       or (name == "forward"
-                                           and (self._duck_forward(fn) or self._library_forward(cls, fn))))))
+            is_hot_method = (cls is not None and fn.parent_key is None and name in HOT_METHOD_NAMES
+                             and (self.is_nn_module(cls) or (name == "forward" and self._is_autograd_function(cls))
+                                  or (name == "forward" and (self._duck_forward(fn) or self._library_forward(cls, fn)))))
             capture = "capture" in fn.markers or matches(fn, capture_patterns)
             if capture or "graphed" in fn.markers:
                 roots["captured"].append((fn, fn.display, None, capture))

@@ -54,6 +54,27 @@ def positional(node: cst.Call) -> list[cst.BaseExpression]:
     return [a.value for a in node.args if a.keyword is None and not a.star]
 
 
+def argument(node: cst.Call, position: int, name: str) -> cst.BaseExpression | None:
+    """The argument of a parameter that may be passed by position or by keyword (`torch.normal(mean, std)` or
+    `std=`), None when the call gives neither."""
+    given = kwarg(node, name)
+    if given is not None:
+        return given.value
+    args = positional(node)
+    return args[position] if position < len(args) else None
+
+
+def signed_literal(expr: cst.BaseExpression | None) -> str | None:
+    """The source of a number or string literal written in place, a leading minus included (`2`, `-2`, `1e-6`,
+    `"nuc"`); None for anything else."""
+    sign = ""
+    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
+        sign, expr = "-", expr.expression
+    if isinstance(expr, (cst.Integer, cst.Float)) or not sign and isinstance(expr, cst.SimpleString):
+        return sign + expr.value
+    return None
+
+
 _EMPTY_MODULE = cst.Module([])  # whose default indent and newline render a node on its own
 
 

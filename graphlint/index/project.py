@@ -2450,6 +2450,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The loops of `fn` whose carried state goes through a call of a parameter of `fn` (`model(x, t)`,
         `model.forward(x, t)`) that no edge resolves and that passes a tensor (`call_args`)."""
         params = set(fn.params) | set(fn.kwonly)
+        # (`outs.append(fn(x))`: the list the loop fills is what it carries, nothing goes back into `fn`;
+        # calls are kept by their first line, so an `append(` opening on the line above is not told apart)
+        filling = {line for c, line in fn.calls if c.rpartition(".")[2] in MUTATORS}
+        tensor_work = _tensor_work(fn)
         out: set[tuple[int, int]] = set()
         for a, b, cycle in fn.token_cycles:
             for callee in cycle:
@@ -2458,11 +2462,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         or self.call_edges(fn, fn.module, callee):
                     continue
                 lines = {line for c, line in fn.calls if c == callee and a <= line <= b}
-                # (`outs.append(fn(x))`: the list the loop fills is what it carries, nothing goes back into `fn`;
-                # calls are kept by their first line, so an `append(` opening on the line above is not told apart)
-                if lines & {line for c, line in fn.calls if c.rpartition(".")[2] in MUTATORS}:
+                if lines & filling:
                     continue
-                if _tensor_work(fn) or any(c == callee and line in lines and any(k in TENSOR_ARGS for k in (
+                if tensor_work or any(c == callee and line in lines and any(k in TENSOR_ARGS for k in (
                         *pos, *(k for _w, k in kw))) for c, line, pos, kw in fn.call_args):
                     out.add((a, b))
         return out

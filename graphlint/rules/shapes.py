@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
 from graphlint.facts.values import Kind
-from graphlint.facts.syntax import code_of, kwarg, method_call, positional
+from graphlint.facts.syntax import code_of, kwarg, method_call, positional, signed_literal
 from graphlint.rules._util import on_host, tensor_method
 from graphlint.rules.base import Rule
 
@@ -394,13 +394,6 @@ def _number_args(node: cst.Call, op: str, method: bool) -> list[cst.BaseExpressi
     return given + [a.value for a in node.args if a.keyword is not None and a.keyword.value in keywords]
 
 
-def _number_literal(expr: cst.BaseExpression) -> bool:
-    """`1.0`, `-5`, `1e-6`: a Python number written in place."""
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus):
-        expr = expr.expression
-    return isinstance(expr, (cst.Integer, cst.Float))
-
-
 def _size_items(args: list[cst.BaseExpression]) -> list[cst.BaseExpression]:
     """The sizes among a call's arguments, a shape written as one tuple or list (`torch.zeros((b, n))`,
     `x.view([b, n])`) read item by item: each item is converted with `__index__` like a bare size. A shape built by
@@ -536,7 +529,7 @@ class TensorShapeArgument(Rule):
         # syntax first, inference last: `x.add(y)` / `x.clamp(0, 1)` (most calls of these names) end here
         if op in CLAMPS:
             bounds = _clamp_bounds(node, method)
-            candidates = bounds if any(map(_number_literal, bounds)) else []
+            candidates = bounds if any(map(signed_literal, bounds)) else []
         else:
             candidates = _number_args(node, op, method)
         if not candidates or method and not self.ctx.is_tensor(method_call(node)[0]):  # type: ignore[index]

@@ -235,7 +235,8 @@ def _is_constant(expr: cst.BaseExpression | None) -> bool:
 # ---------------------------------------------------------------------------------------------
 # GL141-GL152 (host_data/capture helpers live in their own modules).
 
-from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, method_call, positional  # noqa: E402
+from graphlint.facts.syntax import (  # noqa: E402
+    argument, code_of, descendants, is_true, kwarg, method_call, positional, signed_literal)
 from graphlint.rules._util import tensor_method  # noqa: E402
 
 
@@ -553,8 +554,7 @@ class LinalgErrorCheck(Rule):
                 self.report(node, self.HOST_READ.format(call=qual + "()", what=HOST_READ_OPS[qual]))
             return
         if qual == "torch.normal":
-            std = kwarg(node, "std")
-            given = std.value if std else (positional(node)[1:2] or [None])[0]
+            given = argument(node, 1, "std")
             if given is not None and ctx.is_device_tensor(given):
                 self.report(node, self.NORMAL)
             return
@@ -580,9 +580,7 @@ class LinalgErrorCheck(Rule):
         vector is not, so `ord=2` counts for `matrix_norm` only."""
         if qual not in ("torch.linalg.matrix_norm", "torch.linalg.norm", "torch.norm"):
             return False
-        order = kwarg(node, "p" if qual == "torch.norm" else "ord")
-        given = order.value if order else (positional(node)[1:2] or [None])[0]
-        text = _literal_text(given)
+        text = signed_literal(argument(node, 1, "p" if qual == "torch.norm" else "ord"))
         return text in SVD_ORDS if qual == "torch.linalg.matrix_norm" else text in ('"nuc"', "'nuc'")
 
     @staticmethod
@@ -590,19 +588,8 @@ class LinalgErrorCheck(Rule):
         """`linalg.matrix_power(A, -n)` inverts `A` first (`linalg.inv`, which checks on the host)."""
         if qual not in ("torch.linalg.matrix_power", "torch.matrix_power"):
             return False
-        n = kwarg(node, "n")
-        given = n.value if n else (positional(node)[1:2] or [None])[0]
+        given = argument(node, 1, "n")
         return isinstance(given, cst.UnaryOperation) and isinstance(given.operator, cst.Minus)
-
-
-def _literal_text(expr: cst.BaseExpression | None) -> str | None:
-    """The source of a number or string literal (`2`, `-2`, `"nuc"`), None for anything else."""
-    if isinstance(expr, (cst.Integer, cst.SimpleString)):
-        return expr.value
-    if isinstance(expr, cst.UnaryOperation) and isinstance(expr.operator, cst.Minus) and isinstance(expr.expression,
-                                                                                                    cst.Integer):
-        return "-" + expr.expression.value
-    return None
 
 
 def _instead(op: str) -> str:

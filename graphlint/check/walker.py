@@ -1164,6 +1164,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if index.call_facts.ordinal(owner, attr):
             return ORDINAL_DEVICE  # `self.rank = dist.get_rank()`: an int that names a CUDA device
         val = stored_field(owner, attr)
+        if not val.is_tensor and index.int_setting(owner, attr):
+            return HOST  # `self.stride` of a `nn.Conv2d` subclass: the int tuple `_ConvNd.__init__` stored
         if val.kind is Kind.CPU_TENSOR and index.default_device_moved:
             # the index types `self.ids = torch.tensor(ids)` a host tensor, but a default device set off the host
             # (`torch.set_default_device("cuda")` in the project's setup) builds it there: where it lives is unknown

@@ -36,7 +36,7 @@ from graphlint.facts.values import (
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
-    pipeline_class,
+    pipeline_class, INT_SETTINGS, int_setting,
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
     DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
@@ -909,6 +909,9 @@ class Inference:
         if attr in HOST_ATTRS:
             return HOST
         recv = self(base)
+        if attr in INT_SETTINGS and recv.ref and recv.kind in (Kind.MODULE, Kind.OBJECT) \
+                and self._int_setting(recv, attr):
+            return HOST  # `self.conv.stride` of a `nn.Conv2d` it holds: an int tuple
         if recv.ref == PACKED_SEQUENCE and (fld := packed_seq.field(recv, attr)) is not None:  # (a cheap test first)
             return fld  # `packed.batch_sizes` is always a host tensor; `.data` and the indices live where data does
         if recv.kind in HOSTS:
@@ -955,6 +958,12 @@ class Inference:
         # `batch.seq_lens_cpu` of an object the index does not know: host data by its name (a host
         # tensor or a Python int; either way reading it costs no device sync)
         return HOST if is_cpu_name(attr) else UNKNOWN
+
+    def _int_setting(self, recv: Val, attr: str) -> bool:
+        """`attr` of a torch.nn conv/pool layer `recv` holds, or of a project subclass of one (`field_of`)."""
+        if int_setting(recv.ref, attr):
+            return True
+        return recv.kind is Kind.MODULE and self.lookup_attr is not None and self.lookup_attr(recv.ref, attr) == HOST
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
         recv = self(node.value)

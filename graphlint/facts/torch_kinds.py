@@ -338,6 +338,28 @@ def nn_library_module(qual: str | None) -> bool:
     return name[:1].isupper() and name not in NN_NON_COMPUTING
 
 
+# torch.nn layers that keep their settings as Python values: `_ConvNd.__init__` stores `_single/_pair/_triple(..)`
+# int tuples (a `padding` string as given) and int channel/group counts; the pooling layers and `Unfold`/`Fold` keep
+# the ints or tuples they were given. Reading one (`self.stride[0]` in a `Conv2d` subclass) reads no tensor.
+INT_SETTING_MODULES = frozenset({
+    *(f"{kind}{n}d" for kind in ("Conv", "ConvTranspose", "LazyConv", "LazyConvTranspose", "MaxPool", "AvgPool",
+                                 "LPPool", "MaxUnpool") for n in (1, 2, 3)),
+    "_ConvNd", "_ConvTransposeNd", "_ConvTransposeMixin", "_MaxPoolNd", "_AvgPoolNd", "_LPPoolNd", "_MaxUnpoolNd",
+    "Unfold", "Fold",
+})
+INT_SETTINGS = frozenset({"kernel_size", "stride", "padding", "dilation", "output_padding", "groups", "in_channels",
+                          "out_channels"})
+
+
+def int_setting(qual: str | None, attr: str) -> bool:
+    """`attr` of a torch.nn layer `qual` (`torch.nn.Conv2d`, `torch.nn.modules.conv._ConvNd`) is one of the Python
+    ints or int tuples it keeps its settings in (`INT_SETTING_MODULES`)."""
+    if attr not in INT_SETTINGS or qual is None or not qual.startswith("torch.nn."):
+        return False
+    path, _, name = qual.rpartition(".")
+    return (path == "torch.nn" or path.startswith("torch.nn.modules.")) and name in INT_SETTING_MODULES
+
+
 def library_module_class(qual: str | None) -> bool:
     """`qual` is a library module class an object the inference builds stands for (`Val(Kind.OBJECT, qual)`): a
     torch.nn layer or loss, a torchaudio/torchvision transform. Such an object is no tensor: `.to("cpu")` of one moves

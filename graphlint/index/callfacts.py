@@ -46,6 +46,8 @@ class ProjectIndex(Protocol):
 
     def is_nn_module(self, cls: ClassInfo) -> bool: ...
 
+    def int_setting(self, cls: ClassInfo, attr: str) -> bool: ...
+
     @property
     def default_device_moved(self) -> bool: ...
 
@@ -925,6 +927,11 @@ class CallFacts:
             return stored if stored == TENSOR else None
         return kind if kind in (TENSOR, BOOL_TENSOR) else None
 
+    def _int_setting(self, cls: "ClassInfo", attr: str) -> bool:
+        """A conv/pool base's int setting (`ProjectIndex.int_setting`) the project stores no tensor in."""
+        return self.index.int_setting(cls, attr) and self.attr(cls, attr) not in DEVICE_FAMILY \
+            and self.attr(cls, attr) != CPU_TENSOR
+
     def _own_field(self, cls: "ClassInfo", attr: str) -> IKind | None:
         """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
         return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
@@ -964,6 +971,8 @@ class CallFacts:
             if isinstance(kind.inner, SelfField) and cls is not None \
                     and (elements := self.dict_elements(cls, kind.inner.name)) is not None:
                 return elements  # `self.voices[name]` of a dict field: what the project stores in it
+            if isinstance(kind.inner, SelfField) and cls is not None and self._int_setting(cls, kind.inner.name):
+                return HOST  # `self.stride[0]` of a `nn.Conv2d` subclass: an item of an int tuple
             inner = self.settle(kind.inner, caller, depth, calls)
             return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
@@ -993,6 +1002,8 @@ class CallFacts:
             cls = self.index.classes.get(caller.class_key) if caller.class_key else None
             if cls is None:
                 return UNKNOWN
+            if self._int_setting(cls, kind.name):
+                return HOST  # `self.kernel_size` of a `nn.Conv2d` subclass: an int tuple
             if self.index.is_nn_module(cls):  # a module's buffers move with it; its plain host fields stay
                 return CPU_TENSOR if self.module_field(cls, kind.name) is not None else UNKNOWN
             return self.attr(cls, kind.name) or UNKNOWN

@@ -16,7 +16,7 @@ from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS
-from graphlint.facts.torch_kinds import TORCH_ONLY_METHODS
+from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
 from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
@@ -840,6 +840,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 break
         self._is_module_cache[cls.key] = result
         return result
+
+    def int_setting(self, cls: ClassInfo, attr: str) -> bool:
+        """`self.<attr>` of `cls` is a setting a torch.nn conv/pool base keeps as a Python int or int tuple
+        (`int_setting`: `self.stride` of a `nn.Conv2d` subclass), the base reached through project bases."""
+        return attr in INT_SETTINGS and any(int_setting(base, attr) for c in self.mro(cls) for base in c.bases)
 
     # -- call resolution ----------------------------------------------------------------------
     def resolve_call(self, caller: FunctionInfo | None, module: str, callee: str, *,

@@ -160,3 +160,59 @@ def test_a_torch_nn_field_of_a_host_input_returns_a_host_tensor():
                 return h, o, d.to("cuda")
     """
     assert findings(src, scope="all") == {(13, "GL131"), (15, "GL131"), (16, "GL130"), (17, "GL110")}
+
+
+def test_conv_and_pool_settings_are_python_ints():
+    """`nn.Conv2d` keeps `kernel_size`, `stride`, `dilation`, `padding`, ... as Python int tuples (`_ConvNd.__init__`
+    stores `_pair(..)`), the pooling layers and `Unfold` the ints they were given: dreamer's `Conv2dSamePad(nn.Conv2d)`
+    hands `self.kernel_size[0]`, `self.stride[0]`, `self.dilation[0]` to a padding helper whose `max(.., 0)` compares
+    Python ints (merlon P-I). Read through a project base, or of a conv/pool layer a field holds, they are ints too.
+    Decoys that stay GL160: `max(x.sum(), 0)` of a device tensor in the same class, and a project module with no conv
+    base whose `self.stride` is a device tensor."""
+    src = """
+        import math
+
+        import torch
+        from torch import nn
+
+
+        def calc_same_pad(i, k, s, d):
+            return max((math.ceil(i / s) - 1) * s + (k - 1) * d + 1 - i, 0)
+
+
+        class SamePad(nn.Conv2d):
+            pass
+
+
+        class Conv2dSamePad(SamePad):
+            def forward(self, x):
+                ih, iw = x.size()[-2:]
+                pad_h = calc_same_pad(i=ih, k=self.kernel_size[0], s=self.stride[0], d=self.dilation[0])
+                pad_w = calc_same_pad(i=iw, k=self.kernel_size[1], s=self.stride[1], d=self.dilation[1])
+                g = max(x.sum(), 0)
+                return x + pad_h + pad_w + g
+
+
+        def clip(v):
+            return max(v, 0)
+
+
+        class Strided(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.stride = torch.tensor([2, 2], device="cuda")
+                self.pool = nn.MaxPool2d(2)
+                self.same = Conv2dSamePad(3, 3, 3)
+
+            def forward(self, x):
+                a = clip(self.stride[0])
+                b = max(self.pool.kernel_size - x.size(0), 0) + max(self.same.padding[0] - x.size(0), 0)
+                return self.same(x) + a + b
+
+
+        if __name__ == "__main__":
+            net = Strided().cuda()
+            for _ in range(3):
+                net(torch.randn(1, 3, 8, 8, device="cuda"))
+    """
+    assert {(line, code) for line, code in findings(src) if code == "GL160"} == {(20, "GL160"), (25, "GL160")}

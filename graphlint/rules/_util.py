@@ -5,10 +5,10 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
-from graphlint.facts.syntax import code_of, method_call
+from graphlint.facts.syntax import code_of, is_true, kwarg, method_call
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, VMAPS
-from graphlint.facts.values import HOST_DATA, Kind
+from graphlint.facts.values import HOST_DATA, Dev, Kind
 
 if False:  # typing only
     from graphlint.check.context import Context
@@ -51,6 +51,28 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     if on_device and not ctx.claims_device(val):
         return None
     return recv, m[1]
+
+
+# Tensor methods that copy to the host and return only when the copy is done (`numpy` only runs on a device tensor
+# with `force=True`, a `.cpu()` first); `.to` only where its device is the host.
+BLOCKING_READS = ("cpu", "item", "tolist", "numpy", "to")
+
+
+def blocking_device_read(ctx: "Context", node: cst.Call) -> bool:
+    """`node` copies a tensor the data flow shows on the device to the host, blocking (no `non_blocking=True`): the
+    host returns only after the stream has run up to the copy, as after a `synchronize()` on one stream. Stronger
+    than `tensor_method(on_device=True)`: a read used to excuse a later wait must see a device value, not a claim."""
+    m = tensor_method(ctx, node, BLOCKING_READS, on_device=True)
+    if m is None or m[0] is None or not ctx.is_device_tensor(m[0]) or ctx.val(m[0]).weak:
+        return False
+    flag = kwarg(node, "non_blocking")
+    if flag is not None and is_true(flag.value, ctx):
+        return False
+    if m[1] != "to":
+        return True
+    dev = kwarg(node, "device")
+    dest = dev.value if dev is not None else node.args[0].value if node.args and node.args[0].keyword is None else None
+    return dest is not None and ctx.inference.device_arg(dest) is Dev.CPU
 
 
 def _on_plain_object(ctx: "Context", recv: cst.BaseExpression) -> bool:

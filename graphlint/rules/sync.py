@@ -8,8 +8,11 @@ from graphlint.diagnostics import Family
 from graphlint.facts.values import Dev, Kind
 from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
 from graphlint.facts.torch_kinds import DIST_UNCONSTRAINED, VALIDATED_SAMPLE_METHODS, distribution_class  # noqa: F401
-from graphlint.rules._util import LOG_METHODS
+from graphlint.rules._util import LOG_METHODS, blocking_device_read
 from graphlint.rules.base import Rule
+
+if False:  # typing only
+    from graphlint.check.context import Context
 
 
 # Device-wide waits: CUDA's, the device-generic one, and the other accelerators' (where those run, the same wait).
@@ -117,7 +120,9 @@ class EmptyCache(Rule):
 
     Right after a device-wide wait (`torch.cuda.synchronize()`, then at most statements that only drop references:
     `del`, rebinding to a constant, `gc.collect()`, a container's `.clear()`) the device is idle with nothing
-    queued, so `cudaFree` returns without a wait: such a call is not reported (the wait itself is GL140).
+    queued, so `cudaFree` returns without a wait: such a call is not reported (the wait itself is GL140). A statement
+    that copies a device tensor to the host and blocks (`y = x.cpu()`, `.item()`, `.tolist()`, `.to("cpu")`, no
+    `non_blocking=True`) is the same wait on one stream: the copy returns once the stream has run up to it.
     """
 
     code = "GL145"
@@ -152,12 +157,23 @@ class EmptyCache(Rule):
         "    return y\n",
     )
 
+    def __init__(self, ctx: "Context") -> None:
+        super().__init__(ctx)
+        # statements whose value is a blocking read of a device tensor, seen earlier in the walk (where the receiver's
+        # value is the one the read sees, before a rebinding such as `x = x.cpu()`)
+        self._drained: list[cst.CSTNode] = []
+
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
         if qual in ("torch.cuda.empty_cache", "torch.cuda.memory.empty_cache", "torch.accelerator.empty_cache"):
             if self._after_device_wait(node):
                 return
             self.report(node, self.message.format(call=qual + "()"))  # the call as resolved, whatever its alias
+            return
+        stmt = self.ctx.statement
+        if isinstance(stmt, (cst.Expr, cst.Assign, cst.AnnAssign)) and _on_spine(stmt.value, node) \
+                and blocking_device_read(self.ctx, node):
+            self._drained.append(stmt)
 
     def _after_device_wait(self, node: cst.Call) -> bool:
         """The call is a statement that follows a device-wide wait in its block with only reference drops between:
@@ -176,6 +192,8 @@ class EmptyCache(Rule):
             if isinstance(prior, cst.Expr) and isinstance(prior.value, cst.Call) \
                     and self.ctx.call_name(prior.value) in DEVICE_SYNCS:
                 return True
+            if any(prior is s for s in self._drained):
+                return True  # a blocking copy of a device tensor to the host waits for the stream as a sync does
             if not self._drops_references(prior):
                 return False
         return False
@@ -225,6 +243,21 @@ def _small_statements(arm: cst.CSTNode) -> list[cst.CSTNode]:
     for s in getattr(arm, "body", ()):
         out.extend(s.body if isinstance(s, cst.SimpleStatementLine) else (s,))
     return out
+
+
+def _on_spine(value: cst.BaseExpression | None, node: cst.Call) -> bool:
+    """`node` is the statement's value or the receiver chain under it (`x.cpu().numpy()`, `x.cpu()[0]`): everything
+    the statement does after it is host work on its result, not an argument handed to further device work."""
+    while value is not None:
+        if value is node:
+            return True
+        if isinstance(value, cst.Call):
+            value = value.func.value if isinstance(value.func, cst.Attribute) else None
+        elif isinstance(value, (cst.Attribute, cst.Subscript)):
+            value = value.value
+        else:
+            return False
+    return False
 
 
 def _is_constant(expr: cst.BaseExpression | None) -> bool:

@@ -757,3 +757,45 @@ def test_solvers_that_read_info_on_the_host():
                 h = torch.linalg.eigh(torch.eye(4))
                 return w, v, u, s, vh, p, r, e, n2, ai, c, z, pi, d, sd, q, x, nf, a3, inv, info, z2, z3, h
     """)
+
+
+def test_empty_cache_after_a_blocking_read_of_a_device_tensor_does_not_wait():
+    """A blocking copy of a device tensor to the host (`.cpu()`, `.item()`, `.tolist()`, `.cpu().numpy()`,
+    `.to("cpu")`) returns only once the stream has run up to it, as `synchronize()` does on one stream: an
+    `empty_cache()` right after it frees without a wait (protenix's confidence head: `pae = pae.cpu()` then
+    `empty_cache()`). Decoys that stay GL145: a `non_blocking=True` copy (it returns before the stream drains),
+    device work queued after the read, a read of a value the flow does not show on the device, and a read handed
+    to device work (`f(x.item())` in the same statement)."""
+    src = """
+        import torch
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.head = torch.nn.Linear(4, 4)
+
+            def forward(self, x: torch.Tensor, h):
+                pae = self.head(x).float()
+                pae = pae.cpu()
+                torch.cuda.empty_cache()
+                n = x.sum().item()
+                torch.cuda.empty_cache()
+                rows = x.cpu().numpy()
+                torch.cuda.empty_cache()
+                y = x.to("cpu", non_blocking=True)
+                torch.cuda.empty_cache()
+                y = x.to("cpu")
+                z = x * 2
+                torch.cuda.empty_cache()
+                w = h.cpu()
+                torch.cuda.empty_cache()
+                v = torch.full((2,), x.max().item(), device=x.device)
+                torch.cuda.empty_cache()
+                ids = x.tolist()
+                del z
+                torch.cuda.empty_cache()
+                return y, z, w, v, n, rows, ids
+    """
+    got = {line for line, code in findings(src) if code == "GL145"}
+    assert got == {18, 21, 23, 25}

@@ -159,10 +159,12 @@ COMPILE = "torch.compile"
 def always_compiled_lines(tree: ast.Module, resolve: Callable[[str], str | None]) -> list[int]:
     """The lines of the `torch.compile(..)` calls a module builds wherever it runs: a call among the module's own
     top-level statements, a decorator (`@torch.compile(..)` runs when the def does, at import), and a statement of a
-    class's `__init__` body itself. Not a compile under a test, in a loop or `try`, or in another method (an opt-in
-    `enable_torch_compile()`, `if args.compile:`): with the defaults those functions run eagerly. Building one turns
+    class's `__init__` body itself, or of an `if` there whose flag the tree turns on by default (`_on_by_default`).
+    Not a compile under another test, in a loop or `try`, or in another method (an opt-in `enable_torch_compile()`,
+    `if args.compile:` of a `store_true` flag): with the defaults those functions run eagerly. Building one turns
     distribution validation off for the process: dynamo's `OptimizeContext.__init__` runs `TorchPatcher.patch()` once
     per process, which calls `Distribution.set_default_validate_args(False)` (torch/_dynamo/eval_frame.py)."""
+    on = _flags_on(tree)
     lines: list[int] = []
     for stmt in tree.body:
         if is_main_guard(stmt):
@@ -172,16 +174,83 @@ def always_compiled_lines(tree: ast.Module, resolve: Callable[[str], str | None]
                 if isinstance(item, (ast.FunctionDef, ast.AsyncFunctionDef)):
                     lines += _compile_lines(item.decorator_list, resolve)
                     if item.name == "__init__":
-                        lines += _compile_lines([s for s in item.body if isinstance(s, _PLAIN_STATEMENTS)], resolve)
+                        lines += _compile_lines(_built_statements(item.body, on), resolve)
         elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)):
             lines += _compile_lines(stmt.decorator_list, resolve)
-        elif isinstance(stmt, _PLAIN_STATEMENTS):
-            lines += _compile_lines([stmt], resolve)
+        else:
+            lines += _compile_lines(_built_statements([stmt], on), resolve)
     return lines
 
 
 # statements that run every time the block does (no test, loop, handler or nested definition of their own)
 _PLAIN_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
+
+
+def _built_statements(body: list[ast.stmt], on: frozenset[str]) -> list[ast.stmt]:
+    """The statements of `body` that run with the defaults: the plain ones, and those of an `if` (not its `else`)
+    whose test is a flag on by default."""
+    out: list[ast.stmt] = []
+    for stmt in body:
+        if isinstance(stmt, _PLAIN_STATEMENTS):
+            out.append(stmt)
+        elif isinstance(stmt, ast.If) and _on_by_default(stmt.test, on):
+            out += _built_statements(stmt.body, on)
+    return out
+
+
+def _on_by_default(test: ast.expr, on: frozenset[str]) -> bool:
+    """A test the tree makes true when nothing overrides it: `cfg.get("use_torch_compile", True)`,
+    `getattr(args, "compile", True)` (the default is in the call), or `args.compile` of an argparse flag this module
+    declares on by default (`_flags_on`). `cfg.get("compile", False)`, `args.compile` of a `store_true` flag or of no
+    flag the module declares: off, or not known to be on."""
+    if isinstance(test, ast.Attribute):  # `args.compile` of the parsed namespace, not a field of `self`
+        return isinstance(test.value, ast.Name) and test.value.id != "self" and test.attr in on
+    if not isinstance(test, ast.Call) or len(test.args) not in (2, 3) or test.keywords:
+        return False
+    default = test.args[-1]
+    if not (isinstance(default, ast.Constant) and default.value is True):
+        return False
+    func = test.func
+    if isinstance(func, ast.Attribute) and func.attr == "get" and len(test.args) == 2:
+        return _is_str(test.args[0])
+    return isinstance(func, ast.Name) and func.id == "getattr" and len(test.args) == 3 and _is_str(test.args[1])
+
+
+def _is_str(node: ast.expr) -> bool:
+    return isinstance(node, ast.Constant) and isinstance(node.value, str)
+
+
+def _flags_on(tree: ast.Module) -> frozenset[str]:
+    """The argparse destinations this module declares true by default (`add_argument("--compile", default=True)`,
+    `action="store_false"`), and declares no other way."""
+    seen: dict[str, bool] = {}
+    for call in ast.walk(tree):
+        if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) \
+                or call.func.attr != "add_argument":
+            continue
+        dest = _flag_dest(call)
+        if dest is not None:
+            seen[dest] = seen.get(dest, True) and _declared_on(call)
+    return frozenset(dest for dest, on in seen.items() if on)
+
+
+def _flag_dest(call: ast.Call) -> str | None:
+    """The attribute argparse stores an optional flag in: `dest=`, else its first long option (`--use-compile` ->
+    `use_compile`)."""
+    for kw in call.keywords:
+        if kw.arg == "dest":
+            return kw.value.value if _is_str(kw.value) else None  # type: ignore[attr-defined]
+    longs = [a.value for a in call.args if _is_str(a) and a.value.startswith("--")]  # type: ignore[attr-defined]
+    return longs[0][2:].replace("-", "_") if longs else None
+
+
+def _declared_on(call: ast.Call) -> bool:
+    """`default=True`, or `action="store_false"` with no other default."""
+    kws = {kw.arg: kw.value for kw in call.keywords}
+    default, action = kws.get("default"), kws.get("action")
+    if default is not None:
+        return isinstance(default, ast.Constant) and default.value is True
+    return isinstance(action, ast.Constant) and action.value == "store_false"
 
 
 def _compile_lines(nodes: list, resolve: Callable[[str], str | None]) -> list[int]:

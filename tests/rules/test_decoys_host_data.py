@@ -2280,3 +2280,54 @@ def test_python_number_in_a_compiled_function_is_folded():
             return fn
     """
     check(src)
+
+
+def test_a_compile_under_a_flag_on_by_default_is_built():
+    """A compile in `__init__` under a test the tree makes true by default is built with the defaults, so dynamo
+    folds the forward's `torch.tensor(<number>, device=..)` (pizero's `if cfg.get("use_torch_compile", True):` in
+    `EvalAgent.__init__`, merlon P-C): `.get(key, True)`, `getattr(args, key, True)`, an argparse flag declared
+    `default=True` or `action="store_false"` read as `args.<dest>`. Decoys that stay GL130 (eager by default):
+    `.get("compile", False)`, a `store_true` flag, and `args.compile` of a flag no parser here declares."""
+    # seven modules alike (lines 13-45), each compiled under one of the tests below
+    joints = "".join(f"        class Joint{c}(nn.Module):\n            def forward(self, x):\n"
+                     "                return x * torch.tensor(x.shape[-1] ** 0.5, device=x.device)\n\n\n"
+                     for c in "ABCDEFG")
+    src = '''
+        import argparse
+
+        import torch
+        from torch import nn
+
+        parser = argparse.ArgumentParser()
+        parser.add_argument("--compile-model", default=True)
+        parser.add_argument("--no-fuse", dest="fuse", action="store_false")
+        parser.add_argument("--eager", action="store_true")
+        parser.add_argument("--trace", action="store_true")
+
+
+{joints}        class EvalAgent:
+            def __init__(self, cfg, args):
+                self.a = JointA().cuda()
+                if cfg.get("use_torch_compile", True):
+                    self.a = torch.compile(self.a)
+                self.b = JointB().cuda()
+                if getattr(args, "compile", True):
+                    self.b = torch.compile(self.b)
+                self.c = JointC().cuda()
+                if args.compile_model:
+                    self.c = torch.compile(self.c)
+                self.d = JointD().cuda()
+                if args.fuse:
+                    self.d = torch.compile(self.d)
+                self.e = JointE().cuda()
+                if cfg.get("compile", False):
+                    self.e = torch.compile(self.e)
+                self.f = JointF().cuda()
+                if args.trace:
+                    self.f = torch.compile(self.f)
+                self.g = JointG().cuda()
+                if args.compile:
+                    self.g = torch.compile(self.g)
+    '''
+    got = {line for line, code in findings(src.replace("{joints}", joints)) if code == "GL130"}
+    assert got == {35, 40, 45}

@@ -27,7 +27,7 @@ from graphlint.facts.syntax import code_children, descendants, kwarg, method_cal
 from graphlint.facts.values import (
     ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
     DEVICE_TENSORS, EMPTY_DICT, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
-    HOST_MODULE, HOSTS, HOST_SEQ, LIST,
+    HOST_MODULE, HOSTS, HOST_SEQ, LIST, MOVED, MOVED_SEQ,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS, STORED_ITEMS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, stored_dict, tuple_list,
@@ -855,7 +855,7 @@ class Inference:
             return SLICES  # `[slice(0, e) for e in t.shape]`: an index of several dimensions, as a display of slices
         if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
             return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
-        return UNKNOWN
+        return MOVED_SEQ if elem == MOVED else UNKNOWN  # `[b.to(device) for b in batch]`
 
     _eval_GeneratorExp = _eval_ListComp
 
@@ -969,6 +969,11 @@ class Inference:
         recv = self(node.value)
         if recv == DEVICE_RESULT:
             return recv  # `codec.encode_code(a)[0]`: a device tensor where the result is one
+        if recv == MOVED:
+            return self._moved_item(node)
+        if recv == MOVED_SEQ:
+            sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
+            return recv if sliced else MOVED  # `batch[1:]`, `batch[0]` of `[b.to(device) for b in batch]`
         if recv == HOST_DATA:
             return recv  # `batch["input_ids"]`, `ids[-n:]`: an item or a slice of host data is host data
         if recv == UNKNOWN and isinstance(node.value, cst.Attribute) and self.lookup_keyed is not None \
@@ -1005,6 +1010,14 @@ class Inference:
             # the receiver's is and every index is a host int, a slice, `None` or `...`.
             return Val(recv.kind, weak=recv.weak, pinned=recv.pinned, rank=self._indexed_rank(recv, node))
         return UNKNOWN
+
+    @staticmethod
+    def _moved_item(node: cst.Subscript) -> Val:
+        """An item of a value moved to the device (`MOVED`): a slice is one too (a tensor's, a `Sequential`'s); an
+        element is a device tensor, as far as it is used as a number (a module's item, `seq[0]`, would raise there)."""
+        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
+            return MOVED
+        return TENSOR
 
     def _indexed_rank(self, recv: Val, node: cst.Subscript) -> int | None:
         if recv.rank is None:
@@ -1240,7 +1253,7 @@ class Inference:
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
             if recv == DEVICE_MODULE:
                 return self._device_model_method(func.attr.value, node)
-            if recv == DEVICE_RESULT:
+            if recv == DEVICE_RESULT or recv == MOVED:
                 # `codec.encode_code(a).unsqueeze(0)`, `.cpu()`: used as a tensor, it is the device tensor computed
                 tensor = func.attr.value in TORCH_ONLY_METHODS or func.attr.value in ("cpu", "to", "cuda")
                 return self._tensor_method(TENSOR, func.attr.value, node) if tensor else UNKNOWN
@@ -1295,6 +1308,8 @@ class Inference:
             if recv.kind is Kind.UNKNOWN and func.attr.value in ("to", "type") \
                     and (cast := self._dtype_cast(func.attr.value, node)) is not None:
                 return cast
+            if recv == UNKNOWN and self._moves_to_device(func.attr.value, node):
+                return MOVED  # `lens.to(device)` of a loader's item nothing types: on the device, whatever it is
             if func.attr.value == "get_state" and not node.args and recv.kind in (Kind.UNKNOWN, Kind.HOST) \
                     and not (isinstance(func.value, cst.Name) and func.value.value in ("self", "cls")):
                 return CPU  # `generator.get_state()`: a host ByteTensor, for CUDA generators too
@@ -1403,6 +1418,21 @@ class Inference:
                 or node.args[0].keyword is not None and node.args[0].keyword.value != "device":
             return False
         return self._names_cuda(node.args[0].value)
+
+    def _moves_to_device(self, name: str, node: cst.Call) -> bool:
+        """`v.cuda()`, `v.to("cuda", non_blocking=True)`, `v.to(device=dev)` of a `dev` the flow shows is an
+        accelerator (`_names_cuda`): the other keywords (`non_blocking`, `dtype`, `copy`) leave the target alone."""
+        if any(a.star for a in node.args):
+            return False
+        if name == "cuda":
+            return True
+        if name != "to" or not node.args:
+            return False
+        target = kwarg(node, "device")
+        first = node.args[0]
+        if target is None and first.keyword is None:
+            target = first
+        return target is not None and self._names_cuda(target.value)
 
     def _names_cuda(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
         """`expr` names an accelerator as the code shows it: `"cuda:0"`, an ordinal, `torch.device("cuda")`, `"cuda" if

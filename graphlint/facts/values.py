@@ -152,6 +152,14 @@ DEVICE_OUTPUT = Val(Kind.TENSOR, ref="device-output")
 # string or an array as well as a tensor, so it is a device tensor only where the code uses it as one (a method only a
 # tensor has: `TORCH_ONLY_METHODS`, `.cpu()`); its fields and items are such values too
 DEVICE_RESULT = Val(Kind.UNKNOWN, ref="device-result")
+# What `.to(<an accelerator>)` / `.cuda()` makes of a value nothing types (a loader's item from a module outside the
+# tree): only a tensor, a module or an object with its own `.to` has the method, and the result is on the device. It is
+# a device tensor only where the code uses it as one: an element (`lens[i]`: a module's item, `seq[0]`, used as a
+# number or a bound would raise) or a method only a tensor has; a slice (`seq[1:]`) is such a value too. What iterating
+# it yields is weak: a dict-like batch with its own `.to` (`BatchEncoding`) yields its keys
+MOVED = Val(Kind.UNKNOWN, ref="moved", elem=Val(Kind.TENSOR, weak=True))
+# a list or generator of such values (`[b.to(device) for b in batch]`): an item, or what unpacking binds, is one
+MOVED_SEQ = Val(Kind.UNKNOWN, elem=MOVED)
 CPU_TSEQ = Val(Kind.TENSOR_SEQ, elem=CPU)  # `host.split(n)`, `torch.where(host_mask)`: host tensors
 # A dict whose values are all host tensors (`{k: torch.zeros(n, pin_memory=True) for k in names}`): `elem` is what
 # an item (`d["k"]`, `d.get(k)`, `d.values()`) is, not what iterating (over the keys) yields.
@@ -308,8 +316,9 @@ def _device_or_untyped(t: Val, other: Val) -> Val | None:
     guess, so the rules that want certainty (a Python index, a copy's direction) stay silent. Only a bare unknown:
     a list, dict or tuple on the other path is a container, not a number, and the arm of a type test a tensor does
     not take (`NOT_TENSOR`) holds no tensor. A weak tensor (a parameter named `k`) met with an untyped value is a
-    guess on both paths: unknown, as before (FlexLLMGen's `if k == -1: k = self.num_gpu_batches - 1`)."""
-    if t.kind not in DEVICE_TENSORS or t.weak or other != UNKNOWN:
+    guess on both paths: unknown, as before (FlexLLMGen's `if k == -1: k = self.num_gpu_batches - 1`). An untyped
+    value moved to the device (`MOVED`) is such a bare unknown too."""
+    if t.kind not in DEVICE_TENSORS or t.weak or other != UNKNOWN and other != MOVED:
         return None
     return Val(Kind.TENSOR, weak=True, rank=t.rank)
 

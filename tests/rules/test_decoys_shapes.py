@@ -4,7 +4,9 @@ sizes), beyond the rules' embedded examples.
 
 from __future__ import annotations
 
-from snippets import check, findings
+import textwrap
+
+from snippets import check, findings, marked
 
 
 def test_decoy_torch_div_of_ints_is_host():
@@ -1126,3 +1128,64 @@ def test_decoy_number_parameters_in_a_compiled_function():
                 adamw_update(x, g, v, x.mean(), g.mean())
                 return x
     """) == set()
+
+
+def test_an_item_of_a_value_moved_to_the_device_is_a_device_tensor_as_a_bound():
+    """StyleTTS2's training loop (its loader built in a module outside the tree, so the batch is untyped):
+    `[b.to(device) for b in batch[1:]]` unpacked, `lengths.to(device)`, `.cuda(non_blocking=True)`: only a tensor or
+    a module has the method, and a module's item is no slice bound, so `mels[i, :, :lens[i]]` reads a device element
+    on the host (hits), as a row of it iterated does (`zip(texts, lens)`). Decoys: the keys of a moved dict-like
+    batch (`BatchEncoding` has `.to` and iterates its keys) compared with strings; the loader's items moved to the
+    host, cast to a dtype (`.to(torch.float16)`, `.to(x.dtype)`), sent to a device nothing shows is an accelerator
+    (`.to(self.device)`, a parameter); a model built outside the tree moved to the device and indexed (`net[0]`) as
+    a layer. (The copy to the host of an untyped item in a rooted loop is GL103, as before.)"""
+    src = textwrap.dedent("""
+        import torch
+        from meldataset import build_dataloader, build_model
+
+
+        class Trainer:
+            def __init__(self, device):
+                self.device = device
+
+            def fit(self, loader, dev):
+                device = 'cuda'
+                net = build_model().to(device)
+                optimizer = torch.optim.Adam(net.parameters())
+                for raw in loader:
+                    batch = [b.to(device) for b in raw[1:]]
+                    texts, input_lengths, mels, mel_lengths = batch
+                    l1 = raw[1].to(device)
+                    l2 = raw[2].cuda(non_blocking=True)
+                    out = [mels[i, :, :mel_lengths[i]] for i in range(4)]  # <- GL126
+                    out.append(texts[0, :l1[0]])  # <- GL126
+                    out.append(texts[0, :l2[0]])  # <- GL126
+                    for text, n in zip(texts, input_lengths):
+                        out.append(text[:n - 1])  # <- GL126
+                    feats = raw[0].to(device)
+                    for key in feats:
+                        if key in ("wav", "path") or key == "name":
+                            continue
+                    h = net[0](texts)
+                    for layer in net[1:]:
+                        h = layer(h) if net[0] is not None else h
+                    c = raw[1].to("cpu")  # <- GL103
+                    f = raw[1].to(torch.float16)
+                    d = raw[1].to(mels.dtype)
+                    s = raw[1].to(self.device)
+                    p = raw[1].to(dev)
+                    out.append(h[:, :c[0]] + h[:, :f[0]] + h[:, :d[0]] + h[:, :s[0]] + h[:, :p[0]])
+                    loss = net(texts).sum()
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+
+
+        def main():
+            Trainer("cuda").fit(build_dataloader(), "cuda:1")
+
+
+        if __name__ == "__main__":
+            main()
+    """).lstrip("\n")
+    assert findings(src) == marked(src)  # every code: the decoys raise nothing else either

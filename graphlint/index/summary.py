@@ -2023,9 +2023,11 @@ class _Indexer(ast.NodeVisitor):
         if isinstance(value, ast.IfExp):
             # `model = self if self._fsdp is None else self._fsdp`: a call of `model` calls either arm (a `None`
             # arm calls nothing); `droid = DroidAsync(args) if args.asynchronous else Droid(args)`: an instance of
-            # either class (`_instance_of`), so `droid.track(..)` calls either class's method; an arm that is neither
-            # (a local, another call) leaves the name unknown
-            arms = [self._alias(a) or self._instance_of(a) for a in (value.body, value.orelse) if not _is_none(a)]
+            # either class (`_instance_of`), so `droid.track(..)` calls either class's method; a lambda arm runs its
+            # own body, in this function (`run = build if fast else (lambda m, b: b)`: a call of `run` may run `build`);
+            # an arm that is neither (a local, another call) leaves the name unknown
+            arms = [self._alias(a) or self._instance_of(a) for a in (value.body, value.orelse)
+                    if not _is_none(a) and not isinstance(a, ast.Lambda)]
             if arms and all(arms):
                 refs = list(dict.fromkeys(arms))
                 self.local_binds[-1][name] = refs[0] if len(refs) == 1 else ALTERNATIVES + "|".join(refs)
@@ -2432,6 +2434,9 @@ class _Indexer(ast.NodeVisitor):
             or self._called_result(func)
         if self.func_stack and (named := self._getattr_refs(func)):
             self.func_stack[-1].calls.extend((ref, node.lineno) for ref in named)  # `getattr(self, "m")(x)`
+        if self.func_stack and (wrapped := self._wrapped_callee(func)):
+            self.func_stack[-1].calls.append((wrapped, node.lineno))  # `no_amp(cfg)(sample)(x)` runs `sample(x)`
+            self._record_args(node, wrapped, keep_loops=True)
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
         if self.func_stack and (alternatives := self._alternatives(func)):
@@ -2688,6 +2693,34 @@ class _Indexer(ast.NodeVisitor):
         if not ref or ref.startswith(("torch.", "cls.")) or ":" in ref or "|" in ref:
             return None
         return f"{ref}()"
+
+    def _wrapped_callee(self, func: ast.expr) -> str | None:
+        """The function a call of a decorated function runs: `wrap(sample)(x)`, `no_amp(cfg)(sample)(**kw)` (a
+        decorator, or what a decorator factory returns, applied to a function the module names and called at once).
+        A decorator's wrapper calls the function it wraps with the arguments it is given, whether the decorator is
+        the project's or an import's. None for a class building an object from the function (`Thread(f)`, PEP 8
+        names), torch's own (`torch.compile(f)(x)` roots `f` as a compile), and an argument that names no function
+        the module knows (a parameter, a value)."""
+        if not isinstance(func, ast.Call) or len(func.args) != 1 or func.keywords \
+                or not isinstance(func.args[0], ast.Name) or not func.args[0].id[:1].islower():
+            return None
+        deco = func.func.func if isinstance(func.func, ast.Call) else func.func
+        name = dotted(deco, plain=True) if isinstance(deco, (ast.Name, ast.Attribute)) else None
+        if not name or not self._module_name(name.partition(".")[0]) or not self._module_name(func.args[0].id):
+            return None  # (`type(self)(..)`, `attrgetter(attr)(obj)`: a builtin's or a local's product)
+        wrapper = self.resolve(name)
+        if not wrapper or wrapper.startswith("torch.") or not wrapper.rpartition(".")[2][:1].islower():
+            return None
+        ref = self.resolve(func.args[0].id)
+        return ref if ref and ":" not in ref and "|" not in ref and not ref.endswith(("()", "[]")) else None
+
+    def _module_name(self, name: str) -> bool:
+        """`name` is one the module imports or defines at its top level, not shadowed by a parameter or a local of
+        the function (nor a builtin: `type(x)(x)`)."""
+        if self.scopes and (name in self.scopes[-1].params or name in self.scopes[-1].binds) \
+                or any(name in binds for binds in self.local_binds):
+            return False
+        return name in self.s.imports or name in self.top_level
 
     def _through_local(self, func: ast.expr) -> str | None:
         """The `THROUGH_CALL` descriptor of a call on a local the function binds once (not a parameter) to a call on

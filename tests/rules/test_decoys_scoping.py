@@ -256,3 +256,45 @@ def test_sibling_entry_scripts_share_no_method_targets(tmp_path):
         (tmp_path / name).write_text(textwrap.dedent(text).lstrip("\n"))
     found = Linter(Config(root=tmp_path, select=("GL101",))).lint_paths(sorted(tmp_path.glob("*.py"))).findings
     assert sorted((f.path.rpartition("/")[2], f.via[0]) for f in found) == [("a.py", "rollout")]
+
+
+def test_a_def_chosen_against_a_lambda_is_reached_and_the_lambda_stays_silent():
+    """`runner = build if nested else (lambda ..)`, then `runner(..)` in a forward: `build`'s synchronize is on the
+    hot path; decoy: the lambda arm's host arithmetic (`max(sizes)` of a host list) stays silent."""
+    assert findings("""
+        import torch
+
+        def build(layer, x):
+            torch.cuda.synchronize()
+            return layer(x)
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = torch.nn.Linear(4, 4)
+
+            def forward(self, x: torch.Tensor, sizes: list[int], nested: bool):
+                runner = build if nested else (lambda layer, v: layer(v) * max(sizes))
+                return runner(self.layer, x)
+    """) == {(4, "GL140")}
+
+
+def test_a_decorated_function_called_at_once_is_reached_and_one_built_only_is_not():
+    """Protenix's `autocasting_disable_decorator(..)(sample_diffusion)(..)`: the wrapped function runs in the
+    forward (its branch on a 0-d schedule element is GL110); decoy: `unused`, wrapped and never called, stays cold."""
+    assert findings("""
+        import torch
+        from absent.amp import no_amp
+
+        def sample(x: torch.Tensor, sched: torch.Tensor):
+            gamma = 0.5 if sched[0] > 1.0 else 0.0
+            return x * gamma
+
+        def unused(x: torch.Tensor):
+            return x.sum().item()
+
+        class Net(torch.nn.Module):
+            def forward(self, x: torch.Tensor, sched: torch.Tensor):
+                keep = no_amp(True)(unused)
+                return no_amp(True)(sample)(x, sched)
+    """) == {(5, "GL110")}

@@ -89,9 +89,10 @@ def test_compare_main_lists_changes_and_misses(runs: tuple[Path, Path], capsys: 
 
 def test_compare_refuses_a_held_back_set(runs: tuple[Path, Path]) -> None:
     assert compare_runs.main([str(runs[0]), str(runs[1]), "--set", "embrasure"]) == 2
+    assert compare_runs.main([str(runs[0]), str(runs[1]), "--set", "portcullis"]) == 2
 
 
-@pytest.mark.parametrize("sets", ["embrasure", "dev,embrasure", "nosuchset"])
+@pytest.mark.parametrize("sets", ["embrasure", "dev,embrasure", "portcullis", "nosuchset"])
 def test_score_sets_refuses_held_back_and_unknown_sets(tmp_path: Path, sets: str) -> None:
     assert score_sets.main([str(tmp_path / "out"), "--sets", sets]) == 2
     assert not (tmp_path / "out").exists()  # refused before anything ran or was written

@@ -9,7 +9,7 @@ and eager depths, the statement being walked) up to date; rules only read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol
+from typing import Mapping, Protocol, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -23,7 +23,7 @@ from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
-from graphlint.facts.syntax import descendants, is_true, kwarg, tests_device_mismatch, tests_place
+from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, tests_device_mismatch, tests_place
 from graphlint.facts.tokenizers import Tokenizers
 from graphlint.index.summary import FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
@@ -75,6 +75,28 @@ class _Pending:
     fix: tuple
     statement: cst.CSTNode | None
     context: str | None
+
+
+@dataclass(frozen=True)
+class HelperRead:
+    """A project helper's read on the host of a device tensor a call passes it (`Context.helper_read`)."""
+
+    helper: str  # the callee as the call spells it
+    kind: str  # "item", "tolist", "cpu", "numpy" (`.numpy(force=True)`), "scalar" (`int()`, `float()`, ...)
+    line: int  # the read's line in the helper
+    read: str  # the read as written (`.cpu()`, `int()`)
+    param: str  # the parameter it reads
+
+
+def _passed_args(params: tuple[str, ...], args: Sequence[cst.Arg]) -> dict[str, cst.BaseExpression]:
+    """The parameter each argument of a call fills: positional ones in order, then keywords by name."""
+    out: dict[str, cst.BaseExpression] = {}
+    for i, arg in enumerate(args):
+        if arg.keyword is not None:
+            out[arg.keyword.value] = arg.value
+        elif i < len(params):
+            out[params[i]] = arg.value
+    return out
 
 
 @dataclass
@@ -344,6 +366,46 @@ class Context:
         if qual is None or qual.startswith("torch."):
             return []
         return self.index.resolve_call(self.unit.function, self.module.module, qual, dispatch=False)
+
+    def helper_read(self, call: cst.Call) -> HelperRead | None:
+        """The read on the host a project helper does with a device tensor this call passes it (`to_np(loss)` of
+        `to_np = lambda x: x.detach().cpu().numpy()`, `as_int(n)` of `def as_int(t): return int(t.item())`): the
+        first of its parameters' reads on every path (`FunctionInfo.host_reads`, `ModuleSummary.lambda_reads`) whose
+        argument here is a device tensor by the data flow (not one only named like a tensor); None otherwise. The
+        call waits where it is made, once, whatever else the helper reads."""
+        key = (id(call), "helper_read")
+        cache = self._call_names  # (cleared with the call names, per statement)
+        if key not in cache:
+            cache[key] = self._helper_read(call)
+        return cache[key]
+
+    def _helper_read(self, call: cst.Call) -> HelperRead | None:
+        if not call.args or any(a.star for a in call.args):
+            return None
+        for params, reads in self._helper_summaries(call):
+            passed = _passed_args(params, call.args)
+            for param, kind, line, read in reads:
+                arg = passed.get(param)
+                if arg is not None and self.is_device_tensor(arg) and not self.val(arg).weak:
+                    return HelperRead(code_of(call.func), kind, line, read, param)
+        return None
+
+    def _helper_summaries(self, call: cst.Call) -> list[tuple[tuple[str, ...], tuple[tuple[str, str, int, str], ...]]]:
+        """(the parameters a call's arguments fill, the host reads) of the helper `call` runs: project functions, or
+        a module-level lambda."""
+        qual = self.call_name(call)
+        if qual is None or qual.startswith("torch."):
+            return []
+        owner, _, name = qual.rpartition(".")
+        # (a bare name is a global of this module: `resolve_name` leaves locals out)
+        module = self.module if owner in ("", self.module.module) else \
+            self.index.modules.get(owner) if self.index is not None else None
+        if module is not None and name in module.lambda_reads:
+            return [module.lambda_reads[name]]
+        callees = self.callees(call) if self.index is not None else []
+        if not callees or not all(fn.host_reads for fn in callees):  # (every function the call may run waits)
+            return []
+        return [(tuple(self.index.call_params(fn, qual)), fn.host_reads) for fn in callees]
 
     @property
     def in_capture(self) -> bool:

@@ -69,6 +69,16 @@ def walk_ast(node: ast.AST) -> Iterator[ast.AST]:
         yield node
 
 
+def own_nodes(body: list[ast.stmt] | list[ast.expr]) -> Iterator[ast.AST]:
+    """The nodes of `body` that run with it: not the code of a def, lambda or class in it (its calls run later)."""
+    stack: list[ast.AST] = list(body)
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
 def dotted(node: ast.AST | cst.CSTNode, *, plain: bool = False) -> str | None:
     """`a.b.c` for a Name/Attribute chain (an `ast` or a libcst node). Unless `plain`, a subscript reads
     as `[]` (`self.layers[].forward`) and a `super()` call as the head (`super().forward`); with `plain`

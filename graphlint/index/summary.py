@@ -21,12 +21,14 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.names import bound_names as _bound_names, child_fields, dotted, is_none as _is_none, walk_ast
+from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, own_nodes,
+                                    walk_ast)
 from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     validation_turned_off,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
+from graphlint.facts.host_reads import host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
@@ -316,6 +318,9 @@ class FunctionInfo:
     # return self.sft_forward(..)` / `elif ...: return self.default_forward(..)`: `mode_methods`): each a mode the
     # caller picks
     modes: tuple[str, ...] = ()
+    # the first read on the host of each parameter that every call runs (`facts.host_reads`): (parameter, kind, line,
+    # the read): a call passing a device tensor for it waits there (`Context.helper_read`)
+    host_reads: tuple[tuple[str, str, int, str], ...] = ()
 
     @property
     def display(self) -> str:
@@ -437,6 +442,10 @@ class ModuleSummary:
     constants: dict[str, IKind] = field(default_factory=dict)
     # module-level names bound once to a string literal (`LAYOUT_KEY = "layout"`): the dict keys `CallFacts.keyed` reads
     str_constants: dict[str, str] = field(default_factory=dict)
+    # module-level names bound once to a lambda that reads a parameter on the host (`to_np = lambda x:
+    # x.detach().cpu().numpy()`): its positional parameters and its reads, as `FunctionInfo.host_reads`
+    lambda_reads: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str, int, str], ...]]] = \
+        field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
     registered: list[tuple[str, str]] = field(default_factory=list)
     # (decorator, entry) of each module-level def or class decorated by a plain name (`@register_x("k")` ->
@@ -692,16 +701,6 @@ def _loop_elements(node: ast.For | ast.AsyncFor) -> list[tuple[ast.expr, str | N
             return [(target, mapping)]
         return [(elts[1], mapping)] if elts is not None and len(elts) == 2 else []
     return [(target, dotted(it))]
-
-
-def _own_nodes(body: list[ast.stmt]) -> Iterator[ast.AST]:
-    """The nodes of `body` that run with it: not the code of a def, lambda or class in it (its calls run later)."""
-    stack: list[ast.AST] = list(body)
-    while stack:
-        node = stack.pop()
-        yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
 
 
 def _slices_per_pass(loop: ast.For | ast.AsyncFor | ast.While, own: list[ast.AST]) -> bool:
@@ -1131,6 +1130,7 @@ class _Indexer(ast.NodeVisitor):
             attr_ranks=tuple((attr, stored_rank(value, attr, self.resolve, scope.binds)) for attr, value in scope.self_assigns
                              if not (isinstance(value, ast.Constant) and value.value is None)),
             alternates=alternates, modes=mode_methods(node) if cls is not None else (),
+            host_reads=host_reads(node, self.resolve),
         )
         if any(self._gradless(deco) for deco in node.decorator_list):
             info.gradless.append((info.lineno, info.end_lineno))
@@ -1733,7 +1733,7 @@ class _Indexer(ast.NodeVisitor):
             span = (node.body[0].lineno, max(getattr(s, "end_lineno", s.lineno) for s in node.body))
             fn.loops.append(span)
             fn.exit_calls.extend(exit_calls(node))
-            own = list(_own_nodes(node.body))
+            own = list(own_nodes(node.body))
             if any(isinstance(sub, (ast.Yield, ast.YieldFrom)) for sub in own) and not _slices_per_pass(node, own):
                 fn.yield_loops.append(span)
             if not isinstance(node, ast.While):
@@ -1804,6 +1804,7 @@ class _Indexer(ast.NodeVisitor):
             self.s.constants.update(dict.fromkeys(node.names, UNKNOWN))  # a function may rebind it: no constant
             for name in node.names:
                 self.s.str_constants.pop(name, None)
+                self.s.lambda_reads.pop(name, None)
 
     def visit_AugAssign(self, node: ast.AugAssign) -> None:
         if not self.func_stack and not self.class_stack and isinstance(node.target, ast.Name):
@@ -1817,7 +1818,11 @@ class _Indexer(ast.NodeVisitor):
         if name in self.s.constants:
             self.s.constants[name] = UNKNOWN
             self.s.str_constants.pop(name, None)
+            self.s.lambda_reads.pop(name, None)
             return
+        if isinstance(value, ast.Lambda) and (reads := host_reads(value, self.resolve)):
+            # `to_np = lambda x: x.cpu().numpy()`, bound once (the check above)
+            self.s.lambda_reads[name] = (tuple(a.arg for a in (*value.args.posonlyargs, *value.args.args)), reads)
         if isinstance(value, ast.Constant) and isinstance(value.value, str):
             self.s.str_constants[name] = value.value  # `LAYOUT_KEY = "layout"`: a dict key (`CallFacts.keyed`)
         if isinstance(value, (ast.List, ast.Tuple)) and value.elts and all(self._cpu_factory(e) for e in value.elts):

@@ -164,3 +164,17 @@ def _called_library(ctx: "Context", func: cst.BaseExpression, ref: str | None) -
     if ref is None and func.__class__ is cst.Name or func.__class__ is cst.Call or self_field:
         ref = ctx.val(func).ref  # `Normalize(m, s)(x)`, `norm(x)`, `self.to_pil(x)`: the transform object called
     return ref if ref in LIBRARY_COPIES or not self_field else ctx.field_callable(func)
+
+
+HELPER_MESSAGE = ("`{call}()` reads its argument `{param}` on the host (`{read}`, line {line}): called with a device "
+                  "tensor, the host blocks here until the GPU catches up")
+
+
+def helper_wait(ctx: "Context", node: cst.Call, kind: str) -> str | None:
+    """The message for a call of a project helper that waits on the device tensor it is passed, when the helper's
+    read is of `kind` (`Context.helper_read`: "item", "tolist", "cpu", "numpy", "scalar"), else None. Each read
+    kind is its own rule's, so a call is reported once, under the code its helper's body gets."""
+    read = ctx.helper_read(node)
+    if read is None or read.kind != kind:
+        return None
+    return HELPER_MESSAGE.format(call=read.helper, param=read.param, read=read.read, line=read.line)

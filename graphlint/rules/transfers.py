@@ -15,7 +15,7 @@ from graphlint.facts.torch_kinds import D2H
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.facts.syntax import code_of, column_restricted, is_true, kwarg, method_call, positional
-from graphlint.rules._util import LOG_METHODS, library_copy, tensor_method
+from graphlint.rules._util import LOG_METHODS, helper_wait, library_copy, tensor_method
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -32,6 +32,11 @@ class ItemCall(Rule):
     needed for confidence: only tensors and NumPy arrays have `.item()`. A receiver known to live on
     the host is skipped: `torch.tensor([...])` without a device reads host memory, and `x.cpu().item()`
     syncs in its `.cpu()` (GL103), not twice.
+
+    A project helper that reads its parameter this way on every path (`def as_int(t): return int(t.item())`) waits
+    where it is called: a call passing a device tensor the data flow shows is reported there too, once, under the
+    code of the helper's first such read (GL101 to GL105); a call with a host value, or a helper that reads only
+    under an `isinstance` branch, is not.
     """
 
     code = "GL101"
@@ -61,6 +66,9 @@ class ItemCall(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
+        if (helper := helper_wait(self.ctx, node, "item")) is not None:
+            self.report(node, helper)
+            return
         if tensor_method(self.ctx, node, ("item",), on_device=True):
             self.report(node)
 
@@ -102,6 +110,9 @@ class TolistCall(Rule):
     decode_message = "`{call}` of a device tensor converts it with `.tolist()`: a copy to the host that blocks"
 
     def visit_Call(self, node: cst.Call) -> None:
+        if (helper := helper_wait(self.ctx, node, "tolist")) is not None:
+            self.report(node, helper)
+            return
         if tensor_method(self.ctx, node, ("tolist",), on_device=True):
             self.report(node)
             return
@@ -139,6 +150,12 @@ class CpuTransfer(Rule):
     A library call that does the copy inside counts too (`facts/torch_kinds.py`, `LIBRARY_COPIES`): torchvision's
     `to_pil_image(t)` / `ToPILImage()(t)` converts through `t.cpu().numpy()`, reported where `t` is a device tensor
     the data flow shows (not a CPU tensor or a PIL image).
+
+    So does a call of a project helper that copies its parameter on every path (`to_np = lambda x:
+    x.detach().cpu().numpy()`, module level, or a `def`): it is reported where it is called with a device tensor the
+    data flow shows, naming the helper (the helper's body keeps its own finding); not with a NumPy array, a host
+    list or a CPU tensor, nor for a helper that copies only under an `isinstance` / `torch.is_tensor` branch, after
+    an early return, or with `non_blocking=True`.
     """
 
     code = "GL103"
@@ -190,6 +207,9 @@ class CpuTransfer(Rule):
     library_message = "`{call}()` of a device tensor copies it to the host inside the library (`.cpu()`) and blocks"
 
     def visit_Call(self, node: cst.Call) -> None:
+        if (helper := helper_wait(self.ctx, node, "cpu")) is not None:
+            self.report(node, helper)
+            return
         m = tensor_method(self.ctx, node, ("cpu", "to", "copy_", "type"))
         if m is None:
             if (lib := library_copy(self.ctx, node)) is not None and lib[0] == D2H:
@@ -275,6 +295,9 @@ class NumpyCall(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
+        if (helper := helper_wait(self.ctx, node, "numpy")) is not None:
+            self.report(node, helper)
+            return
         force = kwarg(node, "force")
         if force is not None and is_true(force.value) and tensor_method(self.ctx, node, ("numpy",), on_device=True):
             self.report(node)
@@ -325,6 +348,9 @@ class ScalarConversion(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
+        if (helper := helper_wait(self.ctx, node, "scalar")) is not None:
+            self.report(node, helper)
+            return
         fn = self.ctx.call_name(node)
         if fn in ("int", "float", "bool", "complex", "operator.index", "math.floor", "math.ceil", "torch.Size") \
                 and node.args:

@@ -35,7 +35,8 @@ def test_triton_models_named_alike_keep_their_own_methods(tmp_path: Path):
     names = ("forward_llm", "forward_vocoder", "forward_tokenizer", "token2wav")
     files = {f"model_repo/m{i}/1/model.py": TRITON.format(name=n) for i, n in enumerate(names)}
     found = {(Path(f.path).parent.parent.name, f.line) for f in lint(tmp_path, files)}
-    assert found == {(f"m{i}", 14) for i in range(4)}  # decoy: `unused_*` is called by no `execute`
+    # decoy: `unused_*` is called by no `execute` (11: the call of the helper waits where it is made)
+    assert found == {(f"m{i}", line) for i in range(4) for line in (11, 14)}
 
 
 def test_the_file_an_import_finds_keeps_the_name():

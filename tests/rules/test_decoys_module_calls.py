@@ -103,7 +103,7 @@ def test_hit_one_caller_without_evidence_keeps_the_reads():
             lens = torch.ones(2, dtype=torch.long, device="cuda")
             return self.attn(x, lens, lens.view(1, 2))
     """
-    assert findings(device, scope="all") == {(9, "GL102"), (16, "GL101"), (17, "GL101")}
+    assert findings(device, scope="all") == {(9, "GL102"), (16, "GL101"), (17, "GL101"), (54, "GL101")}
 
 
 def test_hit_math_prod_of_device_items_and_decoy_of_host_items():

@@ -163,7 +163,8 @@ def test_call_sites_pass_the_binding_that_reaches_them():
     """A call site passes the value its argument's name holds there: lmdeploy's internvl rebinds `lengths`
     three times and passes the last one, `torch.ones(n).repeat_interleave(1)` (a CPU tensor), so the callee's
     `lengths.tolist()` is host work (decoy). Where the last binding sits in a branch (`sizes`), every binding
-    counts, as before, and the callee's `.tolist()` of the device sum stays a hit; so does the `.item()`."""
+    counts, as before, and the callee's `.tolist()` of the device sum stays a hit, and so does the call passing it
+    (`split` reads its parameter on every path: the call waits there); so does the `.item()`."""
     src = """
         import torch
         class M(torch.nn.Module):
@@ -186,7 +187,7 @@ def test_call_sites_pass_the_binding_that_reaches_them():
                     sizes = ids.sum(-1)
                 return self.feats(x, lengths), self.split(x, sizes)
     """
-    assert findings(src) == {(7, "GL102"), (15, "GL101")}
+    assert findings(src) == {(7, "GL102"), (15, "GL101"), (20, "GL102")}
 
 
 def test_host_tensors_through_views_and_copies_cross_calls():
@@ -227,7 +228,7 @@ def test_host_tensors_through_views_and_copies_cross_calls():
                 g = torch.tensor(list(grid), dtype=torch.int).unsqueeze(0)
                 return window(g), first(torch.as_tensor(ids)), second(torch.tensor(x.sum(0)))
     """
-    assert findings(src, scope="all") == {(21, "GL102"), (24, "GL102")}
+    assert findings(src, scope="all") == {(21, "GL102"), (24, "GL102"), (29, "GL102")}
 
 
 def test_a_device_variable_bound_to_the_cpu_builds_host_tensors():
@@ -505,7 +506,7 @@ def test_facts_cross_calls():
                 a = sizes.tolist()
                 return a, x.tolist()
     """
-    assert findings(src, scope="all") == {(20, "GL102"), (26, "GL102"), (31, "GL103"), (36, "GL102")}
+    assert findings(src, scope="all") == {(20, "GL102"), (26, "GL102"), (31, "GL103"), (32, "GL102"), (36, "GL102")}
 
 
 def test_fields_every_method_keeps_on_the_host():
@@ -804,7 +805,7 @@ def test_cached_results_follow_call_site_facts(tmp_path):
         return {(f.path.rpartition("/")[2], f.line, f.code) for f in result.findings}
 
     assert run("[1, 2]") == set()
-    assert run("x") == {("helper.py", 5, "GL102")}
+    assert run("x") == {("helper.py", 5, "GL102"), ("caller.py", 6, "GL102")}  # (the call waits too)
     assert run("[3]") == set()
 
 
@@ -853,7 +854,7 @@ def test_tuple_items_of_project_calls_flow_into_callees():
                 drain(token)
                 drain(best)
     """
-    assert findings(src, scope="all") == {(6, "GL103"), (20, "GL101"), (24, "GL101")}
+    assert findings(src, scope="all") == {(6, "GL103"), (11, "GL103"), (20, "GL101"), (24, "GL101")}
 
 
 def test_optional_host_returns_and_left_out_none_defaults():
@@ -916,7 +917,7 @@ def test_optional_host_returns_and_left_out_none_defaults():
             def run(self):
                 return self.fed(self.ids), self.peek(self.table)
     """
-    assert findings(src, scope="all") == {(23, "GL101"), (45, "GL101")}
+    assert findings(src, scope="all") == {(23, "GL101"), (35, "GL101"), (45, "GL101"), (51, "GL101")}
 
 
 def test_lists_filled_another_way_are_not_read_from_their_appends():
@@ -954,7 +955,7 @@ def test_lists_filled_another_way_are_not_read_from_their_appends():
             first(host_ids(rows))
             other(mixed_ids(rows, extra))
     """
-    assert findings(src, scope="all") == {(24, "GL101")}
+    assert findings(src, scope="all") == {(24, "GL101"), (29, "GL101")}
 
 
 def test_tokenizer_and_processor_outputs_live_on_the_host():
@@ -1665,3 +1666,118 @@ def test_legacy_constructor_of_a_device_tensor_is_an_alias():
     """
     assert {(line, code) for line, code in findings(src) if code == "GL131"} == {(7, "GL131"), (11, "GL131"),
                                                                                 (12, "GL131"), (13, "GL131")}
+
+
+HELPERS = """
+    import torch
+
+    to_np = lambda x: x.detach().cpu().numpy()
+
+
+    def as_int(t):
+        return int(t.item())
+
+
+    def lengths(t):
+        return t.tolist()
+
+
+    class Model(torch.nn.Module):
+        def forward(self, x: torch.Tensor):
+            loss = x.sum()
+            a = to_np(torch.mean(loss))
+            n = as_int(loss)
+            ls = lengths(x.long())
+            return a, n, ls
+"""
+
+
+def test_helper_that_blocks_on_its_argument_is_reported_at_each_call():
+    """A project helper (a module-level lambda or a def) that reads its parameter on the host on every path waits
+    where it is called with a device tensor: each call is reported, under the code of the read in the helper's body
+    (which keeps its own finding, at the helper; a module-level lambda's body runs only where it is called)."""
+    assert findings(HELPERS) == {(7, "GL101"), (11, "GL102"), (17, "GL103"), (18, "GL101"), (19, "GL102")}
+
+
+def test_helper_called_with_host_values_or_guarded_stays_silent_at_the_call():
+    """Decoys: the helpers called with a numpy array, a CPU tensor (a factory without `device=`, a `.cpu()` copy
+    that is its own finding) and a host list; a helper that reads only under an `isinstance` / `torch.is_tensor`
+    branch, behind an early return, or with `non_blocking=True`; a helper that only moves its argument (`.to(dev)`);
+    a helper whose parameter is rebound before the read; a generator."""
+    src = """
+        import numpy as np
+        import torch
+
+        to_np = lambda x: x.detach().cpu().numpy()
+
+
+        def as_int(t):
+            return int(t.item())
+
+
+        def guarded(t):
+            if isinstance(t, torch.Tensor):
+                return t.detach().cpu().numpy()
+            return t
+
+
+        def early(t, skip: bool):
+            if skip:
+                return None
+            return t.item()
+
+
+        def cond(t):
+            return t.cpu() if torch.is_tensor(t) else t
+
+
+        def staged(t):
+            return t.to("cpu", non_blocking=True)
+
+
+        def move(t, dev):
+            return t.to(dev)
+
+
+        def rebound(t):
+            t = torch.as_tensor(t).cpu()
+            return t.numpy()
+
+
+        def rows(t):
+            for r in t.unbind(0):
+                yield r.item()
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x: torch.Tensor, arr: np.ndarray, sizes: list):
+                y = x * 2
+                a = to_np(arr), to_np(torch.zeros(3)), to_np(y.cpu()), as_int(sizes[0])
+                b = guarded(y), early(y, True), cond(y), staged(y), move(y, y.device), rebound(y), rows(y)
+                return a, b
+    """
+    found = findings(src)
+    assert {f for f in found if f[0] >= 46} == {(48, "GL103")}, found  # (48: `y.cpu()`'s own)
+
+
+def test_helper_imported_from_another_module_is_reported_at_the_call(tmp_path):
+    """`from tools import to_np` of a module-level lambda in another project module: the call is the site."""
+    from pathlib import Path
+    import textwrap
+
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    (tmp_path / "tools.py").write_text("to_np = lambda x: x.detach().cpu().numpy()\n")
+    (tmp_path / "model.py").write_text(textwrap.dedent("""
+        import torch
+        from tools import to_np
+
+
+        class Model(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                return to_np(x.sum()), to_np(torch.ones(2))
+    """).lstrip("\n"))
+    config = Config(root=tmp_path, scope="hot", select=("GL103",))
+    found = Linter(config).lint_paths(sorted(tmp_path.rglob("*.py"))).findings
+    assert {(Path(f.path).name, f.line) for f in found if Path(f.path).name == "model.py"} == {("model.py", 7)}

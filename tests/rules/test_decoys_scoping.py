@@ -314,3 +314,20 @@ def test_a_handed_loops_own_code_claims_only_values_the_data_flow_shows_are_tens
     got = findings(HANDED_ROLLOUT)
     assert (28, "GL111") not in got and (7, "GL105") not in got  # decoys: `done`, `value`
     assert {(19, "GL103"), (31, "GL103"), (34, "GL142")} <= got  # (34: a CUDA tensor's `.all()` in the loop)
+
+
+def test_a_handed_loop_still_reads_what_its_handed_call_returns():
+    """Hit beside the narrowing: the loop carries tensors through the call it is handed, so a tensor method on what
+    that call returns is still claimed there (quip's per-batch `.cpu()` of an unbound model's logits)."""
+    got = findings("""
+        import torch
+
+        def calculate_logits(model, devset, batch_size):
+            logits = []
+            for i in range(len(devset) // batch_size):
+                out = model(devset[i * batch_size:(i + 1) * batch_size].cuda())
+                logits.append(out['logits'].cpu())
+                devset = devset + out['logits'].sum()
+            return torch.concat(logits, dim=0)
+    """)
+    assert (7, "GL103") in got

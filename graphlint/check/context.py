@@ -169,8 +169,18 @@ class Context:
         call's result, an untyped parameter) is taken to be a device tensor. An unrooted unit (no root in the tree,
         every function checked) has no such evidence: only a value the data flow shows to be a tensor is claimed,
         as `float(x)` and `if x:` claim one anywhere, not one the method call alone says is a tensor (a CPU
-        model's `self.model(x).item()`, a library's CPU scores `util.dot_score(a, b).cpu()`)."""
+        model's `self.model(x).item()`, a library's CPU scores `util.dot_score(a, b).cpu()`). A handed step loop's
+        code (`handed_only`) keeps the claim: the loop carries tensors through the call it is handed (quip's
+        `model(batch.cuda())['logits'].cpu()`)."""
         return self.unit.hot.tier != UNROOTED or val.kind is not Kind.UNKNOWN
+
+    @property
+    def handed_only(self) -> bool:
+        """The unit is reached only through the code of a loop that runs a callable it is handed
+        (`ProjectIndex.handed_only`): the root tells how often it runs and that the handed call takes tensors, not
+        that its other untyped values are tensors (a rollout's `done` flags, a logger's `value`)."""
+        fn = self.unit.function
+        return fn is not None and self.index is not None and fn.key in self.index.handed_only
 
     def validation_off(self) -> bool:
         """Distribution argument validation may be off where this unit runs: its module, or a project module the

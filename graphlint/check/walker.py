@@ -963,7 +963,8 @@ class Walker:
                 val = HOST  # `calculate(self, atoms=None, ..)` of an ASE calculator: an `ase.Atoms`, not a tensor
             elif name.endswith(("_np", "_numpy")) or name.startswith("np_"):
                 val = Val(Kind.NDARRAY)  # `seq_lens_np`: the numpy copy of a tensor, by convention
-            elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param) and name not in other:
+            elif name in TENSOR_PARAM_NAMES and not _host_literal_default(param) and name not in other \
+                    and not self.ctx.handed_only:  # (a name is no evidence where the root is none either)
                 val = Val(Kind.TENSOR, weak=True)
             else:
                 val = UNKNOWN

@@ -2049,6 +2049,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return HOST
     if qual == "range":
         return HOST_SEQ
+    if qual == "functools.partial" and value.args and not isinstance(value.args[0], ast.Starred):
+        # `partial(agent, training=False)` of a project object: calling it calls that object
+        inner = again(value.args[0])
+        return inner if isinstance(inner, Moved) or isinstance(inner, Call) and not inner.receiver else UNKNOWN
     if qual in SEQ_BUILTINS and value.args:
         inner = again(value.args[0])
         return HOST_SEQ if inner in (HOST_SEQ, HOST) else UNKNOWN

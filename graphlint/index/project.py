@@ -257,6 +257,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
+        # functions reached only through a handed step loop's own code (`_handed_only`): weak evidence of the device
+        self.handed_only: frozenset[str] = frozenset()
+        self._handed_roots: set[Hop] = set()  # the hops of this build's handed step loops (`_handed_step_loops`)
         # (function key, parameter, modules, every) -> the classes the project's calls pass for it (`_caller_classes`)
         self._caller_memo: dict[tuple[str, str, bool, bool], list[tuple[ClassInfo, str]]] = {}
         # (class key, field) -> the classes its stores of constructor parameters hold (`_stored_param_classes`)
@@ -1179,10 +1182,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return []
 
     def _call_target(self, target: "ClassInfo | FunctionInfo") -> list[FunctionInfo]:
-        """What calling a denoted value runs: a function, or an instance's `forward` / `__call__`."""
+        """What calling a denoted value runs: a function, or an instance's `forward` / `__call__`. A module class
+        of the project that defines its own `__call__` replaces `Module.__call__`: that runs, not `forward`, unless
+        it hands the call on to `Module.__call__` (`super().__call__(x)`)."""
         if isinstance(target, FunctionInfo):
             return [target]
-        return self.methods(target, "forward" if self.is_nn_module(target) else "__call__")
+        if not self.is_nn_module(target):
+            return self.methods(target, "__call__")
+        own = self.method(target, "__call__")
+        if own is None:
+            return self.methods(target, "forward")
+        calls = self.methods(target, "__call__")
+        wraps = any(c == "super().__call__" or c.endswith("Module.__call__") for fn in calls for c, _ln in fn.calls)
+        return calls + self.methods(target, "forward") if wraps else calls
 
     def _denotes(self, desc: str, depth: int) -> list[tuple["ClassInfo | FunctionInfo", str]]:
         """The project classes (instances) and functions a value descriptor can stand for:
@@ -2059,6 +2071,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cold = marked | idle
         result: dict[str, HotInfo] = {}
         self._parts_memo.clear()
+        self._handed_roots.clear()
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
                       by_name: list[Seed] | None = None) -> None:
@@ -2199,7 +2212,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         propagate("forward", self._step_loop_callers(steps, stepping, generating, runs_model, result, model))
         self._item_entries(result, item_loops)
         self._drop_nested(result)
+        self.handed_only = self._handed_only(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
+
+    def _handed_only(self, reached: dict[str, HotInfo]) -> frozenset[str]:
+        """The functions whose chain starts at a handed step loop (`_handed_step_loops`) and enters no module class on
+        the way (the loop itself, a logger it calls): the root says the loop runs every step, not that its values live
+        on the device. Code of a module the loop is handed (`_handed_models`) is model code, device evidence."""
+        if not self._handed_roots:
+            return frozenset()
+        hops = _hop_keys(reached)
+        out: set[str] = set()
+        for key, info in reached.items():
+            root = info.hop
+            while root is not None and root.parent is not None:
+                root = root.parent
+            if root in self._handed_roots and not any(
+                    (cls := self.classes.get(self.functions[k].class_key or "")) is not None and self.is_nn_module(cls)
+                    for k in _chain_keys(info.hop, hops)):
+                out.add(key)
+        return frozenset(out)
 
     def _orphaned_entries(self, reached: dict[str, HotInfo], entries: frozenset[str]) -> list[Seed]:
         """The model entries among `entries` (the first build's, before its idle forwards were dropped) that no root
@@ -2448,6 +2480,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             spans = tuple(sorted(s for s in spans if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)))
             if spans:
                 reached[fn.key] = HotInfo(Hop(f"{fn.display} (step: its loop runs the callable it is handed)"))
+                self._handed_roots.add(reached[fn.key].hop)
                 seeds += self._step_bodies(reached, fn, spans)
         return seeds
 
@@ -3831,8 +3864,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _module_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
         """The project module classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
-        modules (`_value_classes`). Empty otherwise."""
-        found = self._value_classes(unit, arg)
+        modules (`_value_classes`), also once moved (`Moved`: `agent = Dreamer(..).to(device)`; `Module.to` returns
+        the module itself). Empty otherwise."""
+        found = self._value_classes(unit, arg.inner if isinstance(arg, Moved) else arg)
         return found if all(self.is_nn_module(c) for c in found) else []
 
     def _value_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from graphlint.facts.values import Kind
+from graphlint.facts.values import Kind, Val
 from graphlint.facts.syntax import method_call
 
 NAN_CHECKS = frozenset({"isnan", "isinf", "isfinite", "isposinf", "isneginf"})
@@ -18,12 +18,18 @@ def _unwrap_any_all(ctx, expr: cst.BaseExpression) -> cst.Call | None:
     # `.any()`/`.all()` in a condition is a tensor reduction unless the receiver is known otherwise
     # (ndarrays are reported by the NumPy rule, not here).
     if m and m[1] in ("any", "all") and not m[0].__class__.__name__.endswith("String") and \
-            ctx.val(m[0]).kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.UNKNOWN) and \
+            _reduced(ctx, ctx.val(m[0])) and \
             (ctx.qualname(m[0]) or "").split(".")[0] not in ("numpy", "torch") and not _against_array(ctx, m[0]):
         return expr
     if ctx.call_name(expr) in ("torch.any", "torch.all") and ctx.val(expr).kind is not Kind.CPU_TENSOR:
         return expr  # not of a host tensor: computed and read on the host
     return None
+
+
+def _reduced(ctx, val: Val) -> bool:
+    """A receiver of `.any()` / `.all()` read as a tensor's: a tensor, or a value nothing types, except in code only a
+    handed step loop reaches (`Context.handed_only`: a rollout's `done` flags are NumPy's as often as not)."""
+    return val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) or val.kind is Kind.UNKNOWN and not ctx.handed_only
 
 
 def _against_array(ctx, expr: cst.BaseExpression) -> bool:

@@ -9,7 +9,7 @@ import textwrap
 
 from graphlint.index.project import ProjectIndex
 from graphlint.index.summary import MAX_NAME_DISPATCH, index_source
-from index_projects import hot
+from index_projects import hot, project_index
 
 
 # EAGLE's shape: the model class carries its generate loop, which hands `self` to module helpers (imported with
@@ -1363,3 +1363,124 @@ def test_a_loop_carrying_tensors_through_a_handed_callable_is_a_step_loop():
     # a one-shot call outside any loop, and a training loop.
     for name in ("apply_all", "fold", "retry", "check", "train"):
         assert name not in found, name
+
+
+# dreamer's shape: a rollout loop handed the agent, which `main` builds as a module moved to the device (and wraps in
+# `functools.partial` for evaluation); the agent's class defines its own `__call__`, which replaces `Module.__call__`.
+HANDED_AGENT = """
+    import functools
+    import numpy as np
+    import torch
+    from torch import nn
+
+    class Logger:
+        def scalar(self, name, value):
+            print(name, float(value))
+
+        def __call__(self, name, value):
+            self.scalar(name, value)
+            return value
+
+    class AgentCall(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Linear(4, 4)
+
+        def __call__(self, obs, done, state=None, training=True):
+            return self._policy(obs, state)
+
+        def _policy(self, obs, state):
+            out = self.net(torch.as_tensor(obs, device="cuda"))
+            return {"action": out, "mean": out.cpu()}, state
+
+    class AgentFwd(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Linear(4, 4)
+
+        def forward(self, obs, done, state=None):
+            return {"action": self.net(torch.as_tensor(obs, device="cuda"))}, state
+
+    class Wrapped(nn.Module):
+        def __call__(self, obs, done, state=None):
+            return super().__call__(obs, done, state)
+
+        def forward(self, obs, done, state=None):
+            return {"action": torch.as_tensor(obs)}, state
+
+    def random_policy(obs, done, state=None):
+        return {"action": np.zeros(4)}, state
+
+    def simulate(agent, env, logger, steps, state=None):
+        if state is None:
+            step, done, agent_state = 0, np.ones(1, bool), None
+        else:
+            step, done, agent_state = state
+        obs = env.reset()
+        while step < steps:
+            if done.any():
+                obs = env.reset()
+            action, agent_state = agent(obs, done, agent_state)
+            action = {k: np.array(v.detach().cpu()) for k, v in action.items()}
+            obs, reward, done = env.step(action)
+            logger.scalar("reward", step)
+            step += 1
+        return step, done, agent_state
+
+    def evaluate(policy, env, episodes):
+        obs, done = env.reset(), np.ones(1, bool)
+        for _ in range(episodes):
+            action, state = policy(obs, done)
+            obs, reward, done = env.step({k: v.detach().cpu().numpy() for k, v in action.items()})
+        return obs
+
+    def watch(record, env, steps):
+        obs = env.reset()
+        for _ in range(steps):
+            obs = env.step(record("obs", torch.as_tensor(obs)))
+        return obs
+
+    def main(env, device):
+        logger = Logger()
+        agent = AgentCall().to(device)
+        state = simulate(agent, env, logger, 10)
+        simulate(functools.partial(agent, training=False), env, logger, 10, state=state)
+        evaluate(functools.partial(AgentFwd().to(device)), env, 5)
+        simulate(Wrapped().to(device), env, logger, 10)
+        simulate(random_policy, env, logger, 10)
+        watch(functools.partial(logger, prefix="eval"), env, 10)
+"""
+
+
+def test_a_handed_callable_runs_the_class_its_callers_pass():
+    """The rollout's `agent(obs, ..)` runs what `main` hands it: a module moved to the device (`Module.to` returns
+    the module) or a `functools.partial` of one. A module class of the project that defines `__call__` runs that,
+    not `forward`; one whose `__call__` hands on to `super().__call__` runs both."""
+    found = hot({"pkg.sim": HANDED_AGENT})
+    assert found["simulate"][0] == "forward"
+    assert found["AgentCall.__call__"] == ("step", ("simulate (step: its loop runs the callable it is handed)",
+                                                    "AgentCall.__call__ [agent = AgentCall by main]"))
+    assert found["AgentCall._policy"][0] == "step"
+    assert found["Wrapped.__call__"][0] == "step" and found["Wrapped.forward"][0] == "step"
+    # (a partial of a moved module, handed to a loop of its own)
+    assert found["AgentFwd.forward"] == ("step", ("evaluate (step: its loop runs the callable it is handed)",
+                                                  "AgentFwd.forward [policy = AgentFwd by main]"))
+
+
+def test_a_handed_plain_function_or_partial_of_a_logger_is_no_model():
+    """Decoys: a plain function with no tensor work handed for the same parameter, and a loop handed a `partial` of a
+    logger object (no module: calling it runs no model), add nothing to the hot path."""
+    found = hot({"pkg.sim": HANDED_AGENT})
+    assert "random_policy" not in found
+    assert "Logger.__call__" not in found
+
+
+def test_only_a_handed_loops_own_code_is_weak_reach():
+    """`handed_only`: the rollout and the logger it calls are reached through the loop's own lines alone (weak
+    evidence of the device); the handed module's code (`AgentCall._policy`, and `Wrapped.forward` behind its
+    `super().__call__`) is model code."""
+    index = project_index({"pkg.sim": HANDED_AGENT})
+    index.hot_functions()
+    weak = {index.functions[k].qualname for k in index.handed_only}
+    assert {"simulate", "evaluate", "watch", "Logger.scalar"} <= weak
+    assert not weak & {"AgentCall.__call__", "AgentCall._policy", "Wrapped.forward", "AgentFwd.forward"}

@@ -298,3 +298,78 @@ def test_a_decorated_function_called_at_once_is_reached_and_one_built_only_is_no
                 keep = no_amp(True)(unused)
                 return no_amp(True)(sample)(x, sched)
     """) == {(5, "GL110")}
+
+
+# dreamer's rollout: a loop handed the agent (a module `main` moves to the device), fed back its own carried state
+# (`step, done, agent_state = state`, a tuple of ints and NumPy arrays it returned), logging through a plain class.
+HANDED_ROLLOUT = """
+    import numpy as np
+    import torch
+    from torch import nn
+
+    class Logger:
+        def scalar(self, name, value):
+            self.last = float(value)
+
+    class Agent(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Linear(4, 4)
+
+        def __call__(self, obs, done, state=None):
+            return self._policy(obs, state)
+
+        def _policy(self, obs, state):
+            out = self.net(torch.as_tensor(obs, device="cuda"))
+            return {"action": out, "mean": out.cpu()}, state
+
+    def simulate(agent, env, logger, steps, state=None):
+        if state is None:
+            step, done, agent_state = 0, np.ones(1, bool), None
+        else:
+            step, done, agent_state = state
+        obs = env.reset()
+        while step < steps:
+            if done.any():
+                obs = env.reset()
+            action, agent_state = agent(obs, done, agent_state)
+            action = {k: np.array(v.detach().cpu()) for k, v in action.items()}
+            obs, reward, done = env.step(action)
+            logger.scalar("step", step)
+            if torch.isfinite(torch.as_tensor(reward, device="cuda")).all():
+                step += 1
+        return step, done, agent_state
+
+    def main(env, device):
+        logger = Logger()
+        agent = Agent().to(device)
+        state = simulate(agent, env, logger, 10)
+        simulate(agent, env, logger, 10, state=state)
+"""
+
+
+def test_a_handed_loops_own_code_claims_only_values_the_data_flow_shows_are_tensors():
+    """Code reached only through the lines of a loop that runs a callable it is handed (the rollout, its logger) has
+    no device evidence of its own: `if done.any()` of a value nothing types and `float(value)` of a parameter named
+    like a tensor stay silent there. What the agent returns (`.cpu()` of its action) and a CUDA-made tensor's test
+    are still read; the handed module's own code (`_policy`) is model code and claims as any rooted code does."""
+    got = findings(HANDED_ROLLOUT)
+    assert (28, "GL111") not in got and (7, "GL105") not in got  # decoys: `done`, `value`
+    assert {(19, "GL103"), (31, "GL103"), (34, "GL142")} <= got  # (34: a CUDA tensor's `.all()` in the loop)
+
+
+def test_a_handed_loop_still_reads_what_its_handed_call_returns():
+    """Hit beside the narrowing: the loop carries tensors through the call it is handed, so a tensor method on what
+    that call returns is still claimed there (quip's per-batch `.cpu()` of an unbound model's logits)."""
+    got = findings("""
+        import torch
+
+        def calculate_logits(model, devset, batch_size):
+            logits = []
+            for i in range(len(devset) // batch_size):
+                out = model(devset[i * batch_size:(i + 1) * batch_size].cuda())
+                logits.append(out['logits'].cpu())
+                devset = devset + out['logits'].sum()
+            return torch.concat(logits, dim=0)
+    """)
+    assert (7, "GL103") in got

@@ -25,7 +25,7 @@ from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, pip
 from graphlint.index.library_api import LIBRARY_API, TRAINING_CALLS, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.protocols import StructuralTypes, is_protocol
-from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, ServingHandlers
+from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, OWN_PARTS, ServingHandlers
 from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
@@ -2190,6 +2190,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         propagate("forward", requests + [(fn, label, None, False) for fn, label in requests_by_library]
                   + [(fn, label, None, False) for fn, label in self.serving_handlers(model, result)]
                   + inference + scripts)
+        # (after the gradless roots, which label what they reach as inference: a model's own API is the weaker reading)
+        propagate("forward", [(fn, label, None, False) for fn, label in self.module_apis(result)])
         # (what runs a generation per call: a loop over calls of it walks requests, not items)
         generations = frozenset(fn.key for fn in generating)
         item_seeds, item_loops = self._entry_item_loops(result, model, generations)
@@ -2322,6 +2324,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         info = reached.get(m.key)
         if info is None or not info.whole or m.is_property or m.parent_key is not None:
             return False
+        if info.via and OWN_PARTS in info.via[0]:
+            return False  # (reached only as an API nothing calls, `module_apis`: no evidence inference runs there)
         if forward in _chain_keys(info.hop, hops):
             return False
         cls = self.classes[m.class_key] if m.class_key else None

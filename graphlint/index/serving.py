@@ -48,6 +48,11 @@ method of another plain class that runs the model that class holds (`_runs_held_
 ASE calculator holds a predict unit, which holds the model). A method that trains (a backward pass a few calls down, in the agent
 it holds too), one that runs no held model (`save`, `load`, `export`: the data flow decides, not the name), warm-up,
 a method already reached and the methods of a framework's servicer (its protocol names what is called) are not.
+A model class is its own holder (docs/notes/misses-s45-merlon.md, R-M): a public method of a project nn.Module other
+than `forward` that runs the module's own parts (eole's `EncoderScoringModel.predict_xcomet`, `self.encoder(emb)` two
+own calls down) and that no project code calls is a root too, `via` `Cls.m (inference API: Cls is a model and runs
+its own parts; ...)`; helpers that run no part (`num_params`, `load_x`, nn.Module's own API) and a LightningModule's
+methods (its Trainer's protocol) are not.
 
 A worker thread's queue loop (docs/notes/misses-s35-redoubt.md, R-Q) is no framework's protocol but the same shape:
 `while not stop.is_set(): item = self.queue_in.get(timeout=0.1); for out in self.process(item): ...` hands each item
@@ -83,6 +88,9 @@ ROUTE_DECORATORS = frozenset({"get", "post", "put", "patch", "delete", "route", 
 MODULE_ONLY_API = frozenset({"eval", "parameters", "named_parameters", "buffers", "named_buffers", "modules",
                              "named_modules", "children", "named_children", "register_forward_hook",
                              "register_forward_pre_hook", "requires_grad_", "get_submodule"})
+# a module's own entry, a root already (`_module_apis` leaves it to the forward pass)
+MODULE_OWN_ENTRIES = frozenset({"forward"})
+OWN_PARTS = " is a model and runs its own parts"  # ... and of a model class's own (`module_apis`)
 MODEL_API = "(inference API: "  # how the `via` of a model-owning class's uncalled public method begins its label
 
 if TYPE_CHECKING:
@@ -162,6 +170,56 @@ class ServingHandlers:
                 if self._trains_below(fn) or self._call_sites(fn):  # type: ignore[attr-defined]
                     continue
                 yield fn, f"{fn.display} {MODEL_API}{cls.qualname} holds {held} and runs it; no project code calls it)"
+
+    def module_apis(self, reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
+        """The inference API of a project nn.Module itself (eole's `EncoderScoringModel.predict_xcomet`): a public
+        method its class defines, other than `forward` (a root already), that runs the module's own parts, itself or
+        through its own methods (`predict -> _forward_from_ids -> self.encoder(emb)`: `_runs_own_parts`), and that
+        nothing in the project calls: its callers are the library's users, as for a class that holds a model
+        (`_model_apis`); one the gradless inference roots reach is theirs (`ProjectIndex._inference_roots`: seeded
+        first). nn.Module's own API (`state_dict`, `apply`, `to`), a helper that calls no part (`num_params`,
+        `load_x`, a classmethod or staticmethod: no `self` to call one on), a property, a dunder, a method that trains,
+        warm-up, a method reached already and a LightningModule's methods (its Trainer calls the protocol's hooks,
+        `predict_step` a root already; `validation_step`, `log_images` run in training) are left out."""
+        for cls in self.classes.values():  # type: ignore[attr-defined]
+            if not self.is_nn_module(cls) or self._is_autograd_function(cls) or self._lightning_module(cls):  # type: ignore[attr-defined]
+                continue  # (Lightning's Trainer calls its module's hooks by protocol: no other method is an API)
+            for name, key in cls.methods.items():
+                fn = self.functions.get(key)  # type: ignore[attr-defined]
+                if fn is None or name.startswith("_") or name in MODULE_OWN_ENTRIES or fn.key in reached \
+                        or fn.abstract or fn.is_property or fn.parent_key is not None or self._warms_up(fn):  # type: ignore[attr-defined]
+                    continue
+                if any(self._runs_own_parts(f, cls) for f in self._own_callees(fn)) and not self._trains_below(fn) \
+                        and not self._call_sites(fn) and not self._script_calls(fn):  # type: ignore[attr-defined]
+                    yield fn, f"{fn.display} {MODEL_API}{cls.qualname}{OWN_PARTS}; no project code calls it)"
+
+    def _script_calls(self, fn: FunctionInfo) -> bool:
+        """A module's top level (a script) calls `fn` (`pipeline.inference(noise)`): project code calls it, and the
+        script's own roots tell whether that call is inference (autograd off) or training."""
+        name = fn.qualname.rpartition(".")[2]
+        return any(t.key == fn.key for s in self.modules.values() if s.script is not None  # type: ignore[attr-defined]
+                   for callee, _line in s.script.calls if callee.rpartition(".")[2] == name
+                   for t, _how in self.call_edges(s.script, s.module, callee))  # type: ignore[attr-defined]
+
+    def _runs_own_parts(self, fn: FunctionInfo, cls: ClassInfo) -> bool:
+        """`fn` runs its own module's forward (`self(x)`, `self.forward(x)`) or a part's: a field its class stores
+        called (`self.encoder(emb)`, `self.head.forward(h)`; a module's `__call__` runs its forward), other than a
+        method and nn.Module's own API (`self.apply(init)`, `self.to(device)` run no forward). A method of a part
+        called by name (`self.encoder.update_dropout(p)`, `self.decoder.init_state(..)`) configures it: no evidence."""
+        for callee, _line in fn.calls:
+            parts = callee.split(".")
+            if parts[0] != "self" or "(" in callee or "[" in callee or parts[2:] not in ([], ["forward"]):
+                continue
+            if len(parts) == 1 or parts[1] == "forward" or self._stores_field(cls, parts[1]) \
+                    and parts[1] not in MODULE_METHOD_NAMES and self.method(cls, parts[1]) is None:  # type: ignore[attr-defined]
+                return True
+        return False
+
+    def _stores_field(self, cls: ClassInfo, attr: str) -> bool:
+        """`cls` or a project base stores `attr` on the instance (`self.encoder = encoder`, typed or not): a field,
+        not a method a library base defines (`self.sharded_copy(..)` of a tensor-parallel mixin outside the tree)."""
+        return any(attr in c.attrs or attr in c.factories or attr in c.callables or attr in c.untyped_stores
+                   for c in self.mro(cls))  # type: ignore[attr-defined]
 
     def _runs_held_holder(self, own: list[FunctionInfo], cls: ClassInfo, model: set[str]) -> str | None:
         """The class of an object held in a field of `cls` whose method one of `own` (a public method and the methods

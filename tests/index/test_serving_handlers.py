@@ -567,3 +567,117 @@ def test_a_tree_whose_only_roots_are_inference_apis_still_falls_back_whole(tmp_p
     lines = {source.splitlines()[f.line - 1].strip(): f.context for f in result.findings if f.code == "GL102"}
     assert lines == {"return self.policy.select_action(obs).tolist()": "forward",
                      "return torch.linspace(0, 1, n).cuda().tolist()": "unrooted"}
+
+
+SCORER = """
+    import torch
+    from torch import nn
+    from extlib import build_encoder, FeedForward, read_stats
+
+    class Base(nn.Module):
+        def __init__(self, **kwargs):
+            super().__init__()
+            self.encoder = kwargs.get("encoder", None)
+            self.src_emb = kwargs.get("src_emb", None)
+
+        def forward(self, src):
+            return self.encoder(self.src_emb(src))
+
+    class Scorer(Base):
+        def __init__(self, encoder, src_emb, device=None):
+            super().__init__(encoder=encoder, src_emb=src_emb)
+            self.device = torch.device(device)
+            self.estimator = FeedForward(8)
+
+        @classmethod
+        def build(cls, cfg):
+            model = cls(build_encoder(cfg), nn.Embedding(10, 8), device="cuda")
+            model.init_weights()
+            return model
+
+        def _encode_ids(self, rows):
+            return torch.tensor(rows, dtype=torch.long, device=self.device)
+
+        def _hidden(self, rows):
+            return self.encoder(self.src_emb(self._encode_ids(rows)))
+
+        def predict_scores(self, rows):
+            return self.estimator(self._hidden(rows)[:, 0]).view(-1).cpu().tolist()
+
+        def num_params(self):
+            return sum(p.numel() for p in self.parameters())
+
+        def load_weights(self, path):
+            self.load_state_dict(torch.load(path, map_location="cpu"))
+            self.to(self.device)
+
+        def init_weights(self):
+            self.apply(lambda m: None)
+
+        def update_dropout(self, p):
+            self.encoder.update_dropout(p)
+
+        def running_mean(self, values):
+            return values.mean().item()
+
+        def load_stats(self, path):
+            return read_stats(path)["mean"].item()
+
+        def fit(self, rows):
+            loss = self.estimator(self._hidden(rows)).sum()
+            loss.backward()
+            return loss
+
+        @property
+        def hidden(self):
+            return self.encoder(self.src_emb.weight)
+
+    def main():
+        model = Scorer.build(None).cuda()
+        for step in range(10):
+            model(torch.randn(4, 8, device="cuda"))
+"""
+
+
+def test_a_public_method_of_a_model_that_runs_its_own_parts_is_an_inference_api():
+    """eole's `EncoderScoringModel.predict_xcomet`: a public method of an nn.Module (not `forward`) that runs the
+    module's own parts through its own helpers (`predict_scores -> _hidden -> self.encoder(..)`, fields of no class
+    the tree holds), which no project code calls: its callers are the library's users, as a model holder's are."""
+    found = hot({"lib": SCORER})
+    assert found["Scorer.predict_scores"] == ("forward", (
+        "Scorer.predict_scores (inference API: Scorer is a model and runs its own parts; no project code calls it)",))
+    assert found["Scorer._encode_ids"][1][0].startswith("Scorer.predict_scores (inference API: ")
+    # Decoys: nn.Module's own API and helpers that run no part (`num_params`, `load_weights`, `init_weights`, called
+    # or not), a part's configuration by a method of its own, host code on what the caller hands in, a classmethod
+    # (no `self`), a method that trains, a property (read, not called).
+    for name in ("Scorer.num_params", "Scorer.load_weights", "Scorer.init_weights", "Scorer.update_dropout",
+                 "Scorer.running_mean", "Scorer.load_stats", "Scorer.build", "Scorer.fit", "Scorer.hidden"):
+        assert "(inference API: " not in found.get(name, (None, ("",)))[1][0], name
+
+
+LIGHTNING = """
+    import torch
+    import lightning as L
+
+    class Engine(L.LightningModule):
+        def __init__(self, net):
+            super().__init__()
+            self.net = net
+
+        def forward(self, x):
+            return self.net(x)
+
+        def validation_step(self, batch, idx):
+            return self.net(batch).mean().item()
+
+        def log_images(self, batch):
+            return self.net(batch).cpu()
+"""
+
+
+def test_a_lightning_modules_methods_are_no_inference_api():
+    """Decoy: Lightning's Trainer calls a LightningModule's hooks by its protocol (`predict_step` is a root of its
+    own), and a method its callbacks call (`log_images`) runs in training: neither is a library user's API."""
+    found = hot({"lib": LIGHTNING})
+    for name in ("Engine.validation_step", "Engine.log_images"):
+        assert "(inference API: " not in found.get(name, (None, ("",)))[1][0], name

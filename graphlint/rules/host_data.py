@@ -16,7 +16,7 @@ import libcst as cst
 
 from graphlint.diagnostics import Family
 from graphlint.facts.inference import in_config, is_mask_name
-from graphlint.facts.values import HOST, UNKNOWN, Dev, Dims, Kind, Source, holds_cpu_tensors, is_list
+from graphlint.facts.values import HOST, MOVED, UNKNOWN, Dev, Dims, Kind, Source, holds_cpu_tensors, is_list
 from graphlint.facts.names import dotted_name
 from graphlint.facts.host_origin import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, builds_off_host, device_arg_class, factory_device_is_cpu, host_list, is_host_data,
@@ -501,7 +501,8 @@ class HostIndex(Rule):
             # (a list of column names indexes a DataFrame: no tensor takes one; NumPy takes no CUDA tensor)
             return
         if not ctx.is_device_tensor(node.value):
-            if ctx.val(node.value) == UNKNOWN and not self._not_a_tensor(node):
+            # (a value moved to the device, `image.cuda()` of an untyped `image`, is at least as likely a tensor)
+            if ctx.val(node.value) in (UNKNOWN, MOVED) and not self._not_a_tensor(node):
                 if self._list_index(node):
                     self.report(node, self.UNTYPED)
                 elif self._cpu_index_tensor(node):

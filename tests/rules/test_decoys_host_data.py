@@ -2331,3 +2331,23 @@ def test_a_compile_under_a_flag_on_by_default_is_built():
     '''
     got = {line for line, code in findings(src.replace("{joints}", joints)) if code == "GL130"}
     assert got == {35, 40, 45}
+
+
+def test_python_list_index_of_an_untyped_value_moved_to_the_device():
+    """An untyped value moved with `.cuda()` / `.to("cuda")` (facts.values.MOVED) is indexed by a host list as an
+    untyped value is (DROID-SLAM's `image = image.cuda(); image[None, :, [2, 1, 0]]`). Silent: an int index, and a
+    host list moved by a dtype cast only (`.to(torch.float16)` moves nothing)."""
+    check("""
+        import torch
+
+        class Filter(torch.nn.Module):
+            def track(self, image, rows, n: int):
+                image = image.cuda()
+                x = image[None, :, [2, 1, 0]]  # <- GL133
+                y = image[n]
+                z = rows.to(torch.float16)[n]
+                return x, y, z
+
+            def forward(self, image):
+                return self.track(image, image, 0)
+    """)

@@ -118,6 +118,12 @@ def _read_records(records: list[tuple], unread: set[tuple[str, int]]) -> list[tu
     return [r for r in records if (r[0], r[1]) not in unread or any(r[2:])] if unread else records
 
 
+def _unplaced_reads(reads: tuple[tuple[str, str, int, str], ...]) -> list[tuple[str, str, str]]:
+    """A helper's host reads (`FunctionInfo.host_reads`) without their lines: callers read the parameter and the
+    read, not where it is, so lines shifting above a helper keep the shape."""
+    return [(param, kind, read) for param, kind, _line, read in reads]
+
+
 def shape(summary: ModuleSummary, index: ProjectIndex) -> str:
     """What the hot path and the analysis of other functions read from a file, positions left out:
     every summary field, with each function's calls reduced to the project functions they reach (a new
@@ -137,11 +143,14 @@ def shape(summary: ModuleSummary, index: ProjectIndex) -> str:
             for fn in sorted(value.values(), key=lambda fn: fn.key):
                 unread = _unread_sites(fn, summary.module, index)
                 fields = [g.name for g in dataclasses.fields(fn) if g.name not in (*_WHERE, "calls", "regions")]
-                parts.append([(g, _plain(_read_records(getattr(fn, g), unread) if g in _SITES else getattr(fn, g)))
+                parts.append([(g, _plain(_read_records(getattr(fn, g), unread) if g in _SITES
+                                         else _unplaced_reads(fn.host_reads) if g == "host_reads" else getattr(fn, g)))
                               for g in fields])
                 parts.append((bool(fn.regions), edges(fn, fn.calls, fn.regions)))
         elif f.name == "module_region_calls":
             parts.append(edges(None, value, summary.module_regions))
+        elif f.name == "lambda_reads":
+            parts.append((f.name, sorted((k, params, _unplaced_reads(reads)) for k, (params, reads) in value.items())))
         elif f.name not in ("path", "nesting", "syntax_error"):
             parts.append((f.name, _plain(value)))
     return repr(parts)

@@ -166,8 +166,9 @@ def _called_library(ctx: "Context", func: cst.BaseExpression, ref: str | None) -
     return ref if ref in LIBRARY_COPIES or not self_field else ctx.field_callable(func)
 
 
-HELPER_MESSAGE = ("`{call}()` reads its argument `{param}` on the host (`{read}`, line {line}): called with a device "
-                  "tensor, the host blocks here until the GPU catches up")
+# (no line of the read: an edit above the helper would change its callers' messages, and the editor's project shape)
+HELPER_MESSAGE = ("`{call}()` reads its argument `{param}` on the host (`{read}`): called with a device tensor, the "
+                  "host blocks here until the GPU catches up")
 
 
 def helper_wait(ctx: "Context", node: cst.Call, kind: str) -> str | None:
@@ -177,4 +178,4 @@ def helper_wait(ctx: "Context", node: cst.Call, kind: str) -> str | None:
     read = ctx.helper_read(node)
     if read is None or read.kind != kind:
         return None
-    return HELPER_MESSAGE.format(call=read.helper, param=read.param, read=read.read, line=read.line)
+    return HELPER_MESSAGE.format(call=read.helper, param=read.param, read=read.read)

@@ -370,8 +370,10 @@ def test_incremental_project_matches_a_fresh_run(tmp_path, monkeypatch):
         for path in sorted(p.name for p in tmp_path.glob("*.py")):
             expected = [(f, f.extra) for f in fresh.findings if f.path == path]  # extra: compare=False
             assert [(f, f.extra) for f in project.findings(path)] == expected, (name, path)
-    # The first three edits keep every shape (no hot-path recomputation, memoized units), the rest do not.
-    assert reshaped == [False, False, False, True, True, True, True, True]
+    # The first edit adds a host read of the helper's parameter, which its callers read (a call passing a device
+    # tensor waits there: `Context.helper_read`), so the shape changes; the next two keep every shape (lines shift, a
+    # body edit: no hot-path recomputation, memoized units), the rest do not.
+    assert reshaped == [True, False, False, True, True, True, True, True]
 
 
 def test_safe_fix_is_the_preferred_quick_fix(tmp_path):
@@ -433,8 +435,8 @@ def helper(x, s: Streamer):
 def test_an_argument_less_call_reshapes_only_where_project_code_reads_it(tmp_path, monkeypatch):
     """An argument-less call records an empty argument list (the callee's parameters stay at their defaults), which
     the callee's parameter facts read: typing one more `s.end()` or `Cfg()` where the body already calls them (same
-    call edges) changes the shape. Decoy: typing `x.item()` or `x.cpu()`, which reach no project function or class,
-    keeps it (no hot-path recomputation on a body edit)."""
+    call edges) changes the shape. Decoy: typing `y.item()` or `y.cpu()` of a local, which reach no project function
+    or class and read no parameter, keeps it (no hot-path recomputation on a body edit)."""
     from graphlint.pipeline.config import Config
     from graphlint.lsp.project import Project
 
@@ -443,7 +445,8 @@ def test_an_argument_less_call_reshapes_only_where_project_code_reads_it(tmp_pat
     project = Project(Config(root=tmp_path))
     project.load()
     body = "    return x.float()\n"
-    edits = [PARTS.replace(body, "    x.item()\n    x.cpu()\n" + body),  # decoy: no project callee
+    edits = [PARTS.replace(body, "    y = x + 1\n    y.item()\n    y.cpu()\n" + body),  # decoy: no project callee,
+             # and no read of a parameter its callers could pass a device tensor for (`Context.helper_read`)
              PARTS.replace(body, "    s.end()\n" + body),
              PARTS.replace(body, "    Cfg()\n" + body)]
     reshaped = []

@@ -28,7 +28,7 @@ from graphlint.facts.values import CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, De
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
-from graphlint.facts.torch_kinds import DATA_LOADERS, HOST_CALLBACK_PARAMS, HOST_ONLY_LIBRARIES
+from graphlint.facts.torch_kinds import DATA_LOADERS, HOST_CALLBACK_FIELDS, HOST_CALLBACK_PARAMS, HOST_ONLY_LIBRARIES
 from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
@@ -373,6 +373,7 @@ class Walker:
     def run_function(self, fn: cst.FunctionDef) -> None:
         self.ctx.inference.field_heads = set()  # stored fields of local objects are this function's own
         self._bind_params(fn, self._library_host_params())
+        self._bind_library_fields()
         info = self.ctx.unit.function
         self._bind_passed(info)
         for name, kind in self.ctx.unit.host_params:  # the host path this walk follows (`analyze_unit`)
@@ -933,14 +934,21 @@ class Walker:
             return frozenset()
         return untensored_params(fn, guessed)
 
-    def _library_host_params(self) -> frozenset[str]:
+    def _library_host_params(self, table: dict[str, frozenset[str]] = HOST_CALLBACK_PARAMS) -> frozenset[str]:
         """The parameters a library base class of the unit's method passes host objects (`HOST_CALLBACK_PARAMS`: ASE
-        calls a `Calculator`'s `calculate(atoms, ..)` with an `ase.Atoms`, NumPy fields)."""
+        calls a `Calculator`'s `calculate(atoms, ..)` with an `ase.Atoms`, NumPy fields); with `table`
+        `HOST_CALLBACK_FIELDS`, the fields that base class keeps them in (`self.atoms`)."""
         info, index = self.ctx.unit.function, self.ctx.index
         cls = index.classes.get(info.class_key) if info is not None and info.class_key and index is not None else None
         if cls is None:
             return frozenset()
-        return frozenset().union(*(HOST_CALLBACK_PARAMS.get(base, ()) for c in index.mro(cls) for base in c.bases))
+        return frozenset().union(*(table.get(base, ()) for c in index.mro(cls) for base in c.bases))
+
+    def _bind_library_fields(self) -> None:
+        """`self.atoms` of an ASE calculator holds the `Atoms` the base class stored: host data until the body
+        stores something else there (flow beats the index's reading of the field)."""
+        for field in self._library_host_params(HOST_CALLBACK_FIELDS):
+            self.ctx.inference.bind(f"self.{field}", HOST)
 
     def _bind_params(self, fn: cst.FunctionDef, host: frozenset[str] = frozenset()) -> None:
         inf = self.ctx.inference

@@ -26,7 +26,7 @@ from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NO
 from graphlint.facts.inference import HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
 from graphlint.facts.names import dotted, is_none
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import FACTORY_TORCH, torch_return_kind
+from graphlint.facts.torch_kinds import DEVICE_KEEPING_LIBRARY, FACTORY_TORCH, torch_return_kind
 from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
 from graphlint.facts.values import DEVICE_TENSORS, Kind, Val
 
@@ -170,6 +170,11 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
     qual = resolve(dotted(func)) or ""
     if isinstance(func, ast.Name) and func.id not in scope.binds and func.id not in scope.params:
         qual = func.id if host_result_call(func.id) else qual  # `float(x)`: the resolver reads a bare builtin as global
+    if qual in DEVICE_KEEPING_LIBRARY and call.args and not isinstance(call.args[0], ast.Starred):
+        # `rearrange(x, "b (h w) -> b h w", h=2)`: computed by the input's backend where the input lives (einsum:
+        # where its operands, every argument but the closing pattern, live)
+        operands = call.args[:-1] if qual.endswith("einsum") else call.args[:1]
+        return _join([again(a) for a in operands]) if operands else None
     if qual.startswith("numpy.") or host_result_call(qual):
         return HOST_DATA  # an array, or a Python number (`math.exp(mu)`, `float(scale)`), whatever it was given
     if qual.startswith("torch."):

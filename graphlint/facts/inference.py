@@ -31,7 +31,7 @@ from graphlint.facts.values import (
     LIST_BATCH, Kind, LIST_GROWERS, SEQS, STORED_ITEMS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
     dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, stored_dict, tuple_list,
-    uniform_dict,
+    uniform_dict, rewritten_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
@@ -1857,6 +1857,12 @@ class Inference:
             return Dev.CPU  # `x.to(lens_cpu)`
         return Dev.UNKNOWN
 
+    def moves_to_host_tensor(self, expr: cst.BaseExpression) -> bool:
+        """`x.to(expr)` with `expr` a tensor known on the host (not a name-only guess): `Tensor.to(other)` takes
+        `other`'s device and dtype, so the result is on the host whatever `x` was."""
+        val = self(expr)
+        return val.kind is Kind.CPU_TENSOR and not val.weak
+
     def _packing_data(self, qual: str, node: cst.Call) -> Val:
         """What the `data` of the PackedSequence `qual(..)` builds is: where its (first) argument's tensors live."""
         arg = self._has_kw(node, packed_seq.PACKING_TORCH[qual])
@@ -2998,18 +3004,28 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
             inf.bind(found[0], UNKNOWN)
 
 
-def _rewritten_items(loop: cst.For) -> tuple[str, cst.BaseExpression] | None:
-    """`for k in d:` (or `d.keys()`) whose body stores back under each key once, unconditionally
-    (`d[k] = d[k].to(device)` at the body's top level, no `continue` / `return` / `raise` before it, no `break`, no
-    other item store of `d`): the dict's name and the stored value."""
-    it = loop.iter
-    if it.__class__ is cst.Call and it.func.__class__ is cst.Attribute and it.func.attr.value == "keys" \
-            and not it.args:
-        it = it.func.value
-    if it.__class__ is not cst.Name or loop.target.__class__ is not cst.Name \
+def _rewritten_items(loop: cst.For) -> tuple[str, str, str | None, cst.BaseExpression] | None:
+    """`for k in d:` (or `d.keys()`, or `for k, v in d.items()`) whose body stores back under each key once,
+    unconditionally (`d[k] = d[k].to(device)` at the body's top level, no `continue` / `return` / `raise` before it,
+    no `break`, no other item store of `d`): the dict's name, the key's name, the item's name (`v` of `.items()`, else
+    None) and the stored value."""
+    it, target, item = loop.iter, loop.target, None
+    method = it.func.attr.value if it.__class__ is cst.Call and it.func.__class__ is cst.Attribute \
+        and not it.args else None  # type: ignore[attr-defined]
+    if method == "items" and target.__class__ in (cst.Tuple, cst.List) and len(target.elements) == 2 \
+            and all(el.__class__ is cst.Element and el.value.__class__ is cst.Name
+                    for el in target.elements):  # type: ignore[attr-defined]
+        target, item = target.elements[0].value, target.elements[1].value.value  # type: ignore[attr-defined]
+    elif method not in ("keys", None):
+        return None
+    if method is not None:
+        it = it.func.value  # type: ignore[attr-defined]
+    if it.__class__ is not cst.Name or target.__class__ is not cst.Name \
             or not isinstance(loop.body, cst.IndentedBlock):
         return None
-    name, key = it.value, loop.target.value
+    name, key = it.value, target.value  # type: ignore[attr-defined]
+    if item in (name, key):
+        return None
     lines = [stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else None
              for stmt in loop.body.body]
     at = next((i for i, line in enumerate(lines) if isinstance(line, cst.Assign) and len(line.targets) == 1
@@ -3024,7 +3040,7 @@ def _rewritten_items(loop: cst.For) -> tuple[str, cst.BaseExpression] | None:
             if isinstance(node, (cst.Assign, cst.AugAssign, cst.AnnAssign)) and any(
                     _stores_into(t, name) or t.__class__ is cst.Name and t.value == name for t in _store_targets(node)):
                 return None  # another store into the dict (or under a condition), or the name rebound
-    return name, lines[at].value  # type: ignore[union-attr]
+    return name, key, item, lines[at].value  # type: ignore[union-attr]
 
 
 def _stores_into(target: cst.BaseExpression, name: str) -> bool:
@@ -3039,20 +3055,20 @@ def _store_targets(node: cst.Assign | cst.AugAssign | cst.AnnAssign) -> list[cst
 
 def rewritten_items(inf: Inference, loop: cst.For) -> tuple[str, Val] | None:
     """Before `for k in d: d[k] = d[k].to(device)` runs (`_rewritten_items`): the dict's name and what every item
-    holds once the loop is done, where that is a device tensor (`uniform_dict`). The store is read once per item of
+    holds once the loop is done, where that is a device tensor or host data (`rewritten_dict`). The store is read once per item of
     a dict with string keys (`d[k]` of that item: each key is visited once, before its store), else once."""
     found = _rewritten_items(loop)
     if found is None:
         return None
-    name, value = found
+    name, key, item_name, value = found
     current = inf(cst.Name(name))
     items = [v for _k, v in current.keys] if current.keys is not None and current.ref != PASSED_KEYWORDS else [None]
     vals = []
     for item in items:
-        inf.push({loop.target.value: UNKNOWN,  # type: ignore[attr-defined]
+        inf.push({key: UNKNOWN, **({item_name: item or UNKNOWN} if item_name is not None else {}),
                   **({name: Val(Kind.UNKNOWN, ref="dict", elem=item)} if item is not None else {})})
         try:
-            vals.append(uniform_dict(inf(value)))
+            vals.append(rewritten_dict(inf(value)))
         finally:
             inf.pop()
     val = vals[0]

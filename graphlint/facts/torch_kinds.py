@@ -47,6 +47,10 @@ HOST_OBJECT_LIBRARIES = ("PIL.",)
 # whose fields (`positions`, `numbers`, `cell`, `pbc`) and getters (`get_positions()`) are NumPy arrays
 HOST_CALLBACK_PARAMS = {f"ase.calculators.calculator.{base}": frozenset({"atoms"})
                         for base in ("Calculator", "BaseCalculator")}
+# Fields such a library base class keeps on the instance, holding the same host objects: ASE's
+# `Calculator.calculate` stores a copy of the `Atoms` it was handed as `self.atoms` (`super().calculate(atoms, ..)`)
+HOST_CALLBACK_FIELDS = {f"ase.calculators.calculator.{base}": frozenset({"atoms"})
+                        for base in ("Calculator", "BaseCalculator")}
 # functional transforms: they return a callable (`torch.compile(self._decode, mode=...)`, `torch.vmap(f)`), not a
 # tensor, though their names are in torch's namespace of tensor functions
 TRANSFORM_TORCH = frozenset({"torch.compile", "torch.vmap"})

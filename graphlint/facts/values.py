@@ -201,6 +201,15 @@ def uniform_dict(item: Val) -> Val:
     return Val(Kind.UNKNOWN, ref="dict", elem=item) if item.kind in DEVICE_TENSORS and not item.weak else UNKNOWN
 
 
+def rewritten_dict(item: Val) -> Val:
+    """A dict a loop rebinds value by value to `item` (`for k, v in d.items(): d[k] = v.cpu().numpy()`): a dict of
+    device tensors as `uniform_dict` reads one, or of the host kind the stores put there (an array, a host tensor, a
+    number); unknown for any other item."""
+    if item.kind in STORED_ITEMS and not item.weak:
+        return Val(Kind.UNKNOWN, ref="dict", elem=item)
+    return uniform_dict(item)
+
+
 # The `ref` of a `**kwargs` mapping whose keys its call sites fill (`CallFacts.keywords`): a site may leave a key out,
 # so `kwargs.get("k", d)` is the key's value or `d`
 PASSED_KEYWORDS = "**"

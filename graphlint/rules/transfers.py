@@ -234,6 +234,11 @@ class CpuTransfer(Rule):
                     and self.ctx.inference.device_expr(arg.value) is Dev.CPU:
                 self.report(node, self.message.format(call='.to("cpu")'))
                 return
+            # `y.to(history)` of a host tensor `history`: its device (and dtype), a copy to the host as sure as
+            # `.cpu()` is, so the receiver is claimed as `.cpu()`'s is
+            if name == "to" and arg.keyword is None and self.ctx.inference.moves_to_host_tensor(arg.value):
+                self.report(node, self.message.format(call=f".to({code_of(arg.value)})"))
+                return
             # `t.to(device)` after `device = "cpu"`, `t.to(lens_cpu.device)`, `t.type(torch.LongTensor)` (a CPU tensor
             # type): a device tensor moved to the host
             if recv is not None and self.ctx.is_device_tensor(recv) and not self.ctx.val(recv).weak \

@@ -491,3 +491,102 @@ def test_a_local_holding_an_off_cuda_test_reads_as_the_test():
             return x, y, a, b, c, d
     """
     assert findings(src, scope="all") == {(18, "GL103"), (21, "GL110"), (22, "GL103"), (27, "GL103")}
+
+
+def test_an_ase_calculators_stored_atoms_are_numpy():
+    """ASE's `Calculator.calculate` stores the `Atoms` it is handed as `self.atoms` (`super().calculate(atoms, ..)`),
+    so `self.atoms.pbc.any()` in the override reads NumPy (decoy). Hits: the CUDA tensor built from
+    `self.atoms.positions` (a real upload), the model's `.cpu()`, and `self.atoms` of a class with no ASE base."""
+    src = """
+        import torch
+        from ase.calculators.calculator import Calculator, all_changes
+
+
+        class Calc(Calculator):
+            def __init__(self, model):
+                super().__init__()
+                self.model = model
+
+            def calculate(self, atoms=None, properties=None, system_changes=all_changes):
+                super().calculate(atoms, properties, system_changes)
+                cell = self.atoms.cell.array if self.atoms.pbc.any() else None
+                x = torch.tensor(self.atoms.positions, dtype=torch.float32, device="cuda")
+                self.results["energy"] = self.model(x, cell).cpu()
+
+
+        class Other:
+            def calculate(self, atoms):
+                return self.atoms if self.atoms.pbc.any() else atoms
+    """
+    assert findings(src, scope="all") == {(13, "GL130"), (14, "GL103"), (19, "GL111")}
+
+
+def test_a_dict_rebound_value_by_value_holds_what_the_loop_stored():
+    """`for k, v in results.items(): results[k] = v.detach().cpu().numpy()` rebinds every value of the dict to an
+    array (aimnet's ASE calculator), so `results["energy"].item()` after the loop is NumPy's (decoy). Hits: the
+    same read where the store runs under an `if` (some values stay on the device) or the loop may `break` first."""
+    src = """
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = torch.nn.Linear(3, 1)
+
+            def forward(self, x):
+                return {"energy": self.l(x).sum(), "forces": self.l(x)}
+
+
+        def run(x: torch.Tensor, flag: bool):
+            model = Net().cuda()
+            for _ in range(10):
+                a = model(x)
+                for k, v in a.items():
+                    a[k] = v.detach().cpu().numpy()
+                e1 = a["energy"].item()
+                b = model(x)
+                for k, v in b.items():
+                    if k != "forces":
+                        b[k] = v.detach().cpu().numpy()
+                e2 = b["energy"].item()
+                c = model(x)
+                for k, v in c.items():
+                    c[k] = v.detach().cpu().numpy()
+                    if flag:
+                        break
+                e3 = c["energy"].item()
+    """
+    got = {f for f in findings(src, scope="all") if f[1] == "GL101"}
+    assert got == {(24, "GL101"), (30, "GL101")}
+
+
+def test_einops_keeps_the_input_device_through_a_forward():
+    """A forward ending in `einops.rearrange` returns where its input lives: a never-moved model on a CPU input gives
+    a host result, so `print(torch.norm(result))` reads nothing on the device (decoy); the same forward of a `.cuda()`
+    model on a `.cuda()` input keeps GL106."""
+    net = """
+        import torch
+        from torch import nn
+        from einops import rearrange
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(3, 10)
+
+            def forward(self, x):
+                x = self.l(x)
+                x = rearrange(x, "b (h w) -> b h w", h=2)
+                return x
+
+
+        if __name__ == "__main__":
+            model = Net(){move}
+            sample = torch.randn(1, 6, 3){move}
+            result = model(sample)
+            print(torch.norm(result))
+    """
+    assert {f for f in findings(net.replace("{move}", ""), scope="all") if f[1] == "GL106"} == set()
+    assert {f for f in findings(net.replace("{move}", ".cuda()"), scope="all") if f[1] == "GL106"} == {(21, "GL106")}

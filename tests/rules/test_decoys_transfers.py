@@ -1781,3 +1781,29 @@ def test_helper_imported_from_another_module_is_reported_at_the_call(tmp_path):
     config = Config(root=tmp_path, scope="hot", select=("GL103",))
     found = Linter(config).lint_paths(sorted(tmp_path.rglob("*.py"))).findings
     assert {(Path(f.path).name, f.line) for f in found if Path(f.path).name == "model.py"} == {("model.py", 7)}
+
+
+def test_to_a_host_tensor_is_a_copy_to_the_host():
+    """`Tensor.to(other)` takes `other`'s device and dtype: a CUDA value moved to a CPU tensor's device
+    (`generated.to(history)`, FramePack's history kept on the host) is a blocking D2H even where the value itself is
+    only claimed as `.cpu()`'s receiver is (a model output of a global model). Decoys: `.to(x.dtype)`, `.to(other)`
+    with an untyped `other`. A CPU value `.to(<cuda tensor>)` is an upload (GL131)."""
+    src = """
+        import torch
+        from torch import nn
+        model = nn.Linear(4, 4).cuda()
+        def run(other):
+            history = torch.zeros(1, 16, 4, dtype=torch.float32)
+            for i in range(10):
+                x = torch.randn(1, 4, device="cuda")
+                y = model(x)
+                history = torch.cat([y.to(history), history], dim=1)
+                a = y.to(x.dtype)
+                b = y.to(other)
+                c = history.to(x)
+            return history
+        if __name__ == "__main__":
+            run(None)
+    """
+    got = {f for f in findings(src, scope="all") if f[1] in ("GL103", "GL131")}
+    assert got == {(9, "GL103"), (12, "GL131")}

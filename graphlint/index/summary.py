@@ -30,7 +30,7 @@ from graphlint.facts.default_device import (
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.host_reads import host_reads
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
@@ -402,6 +402,9 @@ class ClassInfo:
     # field -> whether every `torch.distributions` construction a method stores in it validates (no
     # `validate_args=False`); False for a field also stored something else (`_note_distribution`)
     distributions: dict[str, bool] = field(default_factory=dict)
+    # field -> whether every store of any method fills it with a torch GradScaler whose `step` reads `found_inf` on
+    # the host (`syncing_grad_scaler`), None aside; False once one store is anything else (`_note_scaler`)
+    grad_scalers: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -1457,6 +1460,7 @@ class _Indexer(ast.NodeVisitor):
                             continue
                         value = _built(sub.value, built, self.resolve)
                         self._note_distribution(cls, target.attr, value)
+                        self._note_scaler(cls, target.attr, value)
                         kind = self._attr_kind(value)
                         (on_device if device_loaded(sub.value) else loaded if _loader_call(_under_moves(sub.value))
                          else elsewhere).add(target.attr)
@@ -1522,6 +1526,7 @@ class _Indexer(ast.NodeVisitor):
                 lazy = (cls.key, target.attr)
                 value = _built(sub.value, built, self.resolve)
                 self._note_distribution(cls, target.attr, value)
+                self._note_scaler(cls, target.attr, value)
                 if target.attr in cls.attrs and lazy in self.lazy_attrs and cls.attrs[target.attr] == TENSOR_HELD:
                     if self._attr_kind(value) != TENSOR_HELD and not _is_none(value):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
@@ -1572,6 +1577,16 @@ class _Indexer(ast.NodeVisitor):
                                                                   and kw.value.value is True)
                               for kw in value.keywords)  # type: ignore[union-attr]
         cls.distributions[attr] = cls.distributions.get(attr, True) and not off  # one store not validating: False
+
+    def _note_scaler(self, cls: ClassInfo, attr: str, value: ast.expr) -> None:
+        """`self.scaler = torch.amp.GradScaler()` in any method: the field holds a scaler whose `step` syncs, as
+        `syncing_grad_scaler` judges the construction's literals. Any other store but None (`GradScaler(enabled=
+        False)`, `GradScaler("cpu")`, a call of anything else) makes the field False for good."""
+        if _is_none(value):
+            return
+        syncing = isinstance(value, ast.Call) and syncing_grad_scaler(
+            self.resolve(dotted(value.func)) or "", *_scaler_literals(value))
+        cls.grad_scalers[attr] = cls.grad_scalers.get(attr, True) and syncing
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
         """`self.model: TpPartBaseModel = self.model` (an engine typing what a loader returned): the attribute
@@ -3542,6 +3557,22 @@ def _keeps_module(name: str, value: ast.Call, resolve: Callable[[str | None], st
         return isinstance(value.func.value, ast.Name) and value.func.value.id == name
     return isinstance(value.func, (ast.Attribute, ast.Name)) and wraps_module(value, resolve) \
         and isinstance(value.args[0], ast.Name) and value.args[0].id == name
+
+
+def _scaler_literals(call: ast.Call) -> tuple[str | None, bool | None]:
+    """A GradScaler construction's `device` (the first positional or `device=`, a string literal, else None) and
+    `enabled` (a literal's truth, True for a value the code computes, None when not given)."""
+    device = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
+    enabled: ast.expr | None = None
+    for kw in call.keywords:
+        if kw.arg == "device":
+            device = kw.value
+        elif kw.arg == "enabled":
+            enabled = kw.value
+    place = device.value if isinstance(device, ast.Constant) and isinstance(device.value, str) else None
+    if enabled is None:
+        return place, None
+    return place, bool(enabled.value) if isinstance(enabled, ast.Constant) else True
 
 
 def _built(value: ast.expr, local_calls: dict[str, ast.Call | ast.IfExp],

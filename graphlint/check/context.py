@@ -17,7 +17,7 @@ from libcst.metadata import CodeRange
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Finding
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
-from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST, IKind
+from graphlint.facts.kinds import GRAD_SCALER, HOST_LIST, HOST_SEQ, LIST, IKind
 from graphlint.facts.torch_kinds import (CHECKPOINT_LOADS, distribution_class, library_module_class,
                                         syncing_grad_scaler)
 from graphlint.facts.values import HOST, Dev, Kind, Val, Where
@@ -332,7 +332,12 @@ class Context:
     def syncing_scaler(self, expr: cst.BaseExpression) -> bool:
         """`expr` holds a torch GradScaler whose `step` reads `found_inf` on the host (`syncing_grad_scaler`): a
         construction in place, a local bound once to one, or a field of the unit's class that every method stores
-        only such constructions in (`ClassInfo.grad_scalers`). A parameter is unknown: no answer from its name."""
+        only such constructions in (`ClassInfo.grad_scalers`), or a parameter every call site fills with one. A parameter
+        is not known by its name."""
+        fn = self.unit.function
+        if isinstance(expr, cst.Name) and fn is not None and expr.value in (*fn.params, *fn.kwonly) and self.index:
+            # `def optimizer_step(model, scaler, opt)`, every call site passing one (`CallFacts.params`)
+            return self.index.call_facts.params(fn).get(expr.value) is GRAD_SCALER
         expr = self.bound_value(expr)
         if isinstance(expr, cst.Call):
             return syncing_grad_scaler(self.call_name(expr) or "", *self._scaler_literals(expr))

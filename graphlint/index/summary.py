@@ -45,7 +45,7 @@ from graphlint.facts.callsite import (
     escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
     keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
     refine_returns, required_positionals, return_kinds, returns_a_tuple, returns_no_tensor, returns_only_tuples,
-    scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
+    scope_of, scaler_literals, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
@@ -1585,7 +1585,7 @@ class _Indexer(ast.NodeVisitor):
         if _is_none(value):
             return
         syncing = isinstance(value, ast.Call) and syncing_grad_scaler(
-            self.resolve(dotted(value.func)) or "", *_scaler_literals(value))
+            self.resolve(dotted(value.func)) or "", *scaler_literals(value))
         cls.grad_scalers[attr] = cls.grad_scalers.get(attr, True) and syncing
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
@@ -3557,22 +3557,6 @@ def _keeps_module(name: str, value: ast.Call, resolve: Callable[[str | None], st
         return isinstance(value.func.value, ast.Name) and value.func.value.id == name
     return isinstance(value.func, (ast.Attribute, ast.Name)) and wraps_module(value, resolve) \
         and isinstance(value.args[0], ast.Name) and value.args[0].id == name
-
-
-def _scaler_literals(call: ast.Call) -> tuple[str | None, bool | None]:
-    """A GradScaler construction's `device` (the first positional or `device=`, a string literal, else None) and
-    `enabled` (a literal's truth, True for a value the code computes, None when not given)."""
-    device = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
-    enabled: ast.expr | None = None
-    for kw in call.keywords:
-        if kw.arg == "device":
-            device = kw.value
-        elif kw.arg == "enabled":
-            enabled = kw.value
-    place = device.value if isinstance(device, ast.Constant) and isinstance(device.value, str) else None
-    if enabled is None:
-        return place, None
-    return place, bool(enabled.value) if isinstance(enabled, ast.Constant) else True
 
 
 def _built(value: ast.expr, local_calls: dict[str, ast.Call | ast.IfExp],

@@ -843,3 +843,28 @@ def test_grad_scaler_step_reads_found_inf():
             t.setup(True)
             t.train(loader, model, opt, None, True)
     """, scope="all")
+
+
+def test_grad_scaler_step_through_a_parameter():
+    """A parameter every call site fills with an enabled scaler (a field, a local bound to a construction) holds one
+    (`CallFacts.params`); one a call site also fills with a disabled scaler is unknown: no finding."""
+    check("""
+        import torch
+
+        def apply(scaler, opt):
+            scaler.step(opt)  # <- GL153
+
+        def mixed(scaler, opt):
+            scaler.step(opt)
+
+        class Trainer:
+            def setup(self):
+                self.scaler = torch.amp.GradScaler()
+
+            def train(self, opt):
+                apply(self.scaler, opt)
+                local = torch.amp.GradScaler()
+                apply(local, opt)
+                mixed(local, opt)
+                mixed(torch.amp.GradScaler(enabled=False), opt)
+    """, scope="all")

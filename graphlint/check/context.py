@@ -9,7 +9,7 @@ and eager depths, the statement being walked) up to date; rules only read it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping, Protocol, Sequence
+from typing import Callable, Mapping, Protocol, Sequence
 
 import libcst as cst
 from libcst.metadata import CodeRange
@@ -17,15 +17,16 @@ from libcst.metadata import CodeRange
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Finding
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
-from graphlint.facts.kinds import HOST_LIST, HOST_SEQ, LIST, IKind
-from graphlint.facts.torch_kinds import CHECKPOINT_LOADS, distribution_class, library_module_class
+from graphlint.facts.kinds import GRAD_SCALER, HOST_LIST, HOST_SEQ, LIST, IKind
+from graphlint.facts.torch_kinds import (CHECKPOINT_LOADS, distribution_class, library_module_class,
+                                        syncing_grad_scaler)
 from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
 from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, tests_device_mismatch, tests_place
 from graphlint.facts.tokenizers import Tokenizers
-from graphlint.index.summary import FunctionInfo, ModuleSummary
+from graphlint.index.summary import ClassInfo, FunctionInfo, ModuleSummary
 from graphlint.index.project import HotInfo, ProjectIndex
 
 
@@ -308,28 +309,66 @@ class Context:
         refs = {ref for c in self.index.mro(cls) for ref in c.callables.get(expr.attr.value, ())} if cls else set()
         return next(iter(refs)) if len(refs) == 1 else None
 
+    def bound_value(self, expr: cst.BaseExpression) -> cst.BaseExpression:
+        """What a local name holds where the unit binds it once by a plain `name = value` (a parameter is not
+        bound here); `expr` itself otherwise."""
+        fn = self.unit.function
+        if isinstance(expr, cst.Name) and (fn is None or expr.value not in (*fn.params, *fn.kwonly)):
+            return self.inference.bound_once(expr.value) or expr
+        return expr
+
     def validating_distribution(self, expr: cst.BaseExpression) -> bool:
         """`expr` holds a `torch.distributions` instance that validates what its `log_prob` is given: a construction
         written in place without `validate_args=False` (`Normal(0, s).log_prob(x)`), or a field of the unit's class
         that every method stores only such constructions in (`self.distribution = Normal(mean, std)` in SB3's
         `proba_distribution`: `ClassInfo.distributions`). Whether the process turned validation off is
         `validation_off`'s question."""
-        fn = self.unit.function
-        if isinstance(expr, cst.Name) and (fn is None or expr.value not in (*fn.params, *fn.kwonly)):
-            # `probs = Categorical(logits=x)` then `probs.log_prob(a)`: a local bound once holds that construction
-            expr = self.inference.bound_once(expr.value) or expr
+        expr = self.bound_value(expr)  # `probs = Categorical(logits=x)` then `probs.log_prob(a)`
         if isinstance(expr, cst.Call):
             arg = kwarg(expr, "validate_args")
             return distribution_class(self.call_name(expr) or "") and (arg is None or is_true(arg.value))
+        return self._every_store(expr, lambda cls: cls.distributions)
+
+    def syncing_scaler(self, expr: cst.BaseExpression) -> bool:
+        """`expr` holds a torch GradScaler whose `step` reads `found_inf` on the host (`syncing_grad_scaler`): a
+        construction in place, a local bound once to one, or a field of the unit's class that every method stores
+        only such constructions in (`ClassInfo.grad_scalers`), or a parameter every call site fills with one. A parameter
+        is not known by its name."""
+        fn = self.unit.function
+        if isinstance(expr, cst.Name) and fn is not None and expr.value in (*fn.params, *fn.kwonly) and self.index:
+            # `def optimizer_step(model, scaler, opt)`, every call site passing one (`CallFacts.params`)
+            return self.index.call_facts.params(fn).get(expr.value) is GRAD_SCALER
+        expr = self.bound_value(expr)
+        if isinstance(expr, cst.Call):
+            return syncing_grad_scaler(self.call_name(expr) or "", *self._scaler_literals(expr))
+        return self._every_store(expr, lambda cls: cls.grad_scalers)
+
+    def _every_store(self, expr: cst.BaseExpression, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:
+        """`expr` is a field of the unit's class (`self.x`) that the class or a base records, in `table` (field ->
+        whether every store says so), as true."""
         if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
             return False
+        fn = self.unit.function
         cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key and self.index else None
         if cls is None:
             return False
-        attr = expr.attr.value
-        mro = self.index.mro(cls)
-        stored = [c.distributions[attr] for c in mro if attr in c.distributions]
+        stored = [table(c)[expr.attr.value] for c in self.index.mro(cls) if expr.attr.value in table(c)]
         return bool(stored) and all(stored)
+
+    def _scaler_literals(self, call: cst.Call) -> tuple[str | None, bool | None]:
+        """A GradScaler construction's `device` string literal (None: not given or computed) and `enabled` (None: not
+        given; a literal's truth, through a local bound once to one, `use_amp = False`; True for a computed flag)."""
+        given = kwarg(call, "device")
+        device = given.value if given is not None else \
+            next((a.value for a in call.args if a.keyword is None and not a.star), None)
+        text = device.evaluated_value if isinstance(device, cst.SimpleString) else None
+        place = text if isinstance(text, str) else None
+        arg = kwarg(call, "enabled")
+        if arg is None:
+            return place, None
+        value = self.bound_value(arg.value)  # `use_amp = False; GradScaler(enabled=use_amp)`
+        literal = value.value if isinstance(value, cst.Name) and value.value in ("True", "False", "None") else None
+        return place, literal == "True" if literal else True
 
     def _place_tested(self) -> bool:
         """The statement is in the body of an `if` that tests where a parameter the host path binds lies

@@ -23,7 +23,7 @@ from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, DATA_LOADERS, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
-    keeps_input_device, torch_return_kind,
+    keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -31,7 +31,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
-    HOST_FAMILY, ORT_SESSION,
+    HOST_FAMILY, ORT_SESSION, GRAD_SCALER,
     HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
     Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
@@ -2062,6 +2062,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return CPU_TENSOR
     if qual in HOST_TENSOR_AND_NUMBER:
         return Items((CPU_TENSOR, HOST))  # `torchaudio.load(path)`: the waveform and its sample rate
+    if qual in GRAD_SCALERS:
+        return GRAD_SCALER if syncing_grad_scaler(qual, *scaler_literals(value)) else UNKNOWN
     if qual in ONNX_SESSIONS:
         return ORT_SESSION  # `ort.InferenceSession(path)`: passed, stored or returned, its `run` answers arrays
     if qual in DATA_LOADERS and _default_collate(value):
@@ -2823,3 +2825,19 @@ def _dominating(line: int, binds: list[ast.expr | ast.AugAssign | None], scope: 
         if best.end_lineno < b.end_lineno <= block_end:  # type: ignore[operator]
             return None
     return best  # type: ignore[return-value]
+
+
+def scaler_literals(call: ast.Call) -> tuple[str | None, bool | None]:
+    """A GradScaler construction's `device` (the first positional or `device=`, a string literal, else None) and
+    `enabled` (a literal's truth, True for a value the code computes, None when not given)."""
+    device = call.args[0] if call.args and not isinstance(call.args[0], ast.Starred) else None
+    enabled: ast.expr | None = None
+    for kw in call.keywords:
+        if kw.arg == "device":
+            device = kw.value
+        elif kw.arg == "enabled":
+            enabled = kw.value
+    place = device.value if isinstance(device, ast.Constant) and isinstance(device.value, str) else None
+    if enabled is None:
+        return place, None
+    return place, bool(enabled.value) if isinstance(enabled, ast.Constant) else True

@@ -232,6 +232,8 @@ _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class
 # a library object that answers host data: an ONNX Runtime session (`ONNX_SESSIONS`), by the call-site facts too
 ONNX_SESSION = Val(Kind.OBJECT, ref="onnxruntime.InferenceSession")
 _BASE_VALS[Base.ORT_SESSION] = ONNX_SESSION
+GRAD_SCALER_REF = "torch.amp.GradScaler"  # one whose `step` syncs (`torch_kinds.syncing_grad_scaler`)
+_BASE_VALS[Base.GRAD_SCALER] = Val(Kind.OBJECT, ref=GRAD_SCALER_REF)
 # (what `Inference._loader` makes of a `DataLoader(...)` call with the default collate)
 _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
 

@@ -56,6 +56,9 @@ class Base(Enum):
     # an ONNX Runtime inference session (`ort.InferenceSession(path)`, `torch_kinds.ONNX_SESSIONS`): its `run`
     # answers a list of NumPy arrays wherever it is passed, stored or returned
     ORT_SESSION = "ort_session"
+    # a torch GradScaler whose `step` reads `found_inf` on the host (`torch_kinds.syncing_grad_scaler`), wherever it
+    # is passed or stored
+    GRAD_SCALER = "grad_scaler"
     # a Python list whose every element is a host tensor (`ids = []` filled by `ids.append(torch.tensor(row))`, `[
     # torch.tensor(r) for r in rows]`): an element of it is a host tensor, and so is the `.device` it names
     CPU_SEQ = "cpu_tensor_seq"
@@ -285,14 +288,14 @@ CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE, Base.HOST_LOADER
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
-ORT_SESSION = Base.ORT_SESSION
+ORT_SESSION, GRAD_SCALER = Base.ORT_SESSION, Base.GRAD_SCALER
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
-# does): a tokenizer, a loader of host batches, an ONNX Runtime session
-LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION})
+# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler
+LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION, GRAD_SCALER})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

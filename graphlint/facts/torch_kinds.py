@@ -441,6 +441,25 @@ def distribution_class(qual: str) -> bool:
         and tail not in DIST_UNCONSTRAINED
 
 
+# torch's loss scalers: `step(opt)` reads `found_inf` on the host when enabled (torch/amp/grad_scaler.py, torch 2.13:
+# `_maybe_opt_step` runs `sum(v.item() for v in found_inf_per_device.values())`, l. 371, called by `step`, l. 479;
+# `unscale_` (l. 302-361) and `update` (l. 484-560, `non_blocking` copies) read nothing). `device` is the first
+# parameter of `torch.amp`'s; `torch.cuda.amp`'s (a subclass fixing "cuda") has none.
+GRAD_SCALERS = {"torch.amp.GradScaler": True, "torch.amp.grad_scaler.GradScaler": True,
+                "torch.cuda.amp.GradScaler": False, "torch.cuda.amp.grad_scaler.GradScaler": False}
+
+
+def syncing_grad_scaler(qual: str, device: str | None, enabled: bool | None) -> bool:
+    """A construction of `qual` with the literal `device` (None: not given or not a string) and `enabled` (None: not
+    given, True: a true literal or a value the code computes, False: a false literal) is a scaler whose `step` reads
+    `found_inf` on the host: torch's, enabled (`enabled=True` is the default; a flag the code computes counts as
+    on, as amp is the reason to build one), on CUDA (torch disables one where CUDA is absent; a "cpu" scaler's
+    `.item()` reads host memory)."""
+    if qual not in GRAD_SCALERS or enabled is False:
+        return False
+    return not GRAD_SCALERS[qual] or device is None or device.startswith("cuda")
+
+
 def torch_return_kind(qual: str) -> Base:
     """What a call of the torch function `qual` returns, by its name alone: TENSOR, BOOL_TENSOR,
     HOST or UNKNOWN. Factories (CPU unless device= says otherwise), sequence returns and returns

@@ -30,7 +30,7 @@ from graphlint.facts.default_device import (
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.host_reads import host_reads
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
+    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
@@ -45,7 +45,7 @@ from graphlint.facts.callsite import (
     escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
     keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
     refine_returns, required_positionals, return_kinds, returns_a_tuple, returns_no_tensor, returns_only_tuples,
-    scope_of, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
+    scope_of, scaler_literals, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
@@ -402,6 +402,9 @@ class ClassInfo:
     # field -> whether every `torch.distributions` construction a method stores in it validates (no
     # `validate_args=False`); False for a field also stored something else (`_note_distribution`)
     distributions: dict[str, bool] = field(default_factory=dict)
+    # field -> whether every store of any method fills it with a torch GradScaler whose `step` reads `found_inf` on
+    # the host (`syncing_grad_scaler`), None aside; False once one store is anything else (`_note_scaler`)
+    grad_scalers: dict[str, bool] = field(default_factory=dict)
 
 
 @dataclass
@@ -1457,6 +1460,7 @@ class _Indexer(ast.NodeVisitor):
                             continue
                         value = _built(sub.value, built, self.resolve)
                         self._note_distribution(cls, target.attr, value)
+                        self._note_scaler(cls, target.attr, value)
                         kind = self._attr_kind(value)
                         (on_device if device_loaded(sub.value) else loaded if _loader_call(_under_moves(sub.value))
                          else elsewhere).add(target.attr)
@@ -1522,6 +1526,7 @@ class _Indexer(ast.NodeVisitor):
                 lazy = (cls.key, target.attr)
                 value = _built(sub.value, built, self.resolve)
                 self._note_distribution(cls, target.attr, value)
+                self._note_scaler(cls, target.attr, value)
                 if target.attr in cls.attrs and lazy in self.lazy_attrs and cls.attrs[target.attr] == TENSOR_HELD:
                     if self._attr_kind(value) != TENSOR_HELD and not _is_none(value):
                         del cls.attrs[target.attr]  # a tensor in one method, something else in another: unknown
@@ -1572,6 +1577,16 @@ class _Indexer(ast.NodeVisitor):
                                                                   and kw.value.value is True)
                               for kw in value.keywords)  # type: ignore[union-attr]
         cls.distributions[attr] = cls.distributions.get(attr, True) and not off  # one store not validating: False
+
+    def _note_scaler(self, cls: ClassInfo, attr: str, value: ast.expr) -> None:
+        """`self.scaler = torch.amp.GradScaler()` in any method: the field holds a scaler whose `step` syncs, as
+        `syncing_grad_scaler` judges the construction's literals. Any other store but None (`GradScaler(enabled=
+        False)`, `GradScaler("cpu")`, a call of anything else) makes the field False for good."""
+        if _is_none(value):
+            return
+        syncing = isinstance(value, ast.Call) and syncing_grad_scaler(
+            self.resolve(dotted(value.func)) or "", *scaler_literals(value))
+        cls.grad_scalers[attr] = cls.grad_scalers.get(attr, True) and syncing
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:
         """`self.model: TpPartBaseModel = self.model` (an engine typing what a loader returned): the attribute

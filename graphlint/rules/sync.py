@@ -266,7 +266,7 @@ def _is_constant(expr: cst.BaseExpression | None) -> bool:
 
 
 # ---------------------------------------------------------------------------------------------
-# GL141-GL152 (host_data/capture helpers live in their own modules).
+# GL141-GL153 (host_data/capture helpers live in their own modules).
 
 from graphlint.facts.syntax import (  # noqa: E402
     argument, code_of, descendants, is_true, kwarg, method_call, positional, signed_literal)
@@ -766,3 +766,77 @@ class ClipGradErrorIfNonfinite(Rule):
             value = args[index] if len(args) > index else None
         if is_true(value):
             self.report(node)
+
+
+class GradScalerStep(Rule):
+    """`scaler.step(optimizer)` of an enabled CUDA `GradScaler` reads `found_inf` on the host.
+
+    To skip the step on inf/NaN gradients, `GradScaler.step` (`torch.amp` and `torch.cuda.amp`) runs
+    `_maybe_opt_step`, which does `sum(v.item() for v in found_inf_per_device.values())`: a device-to-host read and a
+    wait every step (torch/amp/grad_scaler.py). `unscale_` and `update` read nothing on the host. Reported where
+    the flow sees the scaler built: in place, in a local bound once to the construction, or in a field every method
+    stores only such constructions in (`self.scaler = torch.amp.GradScaler()`), or a parameter every call site
+    fills with one. A scaler built with `enabled=False` (a literal, or a local bound to one) or on `"cpu"` is not
+    reported (torch disables one where CUDA is absent), nor is one the flow does not see built (a parameter with no
+    call site, or one a call site fills otherwise), nor a step of a torch optimizer built with
+    `fused=True` (it takes `found_inf` as a tensor: no `.item()`). A flag the code computes (`enabled=args.amp`)
+    counts as on: amp is the reason to build one.
+    """
+
+    code = "GL153"
+    name = "grad-scaler-step"
+    family = Family.HOST_SYNC
+    message = "`{call}` of an enabled GradScaler reads `found_inf` on the host (`.item()`) and blocks every step"
+    fix_hint = ("Train in bf16 without a scaler, or pass an optimizer built with `fused=True` (its step takes "
+                "`found_inf` on the device); keep `scaler.step` out of a captured region")
+    why = (
+        "The inf/NaN check reads `found_inf` on the host every step: the host waits for the backward pass, and "
+        "capture is invalidated."
+    )
+    hazard = "host-checked-result"
+    use_instead = (
+        "def step(model, opt, loss):\n    with torch.autocast('cuda', dtype=torch.bfloat16):\n"
+        "        loss.backward()\n    opt.step()\n"
+    )
+    VALID = (
+        "def step(opt, loss):\n    scaler = torch.amp.GradScaler(enabled=False)\n    scaler.scale(loss).backward()\n"
+        "    scaler.step(opt)\n    scaler.update()\n",
+        "def step(opt, loss):\n    scaler = torch.amp.GradScaler('cpu')\n    scaler.scale(loss).backward()\n"
+        "    scaler.step(opt)\n",
+        "def step(scaler, opt, loss):\n    scaler.scale(loss).backward()\n    scaler.unscale_(opt)\n"
+        "    scaler.step(opt)\n",
+        "def step(model, loss):\n    opt = torch.optim.AdamW(model.parameters(), fused=True)\n"
+        "    scaler = torch.amp.GradScaler()\n    scaler.step(opt)\n",
+    )
+    INVALID = (
+        "def step(opt, loss):\n    scaler = torch.amp.GradScaler()\n    scaler.scale(loss).backward()\n"
+        "    scaler.step(opt)  # <- GL153\n"
+        "   #^^^^^^^^^^^^^^^^\n"
+        "    scaler.update()\n",
+        "def step(opt, loss):\n    scaler = torch.cuda.amp.GradScaler(enabled=True)\n"
+        "    scaler.unscale_(opt)\n"
+        "    scaler.step(opt)  # <- GL153\n"
+        "   #^^^^^^^^^^^^^^^^\n",
+    )
+
+    def visit_Call(self, node: cst.Call) -> None:
+        func = node.func
+        if isinstance(func, cst.Attribute) and func.attr.value == "step" and node.args \
+                and self.ctx.syncing_scaler(func.value) and not self._fused(node.args[0].value):
+            self.report(node, self.message.format(call=f"{code_of(func.value)}.step"))
+
+    def _fused(self, opt: cst.BaseExpression) -> bool:
+        """The optimizer is a torch one built here with `fused=True` (in place or in a local bound once): it sets
+        `_step_supports_amp_scaling` (torch/optim/adam.py, sgd.py, adagrad.py), and `GradScaler.step` hands it
+        `found_inf` as a tensor, with no `.item()`."""
+        opt = self.ctx.bound_value(opt)
+        if not (isinstance(opt, cst.Call) and self.ctx.call_name(opt) in FUSED_SCALING_OPTIMIZERS):
+            return False
+        arg = kwarg(opt, "fused")
+        return arg is not None and is_true(arg.value)
+
+
+# torch optimizers whose `step` takes the scaler's `found_inf` as a tensor when built with `fused=True`
+FUSED_SCALING_OPTIMIZERS = frozenset({"torch.optim.Adam", "torch.optim.AdamW", "torch.optim.SGD",
+                                      "torch.optim.Adagrad", "torch.optim.adam.Adam", "torch.optim.adamw.AdamW",
+                                      "torch.optim.sgd.SGD", "torch.optim.adagrad.Adagrad"})

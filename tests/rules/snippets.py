@@ -22,7 +22,7 @@ def findings(src: str, scope: str = "hot") -> set[tuple[int, str]]:
 
 
 MINE = frozenset({
-    "GL130", "GL131", "GL133", "GL141", "GL143", "GL144", "GL150", "GL151", "GL152",
+    "GL130", "GL131", "GL133", "GL141", "GL143", "GL144", "GL150", "GL151", "GL152", "GL153",
     "GL201", "GL202", "GL203", "GL204", "GL205", "GL206", "GL307", "GL308", "GL301", "GL302", "GL303", "GL304", "GL305",
 })
 

@@ -799,3 +799,72 @@ def test_empty_cache_after_a_blocking_read_of_a_device_tensor_does_not_wait():
     """
     got = {line for line, code in findings(src) if code == "GL145"}
     assert got == {18, 21, 23, 25}
+
+
+def test_grad_scaler_step_reads_found_inf():
+    """An enabled CUDA `GradScaler`'s `step` reads `found_inf` with `.item()` (`_maybe_opt_step`): GL153 where the
+    flow sees the scaler built, in a local or in a field a later method fills (owlwms's trainers). Decoys: `unscale_`
+    and `update`, `enabled=False` (a literal, and a local bound to one), a `"cpu"` scaler, a parameter nothing types,
+    a fused optimizer (its step takes `found_inf` as a tensor), a field also stored a disabled scaler."""
+    check("""
+        import torch
+
+        class Trainer:
+            def __init__(self):
+                self.scaler = None
+                self.off = torch.amp.GradScaler(enabled=True)
+
+            def setup(self, flag):
+                self.scaler = torch.amp.GradScaler()
+                self.off = torch.amp.GradScaler(enabled=False)
+
+            def train(self, loader, model, opt, scaler, use_amp_arg):
+                use_amp = False
+                quiet = torch.amp.GradScaler(enabled=use_amp)
+                cpu = torch.amp.GradScaler("cpu")
+                legacy = torch.cuda.amp.GradScaler(enabled=use_amp_arg)
+                fused = torch.optim.Adam(model.parameters(), fused=True)
+                for x in loader:
+                    loss = model(x.cuda()).sum()
+                    self.scaler.scale(loss).backward()
+                    self.scaler.unscale_(opt)
+                    self.scaler.step(opt)  # <- GL153
+                    self.scaler.update()
+                    self.off.step(opt)
+                    quiet.step(opt)
+                    cpu.step(opt)
+                    scaler.step(opt)
+                    legacy.step(opt)  # <- GL153
+                    self.scaler.step(fused)
+
+        # graphlint: hot
+        def run(loader, model, opt):
+            t = Trainer()
+            t.setup(True)
+            t.train(loader, model, opt, None, True)
+    """, scope="all")
+
+
+def test_grad_scaler_step_through_a_parameter():
+    """A parameter every call site fills with an enabled scaler (a field, a local bound to a construction) holds one
+    (`CallFacts.params`); one a call site also fills with a disabled scaler is unknown: no finding."""
+    check("""
+        import torch
+
+        def apply(scaler, opt):
+            scaler.step(opt)  # <- GL153
+
+        def mixed(scaler, opt):
+            scaler.step(opt)
+
+        class Trainer:
+            def setup(self):
+                self.scaler = torch.amp.GradScaler()
+
+            def train(self, opt):
+                apply(self.scaler, opt)
+                local = torch.amp.GradScaler()
+                apply(local, opt)
+                mixed(local, opt)
+                mixed(torch.amp.GradScaler(enabled=False), opt)
+    """, scope="all")

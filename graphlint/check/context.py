@@ -15,6 +15,7 @@ import libcst as cst
 from libcst.metadata import CodeRange
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Finding
+from graphlint.facts.host_reads import HostRead
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference
 from graphlint.facts.kinds import GRAD_SCALER, HOST_LIST, HOST_SEQ, LIST, IKind
@@ -439,7 +440,7 @@ class Context:
                     return HelperRead(code_of(call.func), kind, line, read, param)
         return None
 
-    def _helper_summaries(self, call: cst.Call) -> list[tuple[tuple[str, ...], tuple[tuple[str, str, int, str], ...]]]:
+    def _helper_summaries(self, call: cst.Call) -> list[tuple[tuple[str, ...], tuple[HostRead, ...]]]:
         """(the parameters a call's arguments fill, the host reads) of the helper `call` runs: project functions, or
         a module-level lambda."""
         qual = self.call_name(call)

@@ -971,10 +971,12 @@ class Inference:
         recv = self(node.value)
         if recv == DEVICE_RESULT:
             return recv  # `codec.encode_code(a)[0]`: a device tensor where the result is one
+        sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
         if recv == MOVED:
-            return self._moved_item(node)
+            # a slice of a moved value is one too (a tensor's, a `Sequential`'s); an element is a device tensor, as
+            # far as it is used as a number (a module's item, `seq[0]`, would raise there)
+            return MOVED if sliced else TENSOR
         if recv == MOVED_SEQ:
-            sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
             return recv if sliced else MOVED  # `batch[1:]`, `batch[0]` of `[b.to(device) for b in batch]`
         if recv == HOST_DATA:
             return recv  # `batch["input_ids"]`, `ids[-n:]`: an item or a slice of host data is host data
@@ -991,7 +993,6 @@ class Inference:
             i = _int_literal(node.slice[0].slice.value)
             if i is not None:
                 return items[i] if -len(items) <= i < len(items) else UNKNOWN
-        sliced = len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice)
         if sliced and (recv.kind is Kind.HOST_SEQ or recv == LIST):
             return recv  # `ids.tolist()[:n]`: a slice of a list is a list (a tuple's a tuple), not one item
         if recv.kind in HOSTS:
@@ -1012,14 +1013,6 @@ class Inference:
             # the receiver's is and every index is a host int, a slice, `None` or `...`.
             return Val(recv.kind, weak=recv.weak, pinned=recv.pinned, rank=self._indexed_rank(recv, node))
         return UNKNOWN
-
-    @staticmethod
-    def _moved_item(node: cst.Subscript) -> Val:
-        """An item of a value moved to the device (`MOVED`): a slice is one too (a tensor's, a `Sequential`'s); an
-        element is a device tensor, as far as it is used as a number (a module's item, `seq[0]`, would raise there)."""
-        if len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Slice):
-            return MOVED
-        return TENSOR
 
     def _indexed_rank(self, recv: Val, node: cst.Subscript) -> int | None:
         if recv.rank is None:

@@ -2226,12 +2226,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         hops = _hop_keys(reached)
         out: set[str] = set()
         for key, info in reached.items():
-            root = info.hop
-            while root is not None and root.parent is not None:
-                root = root.parent
-            if root in self._handed_roots and not any(
-                    (cls := self.classes.get(self.functions[k].class_key or "")) is not None and self.is_nn_module(cls)
-                    for k in _chain_keys(info.hop, hops)):
+            if _root_hop(info.hop) in self._handed_roots \
+                    and not any(self._module_method(self.functions[k]) for k in _chain_keys(info.hop, hops)):
                 out.add(key)
         return frozenset(out)
 
@@ -4825,6 +4821,13 @@ def _chain_keys(hop: Hop | None, hops: dict[int, str]) -> Iterator[str]:
         if key is not None:
             yield key
         hop = hop.parent
+
+
+def _root_hop(hop: Hop | None) -> Hop | None:
+    """The first hop of the chain `hop` ends (its root's)."""
+    while hop is not None and hop.parent is not None:
+        hop = hop.parent
+    return hop
 
 
 def _rollout_loops(unit: FunctionInfo) -> tuple[tuple[int, int], ...]:

@@ -28,7 +28,7 @@ from graphlint.facts.default_device import (
     validation_turned_off,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
-from graphlint.facts.host_reads import host_reads
+from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
@@ -320,7 +320,7 @@ class FunctionInfo:
     modes: tuple[str, ...] = ()
     # the first read on the host of each parameter that every call runs (`facts.host_reads`): (parameter, kind, line,
     # the read): a call passing a device tensor for it waits there (`Context.helper_read`)
-    host_reads: tuple[tuple[str, str, int, str], ...] = ()
+    host_reads: tuple[HostRead, ...] = ()
 
     @property
     def display(self) -> str:
@@ -447,8 +447,7 @@ class ModuleSummary:
     str_constants: dict[str, str] = field(default_factory=dict)
     # module-level names bound once to a lambda that reads a parameter on the host (`to_np = lambda x:
     # x.detach().cpu().numpy()`): its positional parameters and its reads, as `FunctionInfo.host_reads`
-    lambda_reads: dict[str, tuple[tuple[str, ...], tuple[tuple[str, str, int, str], ...]]] = \
-        field(default_factory=dict)
+    lambda_reads: dict[str, tuple[tuple[str, ...], tuple[HostRead, ...]]] = field(default_factory=dict)
     # (registry, entry) of each class or function a decorator registers (`@MODELS.register_module()`)
     registered: list[tuple[str, str]] = field(default_factory=list)
     # (decorator, entry) of each module-level def or class decorated by a plain name (`@register_x("k")` ->

@@ -17,7 +17,7 @@ generator's and a coroutine's parameters (the body runs later), and `non_blockin
 from __future__ import annotations
 
 import ast
-from typing import Callable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from graphlint.facts.names import bound_names, own_nodes, walk_ast
 
@@ -45,19 +45,34 @@ _DEFERRED = (ast.Lambda, ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorE
 
 def host_reads(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, resolve: Resolve) -> tuple[HostRead, ...]:
     """The first read on the host of each parameter that every call runs (see the module's docstring)."""
-    if isinstance(node, ast.AsyncFunctionDef) or _is_generator(node):
+    if isinstance(node, ast.AsyncFunctionDef):
         return ()
-    params = _params(node.args) - _rebound(node)
+    params = _params(node.args)
     if not params:
         return ()
-    exprs = [node.body] if isinstance(node, ast.Lambda) else list(_always_run(node.body))
+    if isinstance(node, ast.Lambda):
+        found = _first_reads([node.body], params, resolve)
+    else:
+        # (the statements' exits are looked for only where some top-level statement reads a parameter at all)
+        found = _first_reads(_always_run(node.body, exits=False), params, resolve) and \
+            _first_reads(_always_run(node.body), params, resolve)
+    # The whole-body walks come last: most functions read no parameter on the host, and they skip both (each read is
+    # a parameter's own, so dropping rebound parameters afterwards keeps every other parameter's first read).
+    if not found or _is_generator(node):
+        return ()
+    rebound = _rebound(node)
+    return tuple(sorted((r for param, r in found.items() if param not in rebound), key=lambda r: r[2]))
+
+
+def _first_reads(exprs: Iterable[ast.expr], params: set[str], resolve: Resolve) -> dict[str, HostRead]:
+    """The first read on the host of each parameter among the unconditional parts of `exprs`."""
     found: dict[str, HostRead] = {}
     for expr in exprs:
         for sub in _unconditional(expr):
             read = _read(sub, params, resolve) if isinstance(sub, ast.Call) else None
             if read is not None and read[0] not in found:
                 found[read[0]] = read
-    return tuple(sorted(found.values(), key=lambda r: r[2]))
+    return found
 
 
 def _params(args: ast.arguments) -> set[str]:
@@ -92,13 +107,14 @@ def _rebound(node: ast.FunctionDef | ast.Lambda) -> set[str]:
     return out
 
 
-def _always_run(body: list[ast.stmt]) -> Iterator[ast.expr]:
-    """The expressions of `body` that run on every path through it, up to the first statement that may end it."""
+def _always_run(body: list[ast.stmt], exits: bool = True) -> Iterator[ast.expr]:
+    """The expressions of `body` that run on every path through it, up to the first statement that may end it
+    (`exits=False`: past such statements too, a cheap superset)."""
     for stmt in body:
         if isinstance(stmt, (ast.With, ast.AsyncWith)):
             yield from (item.context_expr for item in stmt.items)
-            yield from _always_run(stmt.body)
-            if _may_exit(stmt):
+            yield from _always_run(stmt.body, exits)
+            if exits and _may_exit(stmt):
                 return
             continue
         if isinstance(stmt, (ast.If, ast.While)):
@@ -108,7 +124,7 @@ def _always_run(body: list[ast.stmt]) -> Iterator[ast.expr]:
         elif isinstance(stmt, (ast.Expr, ast.Return, ast.Assign, ast.AugAssign, ast.AnnAssign)):
             if stmt.value is not None:
                 yield stmt.value
-        if isinstance(stmt, _EXITS) or _may_exit(stmt):
+        if exits and (isinstance(stmt, _EXITS) or _may_exit(stmt)):
             return
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Callable, Iterable, Iterator
 
+from graphlint.facts.literals import ast_literal, names_cpu
 from graphlint.facts.names import bound_names, own_nodes, walk_ast
 
 Resolve = Callable[[str | None], "str | None"]
@@ -203,8 +204,9 @@ def _to_host(call: ast.Call) -> bool:
 
 
 def _names_cpu(expr: ast.expr) -> bool:
+    """A host device literal (`"cpu"`, `"cpu:0"`: `facts.literals.names_cpu`), or `torch.device` of one."""
     if isinstance(expr, ast.Constant):
-        return expr.value == "cpu"
+        return names_cpu(ast_literal(expr))
     return isinstance(expr, ast.Call) and len(expr.args) == 1 and _names_cpu(expr.args[0]) \
         and isinstance(expr.func, (ast.Attribute, ast.Name)) \
         and (expr.func.attr if isinstance(expr.func, ast.Attribute) else expr.func.id) == "device"

@@ -373,3 +373,36 @@ def test_a_handed_loop_still_reads_what_its_handed_call_returns():
             return torch.concat(logits, dim=0)
     """)
     assert (7, "GL103") in got
+
+
+def test_a_lightning_validation_step_reaches_its_syncs_and_host_metrics_stay_silent():
+    """sgmse's `ScoreModel.validation_step -> enhance`: Lightning's validation loop runs the hook per batch, so the
+    helper's `.cpu()` of the model's output is on the hot path. Decoys: a `validation_step` that only logs host
+    metrics (a Python float sum, `len`, numpy scores), and a class with the hook that derives from no Lightning."""
+    assert findings("""
+        import numpy as np
+        import pytorch_lightning as pl
+        import torch
+
+        class Score(pl.LightningModule):
+            def forward(self, x):
+                return x * 2
+
+            def enhance(self, y):
+                return self(y.cuda()).cpu().numpy()
+
+            def validation_step(self, batch, batch_idx):
+                scores = [float(np.mean(self.enhance(y))) for y in batch]
+                self.log("score", sum(scores) / len(scores))
+
+        class Quiet(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                total = 0.0
+                for name, value in batch["metrics"].items():
+                    total += float(np.asarray(value).mean())
+                self.log("metric", total / max(len(batch["metrics"]), 1))
+
+        class Checker:
+            def validation_step(self, batch, batch_idx):
+                return torch.ones(3).cuda().sum().item()
+    """) == {(10, "GL103")}

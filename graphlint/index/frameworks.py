@@ -111,6 +111,18 @@ def pipeline_model(ref: str) -> bool:
     return attr in DIFFUSERS_MODEL_COMPONENTS and head.startswith("diffusers.") and head.endswith("Pipeline()")
 
 
+# Numerical integrators that call the function they are handed once per evaluation, inside the call: qualified name ->
+# (the function's keyword, at position 0; what the library passes it, in order: per parameter the position of the
+# call's argument it is read from, None for a host float, and whether it is one element of that argument). scipy hands
+# `fun(t, y)` / `func(y, t)` a float and a NumPy array like `y0` (docs.scipy.org/doc/scipy/reference/generated/
+# scipy.integrate.solve_ivp.html, .odeint.html); torchdiffeq hands `func(t, y)` a point of the grid `t` and a tensor
+# like `y0` (github.com/rtqichen/torchdiffeq: `odeint(func, y0, t)`).
+INTEGRATORS: dict[str, tuple[str, tuple[tuple[int | None, bool], ...]]] = {
+    "scipy.integrate.solve_ivp": ("fun", ((None, False), (2, False))),
+    "scipy.integrate.odeint": ("func", ((1, False), (None, False))),
+    **{f"torchdiffeq.{name}": ("func", ((2, True), (1, False))) for name in ("odeint", "odeint_adjoint")},
+}
+
 # Gradio's event listeners (`btn.click(fn, inputs, outputs)`, `demo.load(fn)`, `.then(fn)`) and apps
 # (`gr.Interface(fn=...)`): gradio calls `fn` on each user event, in a module that imports gradio.
 GRADIO_LISTENERS = frozenset({"click", "submit", "change", "input", "select", "upload", "release", "stop_recording",

@@ -406,3 +406,67 @@ def test_a_lightning_validation_step_reaches_its_syncs_and_host_metrics_stay_sil
             def validation_step(self, batch, batch_idx):
                 return torch.ones(3).cuda().sum().item()
     """) == {(10, "GL103")}
+
+
+def test_a_function_handed_to_an_integrator_runs_in_its_callers_tier_with_host_arguments():
+    """sgmse's `ode_func` handed to `scipy.integrate.solve_ivp`: the integrator calls it once per evaluation, inside
+    the call, with a float time and a NumPy state, so its device round trip is on the forward's path. Decoys: right-hand
+    sides that only read their NumPy state and float time (`solve_ivp`, `odeint`'s `(y, t)` order) stay silent, and a
+    function handed to an unknown library call (`register(f)`) stays cold."""
+    assert findings("""
+        import numpy as np
+        import torch
+        from scipy import integrate
+        from scipy.integrate import odeint
+        from torch import nn
+        from absent.lib import register
+
+        W = torch.ones(4, device="cuda")
+
+        def rhs(t, y):
+            x = torch.from_numpy(y).cuda()
+            return (W * x).cpu().numpy()
+
+        def decay(t, y):
+            if t > 0.5 and float(y.sum()) > 1.0:
+                return -y * max(y.max(), 1.0)
+            return -y
+
+        def decay2(y, t):
+            return -y * int(t) if y.any() else y
+
+        def stored(t, y):
+            return (W * torch.from_numpy(y).cuda()).cpu().numpy()
+
+        class Sampler(nn.Module):
+            def forward(self, start: np.ndarray):
+                sol = integrate.solve_ivp(rhs, (1.0, 0.0), start)
+                quiet = integrate.solve_ivp(decay, (0.0, 1.0), np.ones(4))
+                quiet2 = odeint(decay2, np.ones(4), np.linspace(0, 1, 5))
+                register(stored)
+                return sol, quiet, quiet2
+    """) == {(11, "GL131"), (12, "GL103")}
+
+
+def test_a_function_handed_to_torchdiffeq_reads_a_grid_point_each_evaluation():
+    """torchdiffeq's `odeint(func, y0, t)` calls `func(t_i, y)` once per evaluation with a point of the grid `t`: a
+    `float(t)` of a device grid's point syncs every evaluation. Decoy: a field that only computes with its tensors
+    stays silent."""
+    assert findings("""
+        import torch
+        from torch import nn
+        from torchdiffeq import odeint, odeint_adjoint
+
+        def field(t, y):
+            if float(t) > 0.5:
+                return -y
+            return y
+
+        def smooth(t, y):
+            return -y * t
+
+        class Flow(nn.Module):
+            def forward(self, x):
+                grid = torch.linspace(0, 1, 5, device="cuda")
+                return odeint(field, x, grid)[-1] + odeint_adjoint(smooth, x, grid)[-1]
+    """) == {(6, "GL105")}

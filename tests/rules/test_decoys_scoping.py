@@ -470,3 +470,57 @@ def test_a_function_handed_to_torchdiffeq_reads_a_grid_point_each_evaluation():
                 grid = torch.linspace(0, 1, 5, device="cuda")
                 return odeint(field, x, grid)[-1] + odeint_adjoint(smooth, x, grid)[-1]
     """) == {(6, "GL105")}
+
+
+def test_a_returned_closure_runs_where_its_caller_calls_it():
+    """sgmse's `sampler = get_ode_sampler(..); sampler()`: a project function that returns a nested def hands its
+    caller a call edge to it, whether the result is bound to a local, a field built in `__init__` or a global: the
+    closure is captured where the capture region calls it (the factory's own call before the region is not), and
+    hot where a forward calls it. Decoys: a closure returned and never called is not captured; one built and called
+    only in set-up (`__init__`) stays cold."""
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        def make_step(model):
+            def step(x):
+                y = model(x)
+                return y * y.sum().item()
+            return step
+
+        def make_spare(model):
+            def spare(x):
+                return model(x).max().item()
+            return spare
+
+        def make_probe(layer):
+            def probe(x):
+                return layer(x).tolist()
+            return probe
+
+        def make_head(layer):
+            def head(x):
+                return layer(x).argmax().item()
+            return head
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = nn.Linear(4, 4)
+                check = make_probe(self.layer)
+                check(torch.zeros(4))
+                self.head = make_head(self.layer)
+
+            def forward(self, x):
+                return self.head(x)
+
+        def capture(model, x):
+            fn = make_step(model)
+            unused = make_spare(model)
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
+                out = fn(x)
+            return g, out
+    """).lstrip("\n")
+    found = {(f.line, f.code, f.context) for f in Linter(Config(scope="hot")).lint_text(src, "m.py").findings}
+    assert found == {(7, "GL101", "captured"), (22, "GL101", "forward")}

@@ -20,6 +20,7 @@ from graphlint.facts.kinds import (
 from graphlint.facts.inference import DICT_SETTERS
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
+from graphlint.index.frameworks import INTEGRATORS
 from graphlint.index.summary import CALLBACK_RUNNERS, NAME_ARG, OWN_RANK, PARAM, ClassInfo, FunctionInfo, ModuleSummary
 
 
@@ -1763,11 +1764,13 @@ class CallFacts:
             in_place = {(fn_ref, line, s.module) for s in self.index.modules.values()
                         for fn_ref, line in s.compiled_in_place}
             for fn in self.index.functions.values():  # handed to a call (`graph.capture(self._step, ids)`)
-                # handed to a runner whose arguments bind as a direct call's (`pool.apply_async(f, (a, b))`): the
-                # index records that call (`summary._runner_call`), a site as any other, no hidden one
+                # handed to a runner or an integrator whose arguments bind as a direct call's (`pool.apply_async(f,
+                # (a, b))`, `solve_ivp(f, span, y0)`): the index records that call (`summary._runner_call`,
+                # `_integrated_call`), a site as any other, no hidden one
                 bound = {(c, ln) for c, ln, *_kinds in fn.call_args} if fn.callable_args else set()
                 for _callee, _line, slot, ref in fn.callable_args:
-                    if (ref, _line) in bound and _callee.rpartition(".")[2] in CALLBACK_RUNNERS:
+                    if (ref, _line) in bound and (_callee.rpartition(".")[2] in CALLBACK_RUNNERS
+                                                  or _callee in INTEGRATORS):
                         continue
                     if _callee.rpartition(".")[2] in CLASS_READERS:
                         continue  # `isinstance(meta, Meta)`, `super(Meta, self)` neither builds nor calls `Meta`

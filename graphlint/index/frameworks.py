@@ -57,9 +57,13 @@ GENERATION_LOOPS = ("_sample", "sample", "_greedy_search", "greedy_search", "_be
 #   step (`atoms.get_potential_energy()` / `get_forces()`, ase-lib.org/ase/calculators/calculators.html). (LAMMPS's
 #   `MLIAPUnified.compute_forces` runs per MD step too, but the index cannot type what LAMMPS hands it: Kokkos device
 #   arrays and host counts, so rooting it flagged look-alikes);
-# - Lightning's fit loop calls a `LightningModule`'s `training_step` on every batch; transformers' `Trainer` calls its
-#   `training_step` (which calls `compute_loss`) on every batch, and a `TrainerCallback`'s `on_step_begin` /
-#   `on_step_end` around each step (huggingface.co/docs/transformers/main_classes/callback).
+# - Lightning's Trainer calls a `LightningModule`'s `training_step` on every batch of a fit, and `validation_step` /
+#   `test_step` on every batch of its validation and test loops (`trainer.validate`, `.test`, and validation inside a
+#   fit; lightning.ai/docs/pytorch/stable/common/lightning_module.html): host code around the model, never captured,
+#   as the training step is (its `predict_step` runs the inference path: a `forward` root, index/project.py);
+# - transformers' `Trainer` calls its `training_step` (which calls `compute_loss`) on every batch, and a
+#   `TrainerCallback`'s `on_step_begin` / `on_step_end` around each step
+#   (huggingface.co/docs/transformers/main_classes/callback).
 STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     ("transformers", "LogitsProcessor"): (("__call__",), "transformers' generate"),
     ("transformers", "LogitsWarper"): (("__call__",), "transformers' generate"),
@@ -71,7 +75,7 @@ STEP_PROTOCOLS: dict[tuple[str, str], tuple[tuple[str, ...], str]] = {
     **{(package, "Env"): (("step", "reset"), f"a {package} rollout") for package in ("gym", "gymnasium")},
     ("torchrl", "EnvBase"): (("_step", "_reset"), "torchrl's EnvBase.step"),
     ("ase", "Calculator"): (("calculate",), "ASE's dynamics"),
-    **{(package, "LightningModule"): (("training_step",), "Lightning's fit loop")
+    **{(package, "LightningModule"): (("training_step", "validation_step", "test_step"), "Lightning's Trainer")
        for package in ("lightning", "pytorch_lightning")},
     ("transformers", "Trainer"): (("training_step", "compute_loss"), "transformers' Trainer"),
     ("transformers", "TrainerCallback"): (("on_step_begin", "on_step_end"), "transformers' Trainer"),
@@ -106,6 +110,18 @@ def pipeline_model(ref: str) -> bool:
     head, _, attr = ref.rpartition(".")
     return attr in DIFFUSERS_MODEL_COMPONENTS and head.startswith("diffusers.") and head.endswith("Pipeline()")
 
+
+# Numerical integrators that call the function they are handed once per evaluation, inside the call: qualified name ->
+# (the function's keyword, at position 0; what the library passes it, in order: per parameter the position of the
+# call's argument it is read from, None for a host float, and whether it is one element of that argument). scipy hands
+# `fun(t, y)` / `func(y, t)` a float and a NumPy array like `y0` (docs.scipy.org/doc/scipy/reference/generated/
+# scipy.integrate.solve_ivp.html, .odeint.html); torchdiffeq hands `func(t, y)` a point of the grid `t` and a tensor
+# like `y0` (github.com/rtqichen/torchdiffeq: `odeint(func, y0, t)`).
+INTEGRATORS: dict[str, tuple[str, tuple[tuple[int | None, bool], ...]]] = {
+    "scipy.integrate.solve_ivp": ("fun", ((None, False), (2, False))),
+    "scipy.integrate.odeint": ("func", ((1, False), (None, False))),
+    **{f"torchdiffeq.{name}": ("func", ((2, True), (1, False))) for name in ("odeint", "odeint_adjoint")},
+}
 
 # Gradio's event listeners (`btn.click(fn, inputs, outputs)`, `demo.load(fn)`, `.then(fn)`) and apps
 # (`gr.Interface(fn=...)`): gradio calls `fn` on each user event, in a module that imports gradio.

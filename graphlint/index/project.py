@@ -91,9 +91,8 @@ SELF_CALLS = ("self", "self.forward", "self.__call__")
 # Lightning's hook of a `LightningModule` that its Trainer's predict loop runs per batch with autograd off
 # (`Trainer(inference_mode=True)`, the default: "use torch.inference_mode or torch.no_grad during evaluation
 # (validate/test/predict)", lightning.ai/docs/pytorch/stable/common/trainer.html#inference-mode): the inference
-# path, as a module's `forward`. `training_step` trains: its fit loop's per-batch hook is a `step` root of
-# `STEP_PROTOCOLS` (index/frameworks.py); `validation_step` / `test_step` are evaluation inside or after a fit,
-# which the sets label `other`, so they stay out.
+# path, as a module's `forward`. `training_step`, `validation_step` and `test_step` are host code around the model
+# per batch, never captured: `step` roots of `STEP_PROTOCOLS` (index/frameworks.py).
 LIGHTNING_BASE = "LightningModule"
 LIGHTNING_INFERENCE_HOOKS = ("predict_step",)
 # Names of start-up work that runs the model or replays graphs once (`_warms_up`).

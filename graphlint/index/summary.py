@@ -38,7 +38,8 @@ from graphlint.index.assigned import (
 )
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.elements import LIST_ADDERS as _LIST_ADDERS, returned_elements
-from graphlint.index.frameworks import AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, LIBRARY_ENTRY_METHODS
+from graphlint.index.frameworks import (AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTENERS, INTEGRATORS,
+                                         LIBRARY_ENTRY_METHODS)
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
@@ -2546,14 +2547,23 @@ class _Indexer(ast.NodeVisitor):
             ref = self.resolve(dotted(run))
             if ref:
                 self.func_stack[-1].calls.append((ref, node.lineno))
-                if tail in CALLBACK_RUNNERS and callee not in PARTIAL_CALLS \
-                        and (bound := _runner_call(node, tail, run)) is not None:
+                if callee in INTEGRATORS:
+                    bound = _integrated_call(node, callee, run)
+                elif tail in CALLBACK_RUNNERS and callee not in PARTIAL_CALLS:
+                    bound = _runner_call(node, tail, run)
+                else:
+                    bound = None
+                if bound is not None:
                     self._record_args(bound, ref)
 
     def _run_callable(self, node: ast.Call, callee: str, tail: str) -> ast.expr | None:
-        """The callable argument a partial, a runner (`CALLBACK_RUNNERS`) or a builtin that calls it runs."""
+        """The callable argument a partial, a runner (`CALLBACK_RUNNERS`), an integrator (`INTEGRATORS`) or a builtin
+        that calls it runs."""
         if callee in PARTIAL_CALLS:
             return _callback_arg(node, callee)
+        if callee in INTEGRATORS:
+            keyword = INTEGRATORS[callee][0]
+            return node.args[0] if node.args else next((kw.value for kw in node.keywords if kw.arg == keyword), None)
         if tail in CALLBACK_RUNNERS:
             return _callback_arg(node, tail)
         return node.args[0] if self._builtin_runner(node) else None
@@ -3354,6 +3364,22 @@ def _runner_call(call: ast.Call, runner: str, run: ast.expr) -> ast.Call | None:
     # `submit(f, *args, **kwargs)`, `to_thread(f, *args, **kwargs)`, `run_in_executor(ex, f, *args)`
     return ast.copy_location(ast.Call(func=run, args=call.args[pos + 1:],
                                       keywords=call.keywords if runner != "run_in_executor" else []), call)
+
+
+def _integrated_call(call: ast.Call, integrator: str, run: ast.expr) -> ast.Call | None:
+    """The call `run(t, y)` an integrator makes of the function it is handed (`solve_ivp(f, span, y0)` calls
+    `f(<float>, <array like y0>)`, torchdiffeq's `odeint(f, y0, t)` calls `f(t[0], <like y0>)`). None where an
+    argument it reads is not spelt positionally."""
+    args: list[ast.expr] = []
+    for pos, element in INTEGRATORS[integrator][1]:
+        if pos is None:
+            args.append(ast.Constant(0.0))
+        elif pos < len(call.args) and not isinstance(call.args[pos], ast.Starred):
+            arg = call.args[pos]
+            args.append(ast.Subscript(value=arg, slice=ast.Constant(0), ctx=ast.Load()) if element else arg)
+        else:
+            return None
+    return ast.copy_location(ast.Call(func=run, args=args, keywords=[]), call)
 
 
 def _spelt_call(run: ast.expr, args: ast.expr | None, kwargs: ast.expr | None, call: ast.Call) -> ast.Call | None:

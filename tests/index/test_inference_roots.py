@@ -720,24 +720,38 @@ LIGHTNING = """
         def predict_step(self, batch, batch_idx):
             return batch.sum()
 
+        def test_step(self, batch, batch_idx):
+            return batch.sum()
+
     class Runner:
         def predict_step(self, batch, batch_idx):
             return batch.sum().item()
 """
+OWN_LIGHTNING = """
+    class LightningModule:  # the project's own class of that name: no Trainer runs it
+        def validation_step(self, batch, batch_idx):
+            return batch.sum().item()
+
+    class Evaluator(LightningModule):
+        def test_step(self, batch, batch_idx):
+            return batch.sum().item()
+"""
 
 
-def test_lightnings_predict_step_is_a_forward_root():
+def test_lightnings_predict_step_is_a_forward_root_and_its_other_hooks_step_roots():
     """Boltz's `Boltz2.predict_step`: Lightning's Trainer runs a `LightningModule`'s `predict_step` per batch under
     `torch.inference_mode()`, and it calls the model (`self(batch, ..)`): the inference path, a root of the forward
-    tier like `forward`, also through a project base and for `lightning.pytorch`'s class. `training_step` is the fit
-    loop's per-batch hook, a `step` root (`STEP_PROTOCOLS`). Decoys: `validation_step` (evaluation during a fit:
-    `other`) stays cold, and so does a `predict_step` of a class that is no LightningModule."""
-    found = hot({"pkg.__init__": "", "pkg.lit": LIGHTNING})
+    tier like `forward`, also through a project base and for `lightning.pytorch`'s class. `training_step`, and
+    sgmse's `ScoreModel.validation_step` with `test_step`, are the Trainer's per-batch hooks around the model, `step`
+    roots (`STEP_PROTOCOLS`). Decoys: the hooks of a class that is no LightningModule (no base; a project class
+    named `LightningModule`) stay cold."""
+    found = hot({"pkg.__init__": "", "pkg.lit": LIGHTNING, "pkg.own": OWN_LIGHTNING})
     label = "(Lightning: the Trainer's predict loop)"
     assert found["Folding.predict_step"] == ("forward", (f"Folding.predict_step {label}",))
     assert found["Direct.predict_step"] == ("forward", (f"Direct.predict_step {label}",))
-    assert found["Folding.training_step"][0] == "step"
-    for cold in ("Folding.validation_step", "Runner.predict_step"):
+    for root in ("Folding.training_step", "Folding.validation_step", "Direct.test_step"):
+        assert found[root] == ("step", (f"{root} (step: Lightning's Trainer calls a LightningModule)",)), root
+    for cold in ("Runner.predict_step", "LightningModule.validation_step", "Evaluator.test_step"):
         assert cold not in found, cold
 
 

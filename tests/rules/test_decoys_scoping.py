@@ -373,3 +373,154 @@ def test_a_handed_loop_still_reads_what_its_handed_call_returns():
             return torch.concat(logits, dim=0)
     """)
     assert (7, "GL103") in got
+
+
+def test_a_lightning_validation_step_reaches_its_syncs_and_host_metrics_stay_silent():
+    """sgmse's `ScoreModel.validation_step -> enhance`: Lightning's validation loop runs the hook per batch, so the
+    helper's `.cpu()` of the model's output is on the hot path. Decoys: a `validation_step` that only logs host
+    metrics (a Python float sum, `len`, numpy scores), and a class with the hook that derives from no Lightning."""
+    assert findings("""
+        import numpy as np
+        import pytorch_lightning as pl
+        import torch
+
+        class Score(pl.LightningModule):
+            def forward(self, x):
+                return x * 2
+
+            def enhance(self, y):
+                return self(y.cuda()).cpu().numpy()
+
+            def validation_step(self, batch, batch_idx):
+                scores = [float(np.mean(self.enhance(y))) for y in batch]
+                self.log("score", sum(scores) / len(scores))
+
+        class Quiet(pl.LightningModule):
+            def validation_step(self, batch, batch_idx):
+                total = 0.0
+                for name, value in batch["metrics"].items():
+                    total += float(np.asarray(value).mean())
+                self.log("metric", total / max(len(batch["metrics"]), 1))
+
+        class Checker:
+            def validation_step(self, batch, batch_idx):
+                return torch.ones(3).cuda().sum().item()
+    """) == {(10, "GL103")}
+
+
+def test_a_function_handed_to_an_integrator_runs_in_its_callers_tier_with_host_arguments():
+    """sgmse's `ode_func` handed to `scipy.integrate.solve_ivp`: the integrator calls it once per evaluation, inside
+    the call, with a float time and a NumPy state, so its device round trip is on the forward's path. Decoys: right-hand
+    sides that only read their NumPy state and float time (`solve_ivp`, `odeint`'s `(y, t)` order) stay silent, and a
+    function handed to an unknown library call (`register(f)`) stays cold."""
+    assert findings("""
+        import numpy as np
+        import torch
+        from scipy import integrate
+        from scipy.integrate import odeint
+        from torch import nn
+        from absent.lib import register
+
+        W = torch.ones(4, device="cuda")
+
+        def rhs(t, y):
+            x = torch.from_numpy(y).cuda()
+            return (W * x).cpu().numpy()
+
+        def decay(t, y):
+            if t > 0.5 and float(y.sum()) > 1.0:
+                return -y * max(y.max(), 1.0)
+            return -y
+
+        def decay2(y, t):
+            return -y * int(t) if y.any() else y
+
+        def stored(t, y):
+            return (W * torch.from_numpy(y).cuda()).cpu().numpy()
+
+        class Sampler(nn.Module):
+            def forward(self, start: np.ndarray):
+                sol = integrate.solve_ivp(rhs, (1.0, 0.0), start)
+                quiet = integrate.solve_ivp(decay, (0.0, 1.0), np.ones(4))
+                quiet2 = odeint(decay2, np.ones(4), np.linspace(0, 1, 5))
+                register(stored)
+                return sol, quiet, quiet2
+    """) == {(11, "GL131"), (12, "GL103")}
+
+
+def test_a_function_handed_to_torchdiffeq_reads_a_grid_point_each_evaluation():
+    """torchdiffeq's `odeint(func, y0, t)` calls `func(t_i, y)` once per evaluation with a point of the grid `t`: a
+    `float(t)` of a device grid's point syncs every evaluation. Decoy: a field that only computes with its tensors
+    stays silent."""
+    assert findings("""
+        import torch
+        from torch import nn
+        from torchdiffeq import odeint, odeint_adjoint
+
+        def field(t, y):
+            if float(t) > 0.5:
+                return -y
+            return y
+
+        def smooth(t, y):
+            return -y * t
+
+        class Flow(nn.Module):
+            def forward(self, x):
+                grid = torch.linspace(0, 1, 5, device="cuda")
+                return odeint(field, x, grid)[-1] + odeint_adjoint(smooth, x, grid)[-1]
+    """) == {(6, "GL105")}
+
+
+def test_a_returned_closure_runs_where_its_caller_calls_it():
+    """sgmse's `sampler = get_ode_sampler(..); sampler()`: a project function that returns a nested def hands its
+    caller a call edge to it, whether the result is bound to a local, a field built in `__init__` or a global: the
+    closure is captured where the capture region calls it (the factory's own call before the region is not), and
+    hot where a forward calls it. Decoys: a closure returned and never called is not captured; one built and called
+    only in set-up (`__init__`) stays cold."""
+    src = textwrap.dedent("""
+        import torch
+        from torch import nn
+
+        def make_step(model):
+            def step(x):
+                y = model(x)
+                return y * y.sum().item()
+            return step
+
+        def make_spare(model):
+            def spare(x):
+                return model(x).max().item()
+            return spare
+
+        def make_probe(layer):
+            def probe(x):
+                return layer(x).tolist()
+            return probe
+
+        def make_head(layer):
+            def head(x):
+                return layer(x).argmax().item()
+            return head
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layer = nn.Linear(4, 4)
+                check = make_probe(self.layer)
+                check(torch.zeros(4))
+                self.head = make_head(self.layer)
+
+            def forward(self, x):
+                return self.head(x)
+
+        def capture(model, x):
+            fn = make_step(model)
+            unused = make_spare(model)
+            g = torch.cuda.CUDAGraph()
+            with torch.cuda.graph(g):
+                out = fn(x)
+            return g, out
+    """).lstrip("\n")
+    found = {(f.line, f.code, f.context) for f in Linter(Config(scope="hot")).lint_text(src, "m.py").findings}
+    assert found == {(7, "GL101", "captured"), (22, "GL101", "forward")}

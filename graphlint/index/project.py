@@ -2485,7 +2485,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _handed_cycles(self, fn: FunctionInfo) -> set[tuple[int, int]]:
         """The loops of `fn` whose carried state goes through a call of a parameter of `fn` (`model(x, t)`,
-        `model.forward(x, t)`) that no edge resolves and that passes a tensor (`call_args`)."""
+        `model.forward(x, t)`), or of a callable the constructor stored (`_runs_stored_callable`), that no edge
+        resolves and that passes a tensor (`call_args`)."""
         params = set(fn.params) | set(fn.kwonly)
         # (`outs.append(fn(x))`: the list the loop fills is what it carries, nothing goes back into `fn`;
         # calls are kept by their first line, so an `append(` opening on the line above is not told apart)
@@ -2495,8 +2496,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for a, b, cycle in fn.token_cycles:
             for callee in cycle:
                 value = _called_value(callee)
-                if value.rpartition(".")[0] != fn.module or value.rpartition(".")[2] not in params \
-                        or self.call_edges(fn, fn.module, callee):
+                if (value.rpartition(".")[0] != fn.module or value.rpartition(".")[2] not in params
+                        or self.call_edges(fn, fn.module, callee)) and not self._runs_stored_callable(fn, callee):
                     continue
                 lines = {line for c, line in fn.calls if c == callee and a <= line <= b}
                 if lines & filling:
@@ -2505,6 +2506,34 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         *pos, *(k for _w, k in kw))) for c, line, pos, kw in fn.call_args):
                     out.add((a, b))
         return out
+
+    def _runs_stored_callable(self, fn: FunctionInfo, callee: str) -> bool:
+        """The call `callee` of the method `fn` runs a callable its object's constructor stored from a parameter
+        (`self.model = model` in `__init__`, called as `self.model(x, t)`: a sampler class built around the model
+        it is handed), directly or through methods of its own that call it (`self.model_fn(x, t)`, `_own_callees`).
+        The stored object is the caller's, as a handed parameter is; one whose call some edge resolves is typed
+        already."""
+        if self._stored_callable_call(fn, callee):
+            return True
+        if not callee.startswith("self.") or callee.count(".") != 1:
+            return False
+        cls = self.classes.get(fn.class_key or "")
+        own = {c.key for c in self.mro(cls)} if cls is not None else set()
+        return any(not how and t.class_key in own
+                   and any(self._stored_callable_call(m, c) for m in self._own_callees(t) for c, _line in m.calls)
+                   for t, how in self.call_edges(fn, fn.module, callee))
+
+    def _stored_callable_call(self, fn: FunctionInfo, callee: str) -> bool:
+        """`callee` of the method `fn` calls a field (`self.model(..)`, `self.model.forward(..)`) that an
+        `__init__` of `fn`'s class stores from that `__init__`'s parameter, and which no edge resolves."""
+        value = _called_value(callee)
+        head, _, attr = value.partition(".")
+        cls = self.classes.get(fn.class_key or "")
+        if head != "self" or not attr or "." in attr or "(" in attr or "[" in attr or cls is None:
+            return False
+        inits = [m for c in self.mro(cls) if (m := self.functions.get(c.methods.get("__init__", ""))) is not None]
+        return any(stored == attr and source and source != KEEPS for m in inits for stored, source in m.field_params) \
+            and not self.call_edges(fn, fn.module, callee)
 
     def _streamed_step_loops(self, reached: dict[str, HotInfo], model: frozenset[str]) -> list[Seed]:
         """A function of the `forward` tier, the forward pass's own code included, whose loop runs the model

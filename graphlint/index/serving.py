@@ -67,7 +67,7 @@ from typing import TYPE_CHECKING
 
 from graphlint.index.library_api import trains
 from graphlint.index.sole import MODULE_METHOD_NAMES
-from graphlint.index.summary import ClassInfo, FunctionInfo
+from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo
 
 TRITON_MODEL_CLASS = "TritonPythonModel"  # the class name Triton's Python backend requires
 TRITON_BACKEND_MODULE = "triton_python_backend_utils"
@@ -119,6 +119,11 @@ class ServingHandlers:
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
                 if fn is not None and (self._infers(fn, model) or self._runs_generation(fn, reached)):  # type: ignore[attr-defined]
                     yield fn, f"{fn.display} (request: gradio calls it on each user event, runs inference)"
+                for worker, runner in self._handed_workers(fn) if fn is not None else ():
+                    if worker.key not in reached and not trains(worker) and not self._warms_up(worker) \
+                            and self._infers_below(worker, model, reached):
+                        yield worker, f"{worker.display} (request: {fn.display} hands it to {runner} on each user " \
+                                      "event)"
             for ref, _line in s.stream_callbacks:  # (no inference gate: a stream's callback is its steady state)
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
                 if fn is not None:
@@ -126,6 +131,21 @@ class ServingHandlers:
         yield from self._queue_workers(model, reached)
         yield from self._routes(model, reached)
         yield from self._model_apis(model, reached)
+
+    def _handed_workers(self, fn: FunctionInfo) -> Iterator[tuple[FunctionInfo, str]]:
+        """The project functions an event callback `fn` hands to a project function to run (framepack's `async_run(
+        worker, ..)`, which queues it for a thread of its own): each runs once per event, though no edge leads there
+        from `fn` (a runner the language knows, `Thread(target=worker)`, is a call of `fn` already). With the runner's
+        display."""
+        for desc, line, _slot, ref in fn.callable_args:
+            if ref.startswith((PARAM, NAME_ARG)):
+                continue
+            runners = [t for t, _how in self._resolved_in(fn, [(line, line)])  # type: ignore[attr-defined]
+                       if t.key in {r.key for r, _h in self.call_edges(fn, fn.module, desc)}]  # type: ignore[attr-defined]
+            if not runners:
+                continue
+            for target, _how in self.call_edges(fn, fn.module, ref):  # type: ignore[attr-defined]
+                yield target, runners[0].display
 
     def _routes(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
         """A web framework's request handler: a function decorated with a route of an app or router (`@app.post(

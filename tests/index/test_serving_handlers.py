@@ -681,3 +681,93 @@ def test_a_lightning_modules_methods_are_no_inference_api():
     found = hot({"lib": LIGHTNING})
     for name in ("Engine.validation_step", "Engine.log_images"):
         assert "(inference API: " not in found.get(name, (None, ("",)))[1][0], name
+
+
+# framepack's demo: the start button's callback queues its `@torch.no_grad()` worker on an in-tree task runner
+# (`async_run(worker, ..)` -> a class-level list -> a thread popping `(func, args, kwargs)`), then reads the
+# worker's progress; a load button's callback queues a weight loader the same way, and an unregistered function another
+# worker.
+GRADIO_QUEUED = {
+    "tasks": """
+        from threading import Thread, Lock
+
+        class Listener:
+            task_queue = []
+            lock = Lock()
+            thread = None
+
+            @classmethod
+            def _process_tasks(cls):
+                while True:
+                    task = None
+                    with cls.lock:
+                        if cls.task_queue:
+                            task = cls.task_queue.pop(0)
+                    if task is None:
+                        continue
+                    func, args, kwargs = task
+                    func(*args, **kwargs)
+
+            @classmethod
+            def add_task(cls, func, *args, **kwargs):
+                with cls.lock:
+                    cls.task_queue.append((func, args, kwargs))
+                if cls.thread is None:
+                    cls.thread = Thread(target=cls._process_tasks, daemon=True)
+                    cls.thread.start()
+
+        def async_run(func, *args, **kwargs):
+            Listener.add_task(func, *args, **kwargs)
+    """,
+    "demo": """
+        import gradio as gr
+        import torch
+        from transformers import AutoModel
+        from tasks import async_run
+
+        model = AutoModel.from_pretrained("m").cuda()
+
+        def encode(prompt, encoder):
+            ids = torch.tensor([[len(prompt)]]).cuda()
+            return encoder(ids).last_hidden_state
+
+        @torch.no_grad()
+        def worker(prompt):
+            out = encode(prompt, model)
+            return out.cpu()
+
+        def load_weights(name):
+            state = torch.load(name)
+            return len(state)
+
+        @torch.no_grad()
+        def nightly_worker(prompt):
+            return encode(prompt, model).cpu()
+
+        def process(prompt):
+            async_run(worker, prompt)
+            return "started"
+
+        def load(name):
+            async_run(load_weights, name)
+
+        def schedule(prompt):
+            async_run(nightly_worker, prompt)
+
+        with gr.Blocks() as demo:
+            box = gr.Textbox()
+            gr.Button("Start").click(fn=process, inputs=box)
+            gr.Button("Load").click(fn=load, inputs=box)
+    """,
+}
+
+
+def test_a_worker_a_gradio_callback_queues_on_an_in_tree_runner_is_a_request_root():
+    """`process` hands `worker` to `async_run`, a project function that queues it for a thread of its own: no edge
+    leads from `process` to `worker`, but the worker runs once per click, and with autograd off it runs inference."""
+    found = hot(GRADIO_QUEUED)
+    assert found["worker"] == ("forward", ("worker (request: process hands it to async_run on each user event)",))
+    # Decoys: a load button's callback queuing a weight loader (no inference), and the same kind of worker queued by a
+    # function no event calls; the callbacks themselves run no model.
+    for name in ("load_weights", "nightly_worker", "process", "load", "schedule"):
+        assert name not in found, name

@@ -1487,3 +1487,87 @@ def test_only_a_handed_loops_own_code_is_weak_reach():
     weak = {index.functions[k].qualname for k in index.handed_only}
     assert {"simulate", "evaluate", "watch", "Logger.scalar"} <= weak
     assert not weak & {"AgentCall.__call__", "AgentCall._policy", "Wrapped.forward", "AgentFwd.forward"}
+
+
+# A library's sampler class built around the model its caller hands the constructor (`self.model = model`), whose
+# loop carries its state back through that stored callable, directly or through a method of its own; and look-alikes.
+STORED_STEP_LOOPS = """
+    import torch
+
+    class UniSampler:
+        def __init__(self, model, extra_args):
+            self.model = model
+            self.extra_args = extra_args
+
+        def model_fn(self, x, t):
+            return self.model(x, t, **self.extra_args)
+
+        def step_fn(self, x, prev, t):
+            rks = torch.tensor([1.0, (t - prev[-1])[0]], device=x.device)
+            return x + rks[0] * self.model_fn(x, t)
+
+        def sample(self, x, sigmas):
+            prev = [sigmas[0]]
+            for i in range(len(sigmas) - 1):
+                vec_t = sigmas[i].expand(x.shape[0])
+                x = self.step_fn(x, prev, vec_t)
+                prev.append(vec_t)
+            return x
+
+    class Euler:
+        def __init__(self, denoiser):
+            self.denoiser = denoiser
+
+        def run(self, x, sigmas):
+            for s in sigmas:
+                x = x - s * self.denoiser.forward(x, s) + torch.randn_like(x)
+            return x
+
+    class Reporter:
+        def __init__(self, log, model):
+            self.log = log
+            self.model = model
+
+        def report(self, values):
+            total = 0
+            for v in values:
+                total += len(v)
+                self.log(v)
+            return total
+
+        def once(self, x):
+            return self.model(x).cpu()
+
+    class Late:
+        def __init__(self):
+            self.model = None
+
+        def bind(self, model):
+            self.model = model
+
+        def run(self, x, sigmas):
+            for s in sigmas:
+                x = x - s * self.model.forward(x, s) + torch.randn_like(x)
+            return x.cpu()
+"""
+
+
+def test_a_loop_carrying_tensors_through_a_constructor_stored_callable_is_a_step_loop():
+    """A class whose constructor stores the callable it is handed (`self.model = model`) and whose loop carries its
+    tensors back through it, called directly (`self.denoiser.forward(x, s)`) or through a method of its own
+    (`self.step_fn -> self.model_fn -> self.model(x, t)`), runs it every step, as a loop over a handed parameter does:
+    the loop's body is `step` (and what it calls), the rest of the method `forward`."""
+    found = hot({"pkg.sampling": STORED_STEP_LOOPS})
+    assert found["UniSampler.sample"] == (
+        "forward", ("UniSampler.sample (step: its loop runs the callable it is handed)",))
+    assert found["UniSampler.step_fn"][0] == "step" and found["UniSampler.model_fn"][0] == "step"
+    assert found["Euler.run"][0] == "forward"
+
+
+def test_a_stored_host_callable_or_a_field_set_after_construction_roots_no_loop():
+    """Decoys: a stored logger called per item (nothing carried back through it), a stored model
+    called once outside any loop, and a field that a setter, not the constructor, fills (`Late.bind`: the
+    constructor stores None)."""
+    found = hot({"pkg.sampling": STORED_STEP_LOOPS})
+    for name in ("Reporter.report", "Reporter.once", "Late.run"):
+        assert name not in found, name

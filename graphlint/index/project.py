@@ -110,6 +110,7 @@ REQUEST = "request"  # `_runs_below`: the call runs a generation (a loop over su
 MAX_HOST_WALKS = 2  # host paths the checker walks a function again for (`with_host_paths`)
 MAX_REQUEST_HOPS = 2  # one-shot callers climbed above a decode loop to the request that runs it (`_request_roots`)
 MAX_INFERENCE_HOPS = 4  # one-shot callers climbed from a module method's caller to a per-item loop (`_inference_loops`)
+MAX_LOSS_HOPS = 2  # own-method calls followed down from a training function to its model call (`_own_loss_method`)
 MAX_OVERRIDES = 8  # subclass overrides of a concrete method followed from a call on the base
 MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defining module
 MAX_PORTION_FOLDERS = 8  # namespace folders above a package (or loose file) that an import may name (`_portion_map`)
@@ -3081,7 +3082,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             for callee, line in fn.calls:
                 in_loop = _within(line, fn.loops)
                 # (a loop over its collection's members calls each once per pass: an ensemble, no step loop)
-                steps_in_loop = _within(line, _step_loops(fn, line))
+                steps_in_loop = _within(line, _step_loops(fn, line, callee))
                 targets = self.call_edges(fn, fn.module, callee)
                 entries = self._model_entry_labels(fn, targets, model)
                 if callee.rpartition(".")[2] in STEP_DRIVER_CALLS:
@@ -3112,15 +3113,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     parts[fn.key] = (fn, True)
                     if in_loop:
                         looped.add(fn.key)
-                elif learns and (trained := self._trained_method(targets, model_set)):
+                elif learns and (trained := self._trained_method(targets, model_set) or _feeds_backward(fn, line)
+                                 and self._own_loss_method(fn, callee, targets, model_set)):
                     # a training step through the model's own method (PPO's `self.policy.evaluate_actions(obs, a)`
-                    # before `loss.backward()`) runs the model as `self.q_net(obs)` does (DQN's `train`)
+                    # before `loss.backward()`), or through an own method computing the loss from it, runs the model
+                    # as `self.q_net(obs)` does (DQN's `train`)
                     hit = f"calls the model: {trained}"
                 else:
                     hit = ""
                     for t, how in targets:  # (a method found by its name alone: no step climbs up through it)
-                        if not how.startswith(SOLE_DEFINER):
-                            callers.setdefault(t.key, []).append((fn, in_loop, line))
+                        if not how.startswith(SOLE_DEFINER):  # (a loop over members runs each once: climbs on)
+                            callers.setdefault(t.key, []).append((fn, steps_in_loop, line))
                         if how.startswith((*BY_NAME, NEW, SOLE_DEFINER)):
                             continue
                         resolved.setdefault(t.key, []).append((fn, in_loop, line))
@@ -4132,8 +4135,39 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The display name of the first of `targets` that is a module's own method running its parts
         (`_runs_parts`: `ActorCriticPolicy.evaluate_actions` calling `self.mlp_extractor(..)`), reached by what the
         receiver is, "" if none: a method found by its name alone, or a construction, is no evidence of the model."""
-        return next((t.display for t, how in targets
-                     if not how.startswith((*BY_NAME, NEW, SOLE_DEFINER)) and self._runs_parts(t, model)), "")
+        return next((t.display for t, how in targets if not how.startswith((*BY_NAME, NEW, SOLE_DEFINER))
+                     and (self._runs_parts(t, model) or self._runs_module_fields(t))), "")
+
+    def _runs_module_fields(self, fn: FunctionInfo) -> bool:
+        """`fn` is a method of an nn.Module class, other than its forward and constructor, that runs a part its class
+        stores (`_runs_own_parts`: `self.l(x)` with `self.l = nn.Linear(..)`, an actor's `act` running
+        `self.actor(obs)`): a library layer's forward, which a training step backpropagates through, counts as a
+        project part's does. Weight initialisation and EMA updates read the layers' parameters; they call no layer."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        return cls is not None and fn.parent_key is None and self.is_nn_module(cls) \
+            and fn.qualname.rpartition(".")[2] not in ("__init__", *HOT_METHOD_NAMES) and self._runs_own_parts(fn, cls)
+
+    def _own_loss_method(self, fn: FunctionInfo, callee: str, targets: list[tuple[FunctionInfo, str]],
+                         model: set[str]) -> str:
+        """`fn`'s call `self.<name>(..)` runs one of its class's own methods that runs the model, itself or through
+        its own methods, within MAX_LOSS_HOPS such calls of `fn` (`_own_callees`: PPO's `_update_algo_step` calls
+        `self._compute_loss(mb)`, which calls `self.actor.act(obs)`): "<method> > <where the model runs>", "" if none.
+        Running the model is `_enters_model` through module methods, or a call `_trained_method` reads as one. A
+        training function calling it computes its loss from the model, a step as `_trained_method`'s call is. Only
+        the receiver's own methods, resolved by what `self` is: a helper handed in, or a method found by its name
+        alone, says nothing of this step."""
+        head, _, name = callee.partition(".")
+        if head != "self" or not name.isidentifier() or fn.class_key is None:
+            return ""
+        family = {c.key for c in self.mro(self.classes[fn.class_key])}
+        for t, how in targets:
+            if how or t.class_key not in family or t.parent_key is not None or t.key == fn.key:
+                continue
+            for f in self._own_callees(t, MAX_LOSS_HOPS - 1):
+                if self._enters_model(f, [(f.lineno, f.end_lineno)], model, through_modules=True) \
+                        or any(self._trained_method(self.call_edges(f, f.module, c), model) for c, _line in f.calls):
+                    return t.display if f is t else f"{t.display} > {f.display}"
+        return ""
 
     def _runs_parts(self, fn: FunctionInfo, model: set[str]) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, whose own calls enter the
@@ -4875,6 +4909,15 @@ def _train_loops(fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
     return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
 
 
+def _feeds_backward(fn: FunctionInfo, line: int) -> bool:
+    """The call on `line` comes before a `.backward()` of `fn` in the same pass: not after it, and inside every loop
+    around the backward (`losses = self._compute_loss(mb)` before `loss.backward()`), where the loss it backpropagates
+    is computed. A call after the backward or in an outer loop (`self.save_checkpoint(epoch)` once per epoch, handing
+    the model on) computes no loss of this step."""
+    return any(line < at and all(a <= line <= b for a, b in fn.loops if a <= at <= b)
+               for callee, at in fn.calls if callee.rpartition(".")[2] == "backward")
+
+
 def _env_cycle(calls) -> bool:
     """A loop-carried cycle runs an environment's `step` and another call (the policy)."""
     return any(c.rpartition(".")[2] == "step" for c in calls) and any(c.rpartition(".")[2] != "step" for c in calls)
@@ -4913,11 +4956,23 @@ def _taken_per_pass(caller: FunctionInfo, fn: FunctionInfo, line: int, steps: tu
     return any(first <= line <= last and _within(body, steps) for first, last, body in caller.loop_heads)
 
 
-def _step_loops(fn: FunctionInfo, line: int) -> list[tuple[int, int]]:
+def _step_loops(fn: FunctionInfo, line: int, callee: str = "") -> list[tuple[int, int]]:
     """`fn`'s loops that may run the call on `line` once per step: not a `for` over a collection whose member that
-    call runs (`for model in self.models: out = model(x)`, an ensemble), which calls each member once per pass."""
-    members = {(a, b) for at, a, b in fn.element_calls if at == line}
+    call runs (`for model in self.models: out = model(x)`, an ensemble), which calls each member once per pass, nor
+    one whose member is the receiver of `callee` (`for agent in self.agents: agent.update(batch)`)."""
+    members = {(a, b) for at, a, b in fn.element_calls if at == line} | _member_receiver_loops(fn, callee, line)
     return [span for span in fn.loops if span not in members]
+
+
+def _member_receiver_loops(fn: FunctionInfo, callee: str, line: int) -> set[tuple[int, int]]:
+    """The loops of `fn` around `line` whose header iterates the collection `callee`'s receiver is an element of
+    (`self.agents[].update` under `for agent in self.agents:`, whose header calls `self.agents.__iter__`)."""
+    head, _, _meth = callee.rpartition(".")
+    if not head.endswith("[]"):
+        return set()
+    iterated = {at for c, at in fn.calls if c == f"{head[:-2]}.__iter__"}
+    return {span for span in fn.loops if span[0] <= line <= span[1]
+            for first, last, body in fn.loop_heads if body == span[0] and any(first <= at <= last for at in iterated)}
 
 
 def _member_call(fn: FunctionInfo, callee: str, span: tuple[int, int]) -> bool:

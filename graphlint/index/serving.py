@@ -289,12 +289,12 @@ class ServingHandlers:
                      if t.key not in seen and not seen.add(t.key)]
         return False
 
-    def _own_callees(self, fn: FunctionInfo) -> list[FunctionInfo]:
-        """`fn` and the methods of its own object it calls, up to MAX_HANDLER_HOPS calls down (`self._predict(..)`),
-        resolved by what the receiver is."""
+    def _own_callees(self, fn: FunctionInfo, hops: int = MAX_HANDLER_HOPS) -> list[FunctionInfo]:
+        """`fn` and the methods of its own object it calls, up to `hops` calls down (`self._predict(..)`), resolved by
+        what the receiver is, nearest first."""
         level, seen, out = [fn], {fn.key}, [fn]
         keys = {c.key for c in self.mro(self.classes[fn.class_key])} if fn.class_key else set()  # type: ignore[attr-defined]
-        for _hop in range(MAX_HANDLER_HOPS):
+        for _hop in range(hops):
             level = [t for f in level for callee, _line in f.calls if callee.startswith("self.")
                      for t, how in self.call_edges(f, f.module, callee)  # type: ignore[attr-defined]
                      if not how and t.class_key in keys and t.key not in seen and not seen.add(t.key)]

@@ -3841,10 +3841,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         fills, in its body or a def nested there (`sample_model(self.device, self.dit, cond)`, whose Euler loop's
         `model_fn` calls `dit(z, sigma)`): the call runs the model. The model is a field of `unit`'s class holding
         project model classes only (`attr_classes`: built, annotated, or what a factory returns) or a library
-        model (`_typed_models`), or a parameter annotated as a model."""
-        callee, _line, positional, keywords = rec
+        model (`_typed_models`), a parameter annotated as a model, or a module global holding project modules
+        (`helper(model, x)` with `model = Net().cuda()`: `_global_arg_classes`)."""
+        callee, line, positional, keywords = rec
         handed = [(i, None, a) for i, a in enumerate(positional)] + [(-1, k, a) for k, a in keywords]
         handed = [(i, k) for i, k, a in handed if self._model_arg(unit, a, receivers)]
+        handed += [(int(slot), None) if slot.isdigit() else (-1, slot) for c, ln, slot, ref in unit.handed_globals
+                   if c == callee and ln == line and self._global_arg_classes(ref, 0, True, False)]
         return bool(handed) and self._fills_called(unit, callee, handed)
 
     def _fills_called(self, unit: FunctionInfo, callee: str, handed: list[tuple[int, str | None]], depth: int = 0
@@ -3985,12 +3988,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The classes one call of `owner` passes instances of for `name` (`_caller_classes`); with `every`, empty
         when one of its arguments for it passes anything else, or it records none."""
         out: list[tuple[ClassInfo, str]] = []
-        for kind in self._slot_kinds(owner, name, caller, desc, line):
-            got = self._passed_classes(caller, kind, depth, modules, every)
+        slots = self._slots(owner, desc, name)
+        handed = [ref for c, ln, slot, ref in caller.handed_globals if c == desc and ln == line and slot in slots]
+        # (a module global handed on is no kind the call records, `helper(model, x)`: what the global holds is)
+        for got in ([self._global_arg_classes(ref, depth, modules, every) for ref in handed] or
+                    [self._passed_classes(caller, kind, depth, modules, every)
+                     for kind in self._slot_kinds(owner, name, caller, desc, line)]):
             if every and not got:
                 return []
             out += got
         return out
+
+    def _global_arg_classes(self, ref: str, depth: int, modules: bool, every: bool) -> list[tuple[ClassInfo, str]]:
+        """The project classes the module global `ref` handed as an argument holds (`global_classes`: the union over
+        its assignments, as a call of the global itself reads it); `modules`: none unless all are module classes.
+        `every`: none, as before: the index records only the assignments that build something, so a global also set
+        to `None`, a constant or a torch object elsewhere may hold anything there."""
+        if every:
+            return []
+        found = [(c, how) for c, how in self.global_classes(ref, depth) if isinstance(c, ClassInfo)]
+        return [] if modules and not all(self.is_nn_module(c) for c, _how in found) else found
 
     def _runs_handed(self, fn: FunctionInfo, callee: str) -> bool:
         """A call `callee` of `fn` runs a module handed to `fn` (`_handed_models`), itself or through a def nested in

@@ -117,7 +117,9 @@ class ServingHandlers:
         for s in self.modules.values():  # type: ignore[attr-defined]
             for ref, _line in s.event_callbacks:
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
-                if fn is not None and (self._infers(fn, model) or self._runs_generation(fn, reached)):  # type: ignore[attr-defined]
+                # (inference a few calls down counts, as for a queue worker's handler: `process -> worker ->
+                # helper(model, x)`; a callback only loading weights or formatting text runs none)
+                if fn is not None and self._infers_below(fn, model, reached):
                     yield fn, f"{fn.display} (request: gradio calls it on each user event, runs inference)"
                 for worker, runner in self._handed_workers(fn) if fn is not None else ():
                     if worker.key not in reached and not trains(worker) and not self._warms_up(worker) \

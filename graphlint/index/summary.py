@@ -248,7 +248,8 @@ class FunctionInfo:
     # class (`graph.capture(self._token_forward, ids)`): what a callee that calls its parameter runs
     callable_args: list[tuple[str, int, str, str]] = field(default_factory=list)
     # (callee descriptor, line, position or keyword, dotted name) of calls handing on a module-level global that no
-    # def, class or import binds (`_check_inputs(.., SOLVERS)`): a registry handed to a function that may build from it
+    # def, class or import binds, nor the function as a local (`_check_inputs(.., SOLVERS)`): a registry handed to a
+    # function that may build from it; a model global handed to a helper (`helper(model, x)`), what its parameter holds
     handed_globals: list[tuple[str, int, str, str]] = field(default_factory=list)
     # (function, line, parameter slot, value) of what a `partial(f, p=v)` binds, or a call passes as a registry's
     # entry (`f(p=fn)` with `fn = REG[k]`): what `p(...)` in `f` runs (index.patching)
@@ -2777,12 +2778,15 @@ class _Indexer(ast.NodeVisitor):
         if not isinstance(head, ast.Name) or head.id not in self.top_assigned:
             return
         name, info = head.id, self.func_stack[-1]
-        if name in info.global_reads:
+        if name in info.global_reads or self._bound_locally(name):
             return
-        for fn, scope in zip(reversed(self.func_stack), reversed(self.scopes)):
-            if (name in scope.binds or name in scope.params) and name not in self.declared_globals.get(fn.key, ()):
-                return
         info.global_reads += (name,)
+
+    def _bound_locally(self, name: str) -> bool:
+        """A def enclosing the code visited binds `name` itself (Python's scoping: a name a def assigns is its local,
+        unless declared `global`), so the name reads no module global there."""
+        return any((name in scope.binds or name in scope.params) and name not in self.declared_globals.get(fn.key, ())
+                   for fn, scope in zip(reversed(self.func_stack), reversed(self.scopes)))
 
     def _arm_callees(self, func: ast.expr) -> list[str]:
         """The other callees of a call on a local that arms of an `if` bound to different values (`_join_arms`):
@@ -2895,7 +2899,7 @@ class _Indexer(ast.NodeVisitor):
                 continue
             if isinstance(arg, ast.Name):
                 named = arg.id in self.top_level or arg.id in self.s.imports
-                if not named and arg.id in self.top_assigned and arg.id not in self.func_stack[-1].params:
+                if not named and arg.id in self.top_assigned and not self._bound_locally(arg.id):
                     self.func_stack[-1].handed_globals.append((callee, node.lineno, slot, f"{self.s.module}.{arg.id}"))
             elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id in ("self", "cls"):
                 named = bool(self.class_defs) and arg.attr in self.class_defs[-1]

@@ -771,3 +771,57 @@ def test_a_worker_a_gradio_callback_queues_on_an_in_tree_runner_is_a_request_roo
     # function no event calls; the callbacks themselves run no model.
     for name in ("load_weights", "nightly_worker", "process", "load", "schedule"):
         assert name not in found, name
+
+
+GRADIO_DEEP = {
+    "demo": """
+        import gradio as gr
+        import torch
+
+        class Net(torch.nn.Module):
+            def forward(self, x):
+                return x * 2
+
+        model = Net().cuda()
+
+        def helper(m, x):
+            return m(x)
+
+        def worker(x):
+            y = helper(model, x)
+            return y.cpu()
+
+        def process(x):
+            return worker(x)
+
+        def load_weights(path):
+            state = torch.load(path, map_location="cuda")
+            return model.load_state_dict(state)
+
+        def on_load(path):
+            return load_weights(path)
+
+        def caption(text):
+            return text.strip().title()
+
+        def on_caption(text):
+            return caption(text)
+
+        with gr.Blocks() as demo:
+            box = gr.Textbox()
+            gr.Button("Run").click(fn=process, inputs=box)
+            gr.Button("Load").click(fn=on_load, inputs=box)
+            gr.Button("Caption").click(fn=on_caption, inputs=box)
+    """,
+}
+
+
+def test_a_gradio_callback_whose_callee_runs_inference_a_few_calls_down_is_a_request_root():
+    """`process` calls `worker`, which hands the global model to `helper`: the inference runs two calls below the
+    callback, which is a request root as a queue worker's handler with inference a few calls down is."""
+    found = hot(GRADIO_DEEP)
+    assert found["process"] == ("forward", ("process (request: gradio calls it on each user event, runs inference)",))
+    assert found["worker"][0] == "forward"
+    # Decoys: callbacks whose callees only load weights or format text run no inference.
+    for name in ("on_load", "load_weights", "on_caption", "caption"):
+        assert name not in found, name

@@ -24,6 +24,7 @@ from graphlint.facts.torch_kinds import (
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler, GENERATOR_SELF_METHODS, GENERATORS,
+    DEFAULT_GENERATOR_SEEDERS,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -2066,8 +2067,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return GRAD_SCALER if syncing_grad_scaler(qual, *scaler_literals(value)) else UNKNOWN
     if qual in ONNX_SESSIONS:
         return ORT_SESSION  # `ort.InferenceSession(path)`: passed, stored or returned, its `run` answers arrays
-    if qual in GENERATORS and _host_generator(value, scope):
-        return CPU_GENERATOR  # `torch.Generator("cpu")`: passed or stored, its `.device` is the host
+    if qual in GENERATORS and _host_generator(value, scope) or qual in DEFAULT_GENERATOR_SEEDERS:
+        return CPU_GENERATOR  # `torch.Generator("cpu")`, `torch.manual_seed(s)`: passed or stored, on the host
     if qual in DATA_LOADERS and _default_collate(value):
         return HOST_LOADER  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
     if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):

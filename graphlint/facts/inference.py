@@ -38,7 +38,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     pipeline_class, INT_SETTINGS, int_setting,
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
-    DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, GENERATOR_SELF_METHODS, GENERATORS, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
+    DEFAULT_GENERATOR_SEEDERS, DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, GENERATOR_SELF_METHODS, GENERATORS, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
@@ -1925,6 +1925,8 @@ class Inference:
             return CPU_DEVICE
         if qual in GENERATORS and ((dev := argument(node, 0, "device")) is None or self.device_expr(dev) is Dev.CPU):
             return CPU_GENERATOR  # `torch.Generator()`, `torch.Generator("cpu")`: a generator on the host
+        if qual in DEFAULT_GENERATOR_SEEDERS:
+            return CPU_GENERATOR  # `generator=torch.manual_seed(0)`: the default (CPU) generator
         if qual in packed_seq.PACKING_TORCH:
             return packed_seq.packed(self._packing_data(qual, node))
         if qual == packed_seq.PAD_PACKED:

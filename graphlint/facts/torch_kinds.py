@@ -59,6 +59,8 @@ TRANSFORM_TORCH = frozenset({"torch.compile", "torch.vmap"})
 # given `device=g.device` of a host generator builds on the host
 GENERATORS = frozenset({"torch.Generator", "torch._C.Generator"})
 GENERATOR_SELF_METHODS = frozenset({"manual_seed", "set_state"})
+# `torch.manual_seed(s)` seeds every device and answers the default generator, which is the CPU's
+DEFAULT_GENERATOR_SEEDERS = frozenset({"torch.manual_seed", "torch.random.manual_seed"})
 # RNG states are host ByteTensors, for CUDA / XPU generators too
 RNG_STATE_TORCH = frozenset({
     "torch.get_rng_state", "torch.random.get_rng_state", "torch.cuda.get_rng_state", "torch.cuda.random.get_rng_state",

@@ -1410,7 +1410,8 @@ def test_noise_from_a_host_generator_is_built_on_the_host():
     whatever the default tensor device), `manual_seed(s)` answers the generator itself, and `g.device` is where it
     lives: `torch.randn(shape, generator=g, device=g.device)` of a host generator is a host tensor, in the unit that
     makes the generator and in a helper every caller hands one (FramePack's sampler: `generator=rnd` of a
-    `torch.Generator("cpu").manual_seed(seed)`). Decoys: a CUDA generator, one made on a device parameter, a helper one
+    `torch.Generator("cpu").manual_seed(seed)`); so is `torch.manual_seed(s)`, which answers the default CPU
+    generator. Decoys: a CUDA generator, one made on a device parameter, a helper one
     of whose callers passes a CUDA generator, and host noise that is never uploaded."""
     check("""
         import torch
@@ -1435,10 +1436,12 @@ def test_noise_from_a_host_generator_is_built_on_the_host():
             e = torch.rand(shape, generator=d, device=d.device).to(device)
             h = torch.Generator("cpu")
             kept = torch.randn(shape, generator=h, device=h.device)
+            s = torch.manual_seed(seed)
+            f = torch.rand(shape, generator=s, device=s.device).to(device)  # <- GL131
             rnd = torch.Generator("cpu").manual_seed(seed)
             out = sample(model, shape, device, rnd)
             out = out + sample_any(model, shape, device, rnd) + sample_any(model, shape, device, c)
-            return model(a + b + e) + out, kept.mean()
+            return model(a + b + e + f) + out, kept.mean()
     """, scope="all")
 
 

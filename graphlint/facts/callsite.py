@@ -23,7 +23,8 @@ from graphlint.facts.torch_kinds import (
     BOOL_DTYPES, DATA_LOADERS, FACTORY_TORCH, HOST_ARRAY_LIBRARIES, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_TENSOR_AND_NUMBER, HOST_WRAPPERS,
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
-    keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler,
+    keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler, GENERATOR_SELF_METHODS, GENERATORS,
+    DEFAULT_GENERATOR_SEEDERS,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -31,7 +32,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
-    HOST_FAMILY, ORT_SESSION, GRAD_SCALER,
+    HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR,
     HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
     Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
@@ -2066,6 +2067,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return GRAD_SCALER if syncing_grad_scaler(qual, *scaler_literals(value)) else UNKNOWN
     if qual in ONNX_SESSIONS:
         return ORT_SESSION  # `ort.InferenceSession(path)`: passed, stored or returned, its `run` answers arrays
+    if qual in GENERATORS and _host_generator(value, scope) or qual in DEFAULT_GENERATOR_SEEDERS:
+        return CPU_GENERATOR  # `torch.Generator("cpu")`, `torch.manual_seed(s)`: passed or stored, on the host
     if qual in DATA_LOADERS and _default_collate(value):
         return HOST_LOADER  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
     if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):
@@ -2141,6 +2144,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return join_later({stored, again(default)})
         if meth in HOST_RESULT_METHODS and not (meth == "cpu" and value.args):
             return HOST_RESULT_METHODS[meth]
+        if meth in GENERATOR_SELF_METHODS and again(value.func.value) is CPU_GENERATOR:
+            return CPU_GENERATOR  # `torch.Generator("cpu").manual_seed(seed)`: the generator itself
         if meth == ONNX_RUN and again(value.func.value) is ORT_SESSION:
             return ARRAY_SEQ  # `sess.run(None, feeds)`: a list of NumPy arrays
         if meth in HOST_EXPORT_METHODS and (again(_unindexed(value.func.value)) == NDARRAY
@@ -2478,12 +2483,21 @@ def _names_host(device: ast.expr) -> bool:
 
 
 def _host_device(device: ast.expr, again: Callable[[ast.expr], IKind], scope: Scope | None = None) -> bool:
-    """`t.device` of a host tensor (`torch.arange(n, device=lens_cpu.device)`), or a local bound only to such a
-    device (`device = input_ids[0].device`; not a parameter: its callers decide)."""
+    """`t.device` of a host tensor (`torch.arange(n, device=lens_cpu.device)`) or of a host generator
+    (`torch.randn(s, generator=g, device=g.device)`), or a local bound only to such a device (`device =
+    input_ids[0].device`; not a parameter: its callers decide)."""
     if isinstance(device, ast.Name) and scope is not None and device.id not in scope.params:
         binds = scope.binds.get(device.id)
         return bool(binds) and all(isinstance(b, ast.Attribute) and _host_device(b, again) for b in binds)
-    return isinstance(device, ast.Attribute) and device.attr == "device" and again(device.value) == CPU_TENSOR
+    return isinstance(device, ast.Attribute) and device.attr == "device" \
+        and again(device.value) in (CPU_TENSOR, CPU_GENERATOR)
+
+
+def _host_generator(call: ast.Call, scope: Scope) -> bool:
+    """`torch.Generator(...)` made on the host: no device (torch's default for a generator is the CPU, whatever the
+    default device) or one naming the host."""
+    device = next((k.value for k in call.keywords if k.arg == "device"), call.args[0] if call.args else None)
+    return device is None or not isinstance(device, ast.Starred) and _cpu_device(device, scope)
 
 
 def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:

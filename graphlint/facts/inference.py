@@ -23,7 +23,7 @@ from graphlint.facts.elements import bound_names, element_reads, flat_subscript,
 from graphlint.facts.names import LOG_METHODS, dotted_name
 from graphlint.facts import packed as packed_seq
 from graphlint.facts.packed import PACKED_SEQUENCE
-from graphlint.facts.syntax import code_children, descendants, kwarg, method_call, positional
+from graphlint.facts.syntax import argument, code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
     ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
     DEVICE_TENSORS, EMPTY_DICT, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
@@ -38,7 +38,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     pipeline_class, INT_SETTINGS, int_setting,
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
-    DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
+    DEFAULT_GENERATOR_SEEDERS, DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, GENERATOR_SELF_METHODS, GENERATORS, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
@@ -234,6 +234,9 @@ ONNX_SESSION = Val(Kind.OBJECT, ref="onnxruntime.InferenceSession")
 _BASE_VALS[Base.ORT_SESSION] = ONNX_SESSION
 GRAD_SCALER_REF = "torch.amp.GradScaler"  # one whose `step` syncs (`torch_kinds.syncing_grad_scaler`)
 _BASE_VALS[Base.GRAD_SCALER] = Val(Kind.OBJECT, ref=GRAD_SCALER_REF)
+# a torch random generator on the host (`torch.Generator("cpu")`, `torch_kinds.GENERATORS`): its `.device` is the CPU
+CPU_GENERATOR = Val(Kind.OBJECT, ref="torch.Generator:cpu")
+_BASE_VALS[Base.CPU_GENERATOR] = CPU_GENERATOR
 # (what `Inference._loader` makes of a `DataLoader(...)` call with the default collate)
 _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
 
@@ -908,6 +911,8 @@ class Inference:
             return member  # `PayloadType.Normal.value`: what an Enum member holds is a Python value
         if attr == "device" and self(base).kind is Kind.CPU_TENSOR:
             return CPU_DEVICE  # `device = self.ids_cpu.device`, then `torch.tensor(x, device=device)`: the host
+        if attr == "device" and self(base) == CPU_GENERATOR:
+            return CPU_DEVICE  # `torch.randn(shape, generator=g, device=g.device)` of a host generator: the host
         if attr in HOST_ATTRS:
             return HOST
         recv = self(base)
@@ -1238,6 +1243,8 @@ class Inference:
             if recv.ref in IMAGE_PROCESSORS and func.attr.value in IMAGE_PROCESSOR_METHODS \
                     and recv.kind in (Kind.OBJECT, Kind.MODULE):
                 return self._image_processed(func.attr.value, node)
+            if recv == CPU_GENERATOR and func.attr.value in GENERATOR_SELF_METHODS:
+                return CPU_GENERATOR  # `torch.Generator("cpu").manual_seed(seed)`: the generator itself
             if recv == ONNX_SESSION and func.attr.value == ONNX_RUN:
                 return ARRAYS  # `sess.run(None, feeds)`: a list of NumPy arrays
             if recv == SAFE_OPEN_CPU and func.attr.value in SAFE_OPEN_READS:
@@ -1916,6 +1923,10 @@ class Inference:
             return None
         if qual == "torch.device" and node.args and self.device_expr(node) is Dev.CPU:
             return CPU_DEVICE
+        if qual in GENERATORS and ((dev := argument(node, 0, "device")) is None or self.device_expr(dev) is Dev.CPU):
+            return CPU_GENERATOR  # `torch.Generator()`, `torch.Generator("cpu")`: a generator on the host
+        if qual in DEFAULT_GENERATOR_SEEDERS:
+            return CPU_GENERATOR  # `generator=torch.manual_seed(0)`: the default (CPU) generator
         if qual in packed_seq.PACKING_TORCH:
             return packed_seq.packed(self._packing_data(qual, node))
         if qual == packed_seq.PAD_PACKED:

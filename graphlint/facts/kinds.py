@@ -65,6 +65,9 @@ class Base(Enum):
     # a Python list whose every element is a NumPy array (`audio_list.append(out.cpu().numpy())`, `[a.numpy(),
     # b.numpy()]`): an element of it is an array, whose `.tolist()` reads no device
     ARRAY_SEQ = "ndarray_seq"
+    # a torch random generator on the host (`torch.Generator("cpu").manual_seed(s)`, `torch_kinds.GENERATORS`),
+    # wherever it is passed or stored: its `.device` is the CPU
+    CPU_GENERATOR = "cpu_generator"
 
     def __str__(self) -> str:
         return self.value
@@ -288,14 +291,14 @@ CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE, Base.HOST_LOADER
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
-ORT_SESSION, GRAD_SCALER = Base.ORT_SESSION, Base.GRAD_SCALER
+ORT_SESSION, GRAD_SCALER, CPU_GENERATOR = Base.ORT_SESSION, Base.GRAD_SCALER, Base.CPU_GENERATOR
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
-# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler
-LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION, GRAD_SCALER})
+# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator
+LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

@@ -54,6 +54,13 @@ HOST_CALLBACK_FIELDS = {f"ase.calculators.calculator.{base}": frozenset({"atoms"
 # functional transforms: they return a callable (`torch.compile(self._decode, mode=...)`, `torch.vmap(f)`), not a
 # tensor, though their names are in torch's namespace of tensor functions
 TRANSFORM_TORCH = frozenset({"torch.compile", "torch.vmap"})
+# torch's random number generator: `torch.Generator()` (no device) and `torch.Generator("cpu")` live on the host,
+# `manual_seed(s)` and `set_state(st)` answer the generator itself, and its `.device` is where it lives: a factory
+# given `device=g.device` of a host generator builds on the host
+GENERATORS = frozenset({"torch.Generator", "torch._C.Generator"})
+GENERATOR_SELF_METHODS = frozenset({"manual_seed", "set_state"})
+# `torch.manual_seed(s)` seeds every device and answers the default generator, which is the CPU's
+DEFAULT_GENERATOR_SEEDERS = frozenset({"torch.manual_seed", "torch.random.manual_seed"})
 # RNG states are host ByteTensors, for CUDA / XPU generators too
 RNG_STATE_TORCH = frozenset({
     "torch.get_rng_state", "torch.random.get_rng_state", "torch.cuda.get_rng_state", "torch.cuda.random.get_rng_state",

@@ -15,6 +15,7 @@ from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, method_
 from graphlint.rules._util import tensor_method
 from graphlint.rules.base import Rule
 from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
+from graphlint.facts.torch_kinds import GENERATORS
 
 STREAM_CONTEXTS = ("torch.cuda.stream", "torch.cuda.StreamContext", "torch.cuda.streams.StreamContext",
                    "torch.accelerator.stream")
@@ -230,7 +231,7 @@ class GeneratorInCapture(Rule):
     )
 
     def visit_Call(self, node: cst.Call) -> None:
-        if (self.ctx.call_name(node) or "") not in ("torch.Generator", "torch._C.Generator"):
+        if (self.ctx.call_name(node) or "") not in GENERATORS:
             return
         dev = factory_device_is_cpu(self.ctx, node)
         if dev is None:

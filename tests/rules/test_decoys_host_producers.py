@@ -1404,3 +1404,100 @@ def test_a_data_loader_carries_its_host_batches_across_calls():
                 dev = iter([torch.ones(2, device=device)])
                 return first, fetch_device(dev, device)
     """, scope="all")
+
+def test_noise_from_a_host_generator_is_built_on_the_host():
+    """`torch.Generator()` and `torch.Generator("cpu")` live on the host (a generator's default device is the CPU,
+    whatever the default tensor device), `manual_seed(s)` answers the generator itself, and `g.device` is where it
+    lives: `torch.randn(shape, generator=g, device=g.device)` of a host generator is a host tensor, in the unit that
+    makes the generator and in a helper every caller hands one (FramePack's sampler: `generator=rnd` of a
+    `torch.Generator("cpu").manual_seed(seed)`); so is `torch.manual_seed(s)`, which answers the default CPU
+    generator. Decoys: a CUDA generator, one made on a device parameter, a helper one
+    of whose callers passes a CUDA generator, and host noise that is never uploaded."""
+    check("""
+        import torch
+
+
+        def sample(model, shape, device, generator):
+            z = torch.randn(shape, generator=generator, device=generator.device).to(device=device)  # <- GL131
+            return model(z)
+
+
+        def sample_any(model, shape, device, generator):
+            z = torch.randn(shape, generator=generator, device=generator.device).to(device=device)
+            return model(z)
+
+
+        def step(model, shape, device, seed):
+            g = torch.Generator().manual_seed(seed)
+            a = torch.randn(shape, generator=g, device=g.device).to(device)  # <- GL131
+            c = torch.Generator("cuda").manual_seed(seed)  # <- GL203
+            b = torch.randn(shape, generator=c, device=c.device).to(device)
+            d = torch.Generator(device=device)  # <- GL203
+            e = torch.rand(shape, generator=d, device=d.device).to(device)
+            h = torch.Generator("cpu")
+            kept = torch.randn(shape, generator=h, device=h.device)
+            s = torch.manual_seed(seed)
+            f = torch.rand(shape, generator=s, device=s.device).to(device)  # <- GL131
+            rnd = torch.Generator("cpu").manual_seed(seed)
+            out = sample(model, shape, device, rnd)
+            out = out + sample_any(model, shape, device, rnd) + sample_any(model, shape, device, c)
+            return model(a + b + e + f) + out, kept.mean()
+    """, scope="all")
+
+
+def test_a_helper_returns_noise_of_a_host_generator():
+    """A project helper returning `torch.randn(.., generator=g, device=g.device)` of a host generator returns a host
+    tensor to its callers (the call-site facts read `g.device` as the host). Decoy: the same helper on a CUDA
+    generator."""
+    check("""
+        import torch
+
+
+        def host_noise(shape, seed):
+            g = torch.Generator("cpu").manual_seed(seed)
+            return torch.randn(shape, generator=g, device=g.device)
+
+
+        def cuda_noise(shape, seed):
+            g = torch.Generator("cuda").manual_seed(seed)  # <- GL203
+            return torch.randn(shape, generator=g, device=g.device)
+
+
+        def step(x: torch.Tensor, shape, seed):
+            a = host_noise(shape, seed).to(x.device)  # <- GL131
+            b = cuda_noise(shape, seed).to(x.device)
+            return x + a + b
+    """, scope="all")
+
+
+def test_an_ndarray_parameter_passed_as_data_by_keyword_is_uploaded():
+    """`torch.tensor(data=array, device=d)` is `torch.tensor(array, device=d)`: an `np.ndarray` / `NDArray`
+    parameter is host data (NumPy arrays live in host memory), copied up by keyword as by position (d3rlpy's
+    `convert_to_torch`). Decoys: the parameter rebound to a CUDA tensor before the copy (the flow beats the
+    annotation), and `device="cpu"`."""
+    check("""
+        import numpy as np
+        import torch
+        from numpy.typing import NDArray
+
+
+        def to_torch(array: NDArray, device: str) -> torch.Tensor:
+            return torch.tensor(data=array, dtype=torch.float32, device=device)  # <- GL130
+
+
+        def to_torch2(array: np.ndarray, device: str) -> torch.Tensor:
+            return torch.as_tensor(data=array, device=device)  # <- GL130
+
+
+        def rebound(array: np.ndarray, device: str) -> torch.Tensor:
+            array = torch.randn(2, 4, device="cuda")
+            return torch.tensor(data=array, device=device)
+
+
+        def kept(array: np.ndarray) -> torch.Tensor:
+            return torch.tensor(data=array, device="cpu")
+
+
+        def step(model, batch, device):
+            return model(to_torch(batch, device) + to_torch2(batch, device) + rebound(batch, device)), kept(batch)
+    """, scope="all")

@@ -9,7 +9,10 @@ buffers with `torch.full(...)` / `torch.arange(n)` on the device, so those are n
 from __future__ import annotations
 
 import ast
+from collections import deque
 from typing import Callable, Iterator
+
+from graphlint.facts.names import walk_ast
 
 SET_DEVICE = "torch.set_default_device"
 SET_TENSOR_TYPE = "torch.set_default_tensor_type"
@@ -164,7 +167,7 @@ def always_compiled_lines(tree: ast.Module, resolve: Callable[[str], str | None]
     `if args.compile:` of a `store_true` flag): with the defaults those functions run eagerly. Building one turns
     distribution validation off for the process: dynamo's `OptimizeContext.__init__` runs `TorchPatcher.patch()` once
     per process, which calls `Distribution.set_default_validate_args(False)` (torch/_dynamo/eval_frame.py)."""
-    on = _flags_on(tree)
+    on = _lazy_flags(tree)
     lines: list[int] = []
     for stmt in tree.body:
         if is_main_guard(stmt):
@@ -186,7 +189,19 @@ def always_compiled_lines(tree: ast.Module, resolve: Callable[[str], str | None]
 _PLAIN_STATEMENTS = (ast.Expr, ast.Assign, ast.AnnAssign, ast.AugAssign)
 
 
-def _built_statements(body: list[ast.stmt], on: frozenset[str]) -> list[ast.stmt]:
+def _lazy_flags(tree: ast.Module) -> Callable[[], frozenset[str]]:
+    """`_flags_on(tree)`, walked on the first ask only: most modules have no `if` a default flag could turn on, and
+    the walk is over the whole tree."""
+    held: list[frozenset[str]] = []
+
+    def on() -> frozenset[str]:
+        if not held:
+            held.append(_flags_on(tree))
+        return held[0]
+    return on
+
+
+def _built_statements(body: list[ast.stmt], on: Callable[[], frozenset[str]]) -> list[ast.stmt]:
     """The statements of `body` that run with the defaults: the plain ones, and those of an `if` (not its `else`)
     whose test is a flag on by default."""
     out: list[ast.stmt] = []
@@ -198,13 +213,13 @@ def _built_statements(body: list[ast.stmt], on: frozenset[str]) -> list[ast.stmt
     return out
 
 
-def _on_by_default(test: ast.expr, on: frozenset[str]) -> bool:
+def _on_by_default(test: ast.expr, on: Callable[[], frozenset[str]]) -> bool:
     """A test the tree makes true when nothing overrides it: `cfg.get("use_torch_compile", True)`,
     `getattr(args, "compile", True)` (the default is in the call), or `args.compile` of an argparse flag this module
     declares on by default (`_flags_on`). `cfg.get("compile", False)`, `args.compile` of a `store_true` flag or of no
     flag the module declares: off, or not known to be on."""
     if isinstance(test, ast.Attribute):  # `args.compile` of the parsed namespace, not a field of `self`
-        return isinstance(test.value, ast.Name) and test.value.id != "self" and test.attr in on
+        return isinstance(test.value, ast.Name) and test.value.id != "self" and test.attr in on()
     if not isinstance(test, ast.Call) or len(test.args) not in (2, 3) or test.keywords:
         return False
     default = test.args[-1]
@@ -224,7 +239,7 @@ def _flags_on(tree: ast.Module) -> frozenset[str]:
     """The argparse destinations this module declares true by default (`add_argument("--compile", default=True)`,
     `action="store_false"`), and declares no other way."""
     seen: dict[str, bool] = {}
-    for call in ast.walk(tree):
+    for call in walk_ast(tree):
         if not isinstance(call, ast.Call) or not isinstance(call.func, ast.Attribute) \
                 or call.func.attr != "add_argument":
             continue
@@ -261,10 +276,19 @@ def _compile_lines(nodes: list, resolve: Callable[[str], str | None]) -> list[in
         if isinstance(node, (ast.Name, ast.Attribute)) and _qualname(node, resolve) == COMPILE:
             lines.append(node.lineno)
             continue
-        deferred = {id(c) for lam in ast.walk(node) if isinstance(lam, ast.Lambda) for c in ast.walk(lam.body)}
-        lines += [call.lineno for call in ast.walk(node) if isinstance(call, ast.Call) and id(call) not in deferred
+        lines += [call.lineno for call in _eager_nodes(node) if isinstance(call, ast.Call)
                   and _qualname(call.func, resolve) == COMPILE]
     return lines
+
+
+def _eager_nodes(node: ast.AST) -> Iterator[ast.AST]:
+    """`ast.walk(node)` (breadth first, in its order) less the bodies of lambdas: one walk, where a set of the
+    lambdas' nodes to leave out took two."""
+    todo = deque([node])
+    while todo:
+        node = todo.popleft()
+        todo.extend((node.args,) if isinstance(node, ast.Lambda) else ast.iter_child_nodes(node))
+        yield node
 
 
 def _turns_validation_off(call: ast.Call, resolve: Callable[[str], str | None]) -> bool:

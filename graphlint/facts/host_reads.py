@@ -20,7 +20,7 @@ import ast
 from typing import Callable, Iterable, Iterator
 
 from graphlint.facts.literals import ast_literal, names_cpu
-from graphlint.facts.names import bound_names, own_nodes, walk_ast
+from graphlint.facts.names import bound_names, child_fields, own_nodes, walk_ast
 
 Resolve = Callable[[str | None], "str | None"]
 # (parameter, read kind, line, the read as written): kind "item", "tolist", "cpu", "numpy" (`.numpy(force=True)`) or
@@ -137,19 +137,35 @@ def _may_exit(stmt: ast.stmt) -> bool:
 
 def _unconditional(expr: ast.expr) -> Iterator[ast.AST]:
     """`expr` and the parts of it that run whenever it does (not a conditional's arms, the right of `and`/`or`, a
-    comprehension or a lambda)."""
+    comprehension or a lambda). No `ctx` node (Load/Store: it runs nothing)."""
     stack: list[ast.AST] = [expr]
     while stack:
         node = stack.pop()
         yield node
-        if isinstance(node, _DEFERRED):
+        cls = node.__class__
+        if cls in _DEFERRED_CLASSES:
             continue
-        if isinstance(node, ast.IfExp):
-            stack.append(node.test)
-        elif isinstance(node, ast.BoolOp):
-            stack.append(node.values[0])
+        if cls is ast.IfExp:
+            stack.append(node.test)  # type: ignore[attr-defined]
+        elif cls is ast.BoolOp:
+            stack.append(node.values[0])  # type: ignore[attr-defined]
         else:
-            stack.extend(reversed(list(ast.iter_child_nodes(node))))  # (pre-order: the reads in source order)
+            # `ast.iter_child_nodes` inlined, last first (pre-order: the reads in source order): every top-level
+            # expression of every function comes here
+            fields = _REVERSED_FIELDS.get(cls)
+            if fields is None:
+                fields = _REVERSED_FIELDS[cls] = tuple(reversed(child_fields(cls)))
+            for name in fields:
+                value = getattr(node, name, None)
+                if value.__class__ is list:
+                    stack.extend([child for child in reversed(value) if isinstance(child, ast.AST)])
+                elif isinstance(value, ast.AST):
+                    stack.append(value)
+
+
+# `_DEFERRED` as a set of exact classes (`ast` has no subclasses of them); `child_fields` last first, per class
+_DEFERRED_CLASSES = frozenset(_DEFERRED)
+_REVERSED_FIELDS: dict[type, tuple[str, ...]] = {}
 
 
 def _read(call: ast.Call, params: set[str], resolve: Resolve) -> HostRead | None:

@@ -3965,6 +3965,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         found = self._caller_memo.get(key)
         if found is not None:
             return found
+        if not self._may_pass_classes(owner, name, every):
+            self._caller_memo[key] = []
+            return []
         self._caller_memo[key] = []  # cycle guard
         out: dict[str, tuple[ClassInfo, str]] = {}
         # (the calls recording their arguments first: most parameters have none, and resolving every call of a
@@ -3982,6 +3985,32 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
         self._caller_memo[key] = list(out.values())
         return self._caller_memo[key]
+
+    def _may_pass_classes(self, owner: FunctionInfo, name: str, every: bool) -> bool:
+        """Some call spelt with `owner`'s name records kinds for `name` that could hold instances of project classes
+        (`_passed_classes`): each of them (`every`), or one. Otherwise no call of `owner`, whichever reaches it, passes
+        a class for `name`, and `_caller_classes` is empty without resolving any call. Read from the call records
+        alone: a helper copied into hundreds of modules (`apply_rotary_pos_emb(q, k, cos, sin)`) had each of its
+        calls resolved anew for each of its parameters, for each copy (a twentieth of a cold lint of
+        transformers/models)."""
+        owner_name, _, short = owner.qualname.rpartition(".")
+        names = (short, owner_name.rpartition(".")[2], "cls") if short == "__init__" and owner.class_key else (short,)
+        calls = self.call_facts.calls_named
+        quantifier = all if every else any
+        for caller, desc, line in chain((call for n in names for call in calls(n)),
+                                        (call for n in names for call in self.call_facts.script_calls_named(n))):
+            kinds = self._slot_kinds(owner, name, caller, desc, line)
+            if kinds and quantifier(self._may_hold_classes(caller, kind) for kind in kinds):
+                return True
+        return False
+
+    def _may_hold_classes(self, caller: FunctionInfo, kind: IKind) -> bool:
+        """`_passed_classes(caller, kind, ...)` may be non-empty: the caller's own parameter where it is followed up its
+        callers, or a kind `_value_classes` reads (through a move: `_module_classes`)."""
+        if isinstance(kind, Fwd):
+            owner = self._param_owner(caller, kind.name)
+            return owner is not None and owner.qualname.rpartition(".")[2] not in HOT_METHOD_NAMES
+        return _may_be_instances(kind.inner if isinstance(kind, Moved) else kind)
 
     def _call_classes(self, owner: FunctionInfo, name: str, caller: FunctionInfo, desc: str, line: int, depth: int,
                       modules: bool, every: bool) -> list[tuple[ClassInfo, str]]:
@@ -4869,6 +4898,16 @@ def _close(keys: set[str], nexts: dict) -> None:
             if key not in keys:
                 keys.add(key)
                 stack.append(key)
+
+
+def _may_be_instances(kind: IKind) -> bool:
+    """`ProjectIndex._value_classes` may be non-empty for `kind`: a field of `self`, a project call's result or its
+    item (not a method of an unknown receiver, not a keyed item), or a join of such parts only."""
+    if isinstance(kind, SelfField):
+        return True
+    if isinstance(kind, Returned):
+        return not kind.receiver and not isinstance(kind.item, str)
+    return isinstance(kind, Join) and all(_may_be_instances(part) for part in kind.parts)
 
 
 def _join(how: str, more: str) -> str:

@@ -6,6 +6,7 @@ the same sampler, an element call of a list no class types."""
 from __future__ import annotations
 
 from index_projects import hot, project_index
+from graphlint.index.project import ProjectIndex
 
 MODELS = """
 import torch
@@ -265,3 +266,51 @@ def test_a_parameter_some_caller_fills_otherwise_or_no_caller_fills_dispatches_n
         fn = next(f for f in index.functions.values() if f.qualname == name)
         assert index.call_edges(fn, fn.module, f"{fn.module}.strategy.advance") == [], name
     assert "Other.advance" not in hot(STRATEGIES)
+
+
+# `_caller_classes(every=True)` reads the call records first (`_may_pass_classes`): the classes still come through a
+# caller's own parameter followed up its callers, and a parameter no call could fill with an instance resolves no call.
+FORWARDED_STRATEGY = {
+    "pkg.__init__": "",
+    "pkg.run": STRATEGIES["pkg.run"] + """
+
+class Relay(Runner):
+    def outer(self, policy, x):
+        return self.run_public(policy, x)
+
+    def go_relay(self, x):
+        return self.outer(Beam(), x)
+
+
+def scale(t, factor):
+    return t.mul(factor)
+
+
+def use(x):
+    y = scale(x * 2, 3.0)
+    return scale(torch.ones(3), 2.0) + y
+""",
+}
+
+
+def test_classes_handed_through_a_callers_own_parameter_still_dispatch() -> None:
+    index = project_index(FORWARDED_STRATEGY)
+    fn = next(f for f in index.functions.values() if f.qualname == "Runner.run_public")
+    assert [(t.qualname, how) for t, how in index.call_edges(fn, fn.module, f"{fn.module}.strategy.advance")] == [
+        ("Beam.advance", "policy = Beam by Relay.go_relay, strategy = Beam by Relay.outer")]
+
+
+def test_a_parameter_no_call_fills_with_an_instance_resolves_no_call(monkeypatch) -> None:
+    index = project_index(FORWARDED_STRATEGY)
+    scale = next(f for f in index.functions.values() if f.qualname == "scale")
+    resolved: list[str] = []
+    real = ProjectIndex._project_calls
+
+    def counted(self, fn, *args, **kwargs):
+        resolved.append(fn.qualname)
+        return real(self, fn, *args, **kwargs)
+
+    monkeypatch.setattr(ProjectIndex, "_project_calls", counted)
+    assert index._caller_classes(scale, "t", every=True) == []
+    assert resolved == []  # `x * 2` and a tensor: no call could pass an instance, so none was resolved
+    assert index.call_edges(scale, scale.module, f"{scale.module}.t.mul") == []

@@ -3999,6 +3999,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         quantifier = all if every else any
         for caller, desc, line in chain((call for n in names for call in calls(n)),
                                         (call for n in names for call in self.call_facts.script_calls_named(n))):
+            if not every and self._handed_global_refs(owner, name, caller, desc, line):
+                return True  # (what a handed global holds is no kind the call records: `_call_classes` reads it)
             kinds = self._slot_kinds(owner, name, caller, desc, line)
             if kinds and quantifier(self._may_hold_classes(caller, kind) for kind in kinds):
                 return True
@@ -4017,8 +4019,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The classes one call of `owner` passes instances of for `name` (`_caller_classes`); with `every`, empty
         when one of its arguments for it passes anything else, or it records none."""
         out: list[tuple[ClassInfo, str]] = []
-        slots = self._slots(owner, desc, name)
-        handed = [ref for c, ln, slot, ref in caller.handed_globals if c == desc and ln == line and slot in slots]
+        handed = self._handed_global_refs(owner, name, caller, desc, line)
         # (a module global handed on is no kind the call records, `helper(model, x)`: what the global holds is)
         for got in ([self._global_arg_classes(ref, depth, modules, every) for ref in handed] or
                     [self._passed_classes(caller, kind, depth, modules, every)
@@ -4027,6 +4028,12 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 return []
             out += got
         return out
+
+    def _handed_global_refs(self, owner: FunctionInfo, name: str, caller: FunctionInfo, desc: str,
+                            line: int) -> list[str]:
+        """The module globals one call of `owner` hands for its parameter `name` (`helper(model, x)`)."""
+        slots = self._slots(owner, desc, name)
+        return [ref for c, ln, slot, ref in caller.handed_globals if c == desc and ln == line and slot in slots]
 
     def _global_arg_classes(self, ref: str, depth: int, modules: bool, every: bool) -> list[tuple[ClassInfo, str]]:
         """The project classes the module global `ref` handed as an argument holds (`global_classes`: the union over

@@ -3562,17 +3562,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         seeds: list[Seed] = []
         entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]] = {}
         memo: dict[tuple[str, bool], bool | str | None] = {}
-        for s in self.modules.values():
-            unit = s.script
-            if unit is None or not unit.calls or not _is_program(s, imported):
-                continue
-            hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model per item)")
+        starts = [(s.script, Hop(f"{s.module}:{SCRIPT} (script: runs the model per item)"))
+                  for s in self.modules.values()
+                  if s.script is not None and s.script.calls and _is_program(s, imported)]
+        trainers = list(self._training_apis(reached))
+        for unit, hop in [*starts, *trainers]:
             todo: list[tuple[FunctionInfo, Hop, int]] = [(unit, hop, 0)]
             seen = {unit.key}
             while todo:
                 fn, fn_hop, depth = todo.pop()
-                # (a training loop is one too: each pass is one step, whatever the model's class; `_train_loops`)
-                training = not (spans := self._item_loops(fn, reached, model, generations, memo)) \
+                # (a training loop is one too: each pass is one step, whatever the model's class; `_train_loops`;
+                # a trainer's API is one for its training loops, not the per-item loops inside them)
+                training = not (spans := () if fn is unit and (unit, hop) in trainers
+                                else self._item_loops(fn, reached, model, generations, memo)) \
                     and bool(spans := _train_loops(fn))
                 if spans:
                     entries[fn.key] = (fn_hop, spans)
@@ -3600,6 +3602,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         elif depth < MAX_REQUEST_HOPS:
                             todo.append((target, Hop(_hop(target, how), fn_hop), depth + 1))
         return seeds, entries
+
+    def _training_apis(self, reached: dict[str, HotInfo]) -> Iterator[tuple[FunctionInfo, Hop]]:
+        """The training API of a trainer class, an entry as a program's top level is (`_entry_item_loops`): a public
+        method of a plain class (no model class, servicer or autograd Function) with a loop of its own that trains
+        (`_train_loops`), reading a field that holds a project nn.Module (built by a construction, a registry
+        function's class, `attr_classes`), and that no project code calls: its caller is a launch script outside the
+        tree (`get_trainer_cls(name)(cfg).train()`). A class holding no project model (a library model, a tokenizer
+        registry's product) and a method something in the project calls (its callers decide) are left out."""
+        for cls in self.classes.values():
+            if self._model_side(cls) or self._is_autograd_function(cls) or self._served(cls):
+                continue
+            for fn in self._public_methods(cls):
+                if fn.class_key != cls.key or fn.key in reached or fn.abstract or self._warms_up(fn) \
+                        or not _train_loops(fn):
+                    continue
+                held = next((c.qualname for name in fn.self_reads for c, _how in self.attr_classes(cls, name)
+                             if self.is_nn_module(c)), None)
+                if held is not None and not self._call_sites(fn) and not self._script_calls(fn):
+                    yield fn, Hop(f"{fn.display} (training API: {cls.qualname} trains the {held} it holds; no "
+                                  "project code calls it)")
 
     def _item_entries(self, reached: dict[str, HotInfo], entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]]
                       ) -> None:

@@ -3605,23 +3605,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _training_apis(self, reached: dict[str, HotInfo]) -> Iterator[tuple[FunctionInfo, Hop]]:
         """The training API of a trainer class, an entry as a program's top level is (`_entry_item_loops`): a public
-        method of a plain class (no model class, servicer or autograd Function) with a loop of its own that trains
-        (`_train_loops`), reading a field that holds a project nn.Module (built by a construction, a registry
-        function's class, `attr_classes`), and that no project code calls: its caller is a launch script outside the
-        tree (`get_trainer_cls(name)(cfg).train()`). A class holding no project model (a library model, a tokenizer
-        registry's product) and a method something in the project calls (its callers decide) are left out."""
+        method of a plain class (no model class, servicer or autograd Function) whose own loop trains (`_train_loops`)
+        a project nn.Module a field holds (built by a construction or by a registry function's class: `attr_classes`),
+        calling it or handing it to a call in that loop (`loss_fn(self.student, x)`), and that no project code calls:
+        its caller is a launch script outside the tree. A class holding no project model (a library model, a
+        tokenizer registry's product), a loop that only calls a method of the model (`self.policy.reset_noise()`:
+        the own-method step roots decide that) and a method the project calls (its callers decide) are left out."""
         for cls in self.classes.values():
             if self._model_side(cls) or self._is_autograd_function(cls) or self._served(cls):
                 continue
             for fn in self._public_methods(cls):
                 if fn.class_key != cls.key or fn.key in reached or fn.abstract or self._warms_up(fn) \
-                        or not _train_loops(fn):
+                        or not (loops := _train_loops(fn)):
                     continue
-                held = next((c.qualname for name in fn.self_reads for c, _how in self.attr_classes(cls, name)
-                             if self.is_nn_module(c)), None)
-                if held is not None and not self._call_sites(fn) and not self._script_calls(fn):
-                    yield fn, Hop(f"{fn.display} (training API: {cls.qualname} trains the {held} it holds; no "
-                                  "project code calls it)")
+                held = {name: c.qualname for name in fn.self_reads for c, _how in self.attr_classes(cls, name)
+                        if self.is_nn_module(c)}
+                run = next((held[name] for name in _fields_run(fn, loops) if name in held), None)
+                if run is not None and not self._call_sites(fn) and not self._script_calls(fn):
+                    yield fn, Hop(f"{fn.display} (training API: {cls.qualname} trains the {run} it holds; no project "
+                                  "code calls it)")
 
     def _item_entries(self, reached: dict[str, HotInfo], entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]]
                       ) -> None:
@@ -4946,6 +4948,17 @@ def _train_loops(fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
     lines = [line for callee, line in fn.calls if callee.rpartition(".")[2] in TRAINING_CALLS]
     runs = [span for span in fn.loops if any(_within(line, [span]) for line in lines)]
     return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
+
+
+def _fields_run(fn: FunctionInfo, spans: tuple[tuple[int, int], ...]) -> Iterator[str]:
+    """The fields of `fn`'s object it calls (`self.student(x)`) or hands to a call (`loss_fn(self.student, x)`,
+    `get_loss(student=self.student)`) within `spans`."""
+    for callee, line in fn.calls:
+        if _within(line, spans) and callee.startswith("self.") and callee.count(".") == 1:
+            yield callee[len("self."):]
+    for _callee, line, args, keywords in fn.call_args:
+        if _within(line, spans):
+            yield from (kind.name for kind in (*args, *(k for _name, k in keywords)) if isinstance(kind, SelfField))
 
 
 def _feeds_backward(fn: FunctionInfo, line: int) -> bool:

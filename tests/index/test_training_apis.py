@@ -133,3 +133,11 @@ def test_decoy_trainer_the_project_calls() -> None:
         trainer.train()
 """)
     assert "training API" not in str(found.get("Trainer.train", ""))
+
+
+def test_decoy_loop_that_hands_on_no_held_model() -> None:
+    """The loop trains something the class does not hold (a model its callee builds): no evidence of the field."""
+    found = trainer(build="NetA(cfg)", source="pkg.net", getter="NetA").keys()
+    source = TRAINER.format(build="NetA(cfg)", source="pkg.net", getter="NetA").replace(
+        "dmd_loss(self.student, x)", "dmd_loss(torch.nn.Linear(4, 4), x)")
+    assert "Trainer.train" in found and "Trainer.train" not in hot({**MODELS, "pkg.train": source})

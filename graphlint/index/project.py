@@ -3581,7 +3581,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 elif fn is unit and self._only_trains(unit):
                     continue  # (a top level that trains outside any loop: set-up, no step)
                 elif depth and any(t.key in generations or self._request(reached.get(t.key))
-                                   for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model)):
+                                   for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model, whiles=True)):
                     entries[fn.key] = (fn_hop, ())  # (a loop over requests: its body runs once per request)
                 handing = self._hands_model_in(fn, list(spans)) if spans and not training else set()
                 for callee, line in fn.calls:
@@ -3697,12 +3697,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                                         if not how.startswith((*BY_NAME, NEW))))
                 and self._hands_model(fn, rec, receivers)}
 
-    def _for_loop_calls(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: frozenset[str]
-                        ) -> Iterator[tuple[FunctionInfo, str, int, bool]]:
-        """The project functions that `fn`'s calls within `spans` of its `for` loops resolve to by what the receiver
-        is (no model entry), with how, the line, and whether the call runs with autograd off."""
-        bodies = {body for _first, _last, body in fn.loop_heads}
-        spans = [s for s in spans if s[0] in bodies]
+    def _for_loop_calls(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: frozenset[str],
+                        whiles: bool = False) -> Iterator[tuple[FunctionInfo, str, int, bool]]:
+        """The project functions that `fn`'s calls within `spans` of its `for` loops (also its `while` loops, with
+        `whiles`) resolve to by what the receiver is (no model entry), with how, the line, and whether the call runs
+        with autograd off."""
+        if not whiles:
+            bodies = {body for _first, _last, body in fn.loop_heads}
+            spans = [s for s in spans if s[0] in bodies]
         for callee, line in fn.calls:
             if _within(line, spans):
                 for t, how in self.call_edges(fn, fn.module, callee):

@@ -20,10 +20,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from graphlint.index.summary import ClassInfo, FunctionInfo
+from graphlint.index.summary import TRAINING_CALLS, ClassInfo, FunctionInfo
 
 LIBRARY_API = "(library API: "  # how the `via` of such a root begins its label (`Wrapper.plan (library API: ...)`)
-TRAINING_CALLS = ("backward", "zero_grad")  # calls that make a function or a loop training, not inference
 # torch.nn.functional's losses (torch 2.13): a training objective over targets; torch.nn's loss modules end in `Loss`
 LOSS_FUNCTIONS = frozenset({
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "cosine_embedding_loss", "cross_entropy", "ctc_loss",

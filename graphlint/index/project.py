@@ -3562,24 +3562,26 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         seeds: list[Seed] = []
         entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]] = {}
         memo: dict[tuple[str, bool], bool | str | None] = {}
-        for s in self.modules.values():
-            unit = s.script
-            if unit is None or not unit.calls or not _is_program(s, imported):
-                continue
-            hop = Hop(f"{s.module}:{SCRIPT} (script: runs the model per item)")
+        starts = [(s.script, Hop(f"{s.module}:{SCRIPT} (script: runs the model per item)"))
+                  for s in self.modules.values()
+                  if s.script is not None and s.script.calls and _is_program(s, imported)]
+        trainers = list(self._training_apis(reached))
+        for unit, hop in [*starts, *trainers]:
             todo: list[tuple[FunctionInfo, Hop, int]] = [(unit, hop, 0)]
             seen = {unit.key}
             while todo:
                 fn, fn_hop, depth = todo.pop()
-                # (a training loop is one too: each pass is one step, whatever the model's class; `_train_loops`)
-                training = not (spans := self._item_loops(fn, reached, model, generations, memo)) \
+                # (a training loop is one too: each pass is one step, whatever the model's class; `_train_loops`;
+                # a trainer's API is one for its training loops, not the per-item loops inside them)
+                training = not (spans := () if fn is unit and (unit, hop) in trainers
+                                else self._item_loops(fn, reached, model, generations, memo)) \
                     and bool(spans := _train_loops(fn))
                 if spans:
                     entries[fn.key] = (fn_hop, spans)
                 elif fn is unit and self._only_trains(unit):
                     continue  # (a top level that trains outside any loop: set-up, no step)
                 elif depth and any(t.key in generations or self._request(reached.get(t.key))
-                                   for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model)):
+                                   for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model, whiles=True)):
                     entries[fn.key] = (fn_hop, ())  # (a loop over requests: its body runs once per request)
                 handing = self._hands_model_in(fn, list(spans)) if spans and not training else set()
                 for callee, line in fn.calls:
@@ -3600,6 +3602,28 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         elif depth < MAX_REQUEST_HOPS:
                             todo.append((target, Hop(_hop(target, how), fn_hop), depth + 1))
         return seeds, entries
+
+    def _training_apis(self, reached: dict[str, HotInfo]) -> Iterator[tuple[FunctionInfo, Hop]]:
+        """The training API of a trainer class, an entry as a program's top level is (`_entry_item_loops`): a public
+        method of a plain class (no model class, servicer or autograd Function) whose own loop trains (`_train_loops`)
+        a project nn.Module a field holds (built by a construction or by a registry function's class: `attr_classes`),
+        calling it or handing it to a call in that loop (`loss_fn(self.student, x)`), and that no project code calls:
+        its caller is a launch script outside the tree. A class holding no project model (a library model, a
+        tokenizer registry's product), a loop that only calls a method of the model (`self.policy.reset_noise()`:
+        the own-method step roots decide that) and a method the project calls (its callers decide) are left out."""
+        for cls in self.classes.values():
+            if self._model_side(cls) or self._is_autograd_function(cls) or self._served(cls):
+                continue
+            for fn in self._public_methods(cls):
+                if fn.class_key != cls.key or fn.key in reached or fn.abstract or self._warms_up(fn) \
+                        or not (loops := _train_loops(fn)):
+                    continue
+                held = {name: c.qualname for name in fn.self_reads for c, _how in self.attr_classes(cls, name)
+                        if self.is_nn_module(c)}
+                run = next((held[name] for name in _fields_run(fn, loops) if name in held), None)
+                if run is not None and not self._call_sites(fn) and not self._script_calls(fn):
+                    yield fn, Hop(f"{fn.display} (training API: {cls.qualname} trains the {run} it holds; no project "
+                                  "code calls it)")
 
     def _item_entries(self, reached: dict[str, HotInfo], entries: dict[str, tuple[Hop, tuple[tuple[int, int], ...]]]
                       ) -> None:
@@ -3673,12 +3697,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                                         if not how.startswith((*BY_NAME, NEW))))
                 and self._hands_model(fn, rec, receivers)}
 
-    def _for_loop_calls(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: frozenset[str]
-                        ) -> Iterator[tuple[FunctionInfo, str, int, bool]]:
-        """The project functions that `fn`'s calls within `spans` of its `for` loops resolve to by what the receiver
-        is (no model entry), with how, the line, and whether the call runs with autograd off."""
-        bodies = {body for _first, _last, body in fn.loop_heads}
-        spans = [s for s in spans if s[0] in bodies]
+    def _for_loop_calls(self, fn: FunctionInfo, spans: list[tuple[int, int]], model: frozenset[str],
+                        whiles: bool = False) -> Iterator[tuple[FunctionInfo, str, int, bool]]:
+        """The project functions that `fn`'s calls within `spans` of its `for` loops (also its `while` loops, with
+        `whiles`) resolve to by what the receiver is (no model entry), with how, the line, and whether the call runs
+        with autograd off."""
+        if not whiles:
+            bodies = {body for _first, _last, body in fn.loop_heads}
+            spans = [s for s in spans if s[0] in bodies]
         for callee, line in fn.calls:
             if _within(line, spans):
                 for t, how in self.call_edges(fn, fn.module, callee):
@@ -4970,6 +4996,17 @@ def _train_loops(fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
     lines = [line for callee, line in fn.calls if callee.rpartition(".")[2] in TRAINING_CALLS]
     runs = [span for span in fn.loops if any(_within(line, [span]) for line in lines)]
     return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
+
+
+def _fields_run(fn: FunctionInfo, spans: tuple[tuple[int, int], ...]) -> Iterator[str]:
+    """The fields of `fn`'s object it calls (`self.student(x)`) or hands to a call (`loss_fn(self.student, x)`,
+    `get_loss(student=self.student)`) within `spans`."""
+    for callee, line in fn.calls:
+        if _within(line, spans) and callee.startswith("self.") and callee.count(".") == 1:
+            yield callee[len("self."):]
+    for _callee, line, args, keywords in fn.call_args:
+        if _within(line, spans):
+            yield from (kind.name for kind in (*args, *(k for _name, k in keywords)) if isinstance(kind, SelfField))
 
 
 def _feeds_backward(fn: FunctionInfo, line: int) -> bool:

@@ -165,6 +165,7 @@ ARM_CALL = "arm:"
 # `unwrap(self.model).dispatcher(x)`; where the function hands back its argument (`FunctionInfo.passes`), the call
 # runs what `self.model.dispatcher(x)` runs (`ProjectIndex._through_edges`)
 THROUGH_CALL = "through:"
+TRAINING_CALLS = ("backward", "zero_grad")  # calls that make a function or a loop training, not inference
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
 HOT_DECORATORS = ("graphlint.hot", "torch.compile", "torch.cuda.make_graphed_callables")
@@ -1638,6 +1639,10 @@ class _Indexer(ast.NodeVisitor):
                 callee = f"{inner}()" if inner else None
             elif made := _self_made_method(value.func, local_calls):
                 callee = made  # `loader = self.model_loader_cls(ckpt)`, `self.model = loader.model(..)`
+            elif isinstance(value.func, ast.Call) and (inner := self.resolve(dotted(value.func.func))):
+                # `self.model = get_model_cls(cfg.model_id)(cfg)`: an instance of what the call returns, as through
+                # a local (`model_cls = get_model_cls(..)`, above)
+                callee = f"{inner}()"
             if callee and not callee.startswith("torch."):
                 cls.factories.setdefault(attr, []).append(callee)
         elif isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)):
@@ -2474,6 +2479,8 @@ class _Indexer(ast.NodeVisitor):
             self.s.event_callbacks.append((callback, node.lineno))  # (a listener of a built widget: `gr.Button().click`)
         if callee in AUDIO_STREAMS and (callback := self._stream_callback(node)) is not None:
             self.s.stream_callbacks.append((callback, node.lineno))
+        if callee is None and self.func_stack and (trained := _trained_result(func, self.resolve)):
+            self.func_stack[-1].calls.append((trained, node.lineno))  # `scaler.scale(loss).backward()`
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
@@ -3776,3 +3783,13 @@ def _returned_self_calls(body: list[ast.stmt]) -> list[str]:
     return [stmt.value.func.attr for stmt in body if isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Call)
             and isinstance(stmt.value.func, ast.Attribute) and isinstance(stmt.value.func.value, ast.Name)
             and stmt.value.func.value.id == "self"]
+
+
+def _trained_result(func: ast.expr, resolve) -> str | None:
+    """`self.scaler.scale(loss).backward()`, `compute_loss(batch).backward()`: a backward pass (`TRAINING_CALLS`) on
+    what a call returns, as "self.scaler.scale().backward", so that the function reads as training (`trains`,
+    `_train_loops`) as with `loss = ..; loss.backward()`. None for any other call."""
+    if not (isinstance(func, ast.Attribute) and func.attr in TRAINING_CALLS and isinstance(func.value, ast.Call)):
+        return None
+    inner = dotted(func.value.func)
+    return f"{resolve(inner) or inner or ''}().{func.attr}"

@@ -1334,3 +1334,43 @@ def test_a_gradless_function_running_a_generation_is_inference():
     found = hot({"infer": GRADLESS_GENERATION})
     assert found["main"] == ("forward", ("main (inference: runs the model with autograd off)",))
     assert "evaluate" not in found
+
+
+# owl-wms's `GameCV.run`: the `__main__` block builds the app and runs its frame loop, a `while` loop that runs one
+# generation (a sampler's own step loop) per pass. Decoy: a `while` loop that only reads and writes files.
+WHILE_REQUESTS = {
+    "pkg.live": """
+        from pkg.items import Net, decode_one, read_frame
+
+        def serve(net):
+            running = True
+            while running:
+                frame = read_frame("a.pt")
+                print(decode_one(net, frame))
+
+        if __name__ == "__main__":
+            serve(Net().cuda())
+    """,
+    "pkg.copy": """
+        import torch
+
+        def load(path):
+            return torch.load(path)
+
+        def copy_forever():
+            while True:
+                torch.save(load("a.pt").cpu(), "b.pt")
+
+        if __name__ == "__main__":
+            copy_forever()
+    """,
+}
+
+
+def test_a_while_loop_over_requests_is_a_forward_entry():
+    """A program's `while` loop whose body runs a generation per pass walks requests as a `for` loop over them does
+    (`_for_loop_calls(whiles=True)`): its function is a `forward` unit with no `step` lines; a `while` loop over
+    files (no generation below it) stays cold."""
+    found = hot({"pkg.__init__": "", "pkg.items": ITEMS, **WHILE_REQUESTS})
+    assert found["serve"] == ("forward", ("pkg.live:<module> (script: runs the model per item)", "serve"))
+    assert "copy_forever" not in found and "load" not in found

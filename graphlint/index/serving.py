@@ -119,7 +119,7 @@ class ServingHandlers:
                 fn = self.function_by_dotted(ref)  # type: ignore[attr-defined]
                 # (inference a few calls down counts, as for a queue worker's handler: `process -> worker ->
                 # helper(model, x)`; a callback only loading weights or formatting text runs none)
-                if fn is not None and self._infers_below(fn, model, reached):
+                if fn is not None and self._infers_below(fn, model, reached, gradless_deep=False):
                     yield fn, f"{fn.display} (request: gradio calls it on each user event, runs inference)"
                 for worker, runner in self._handed_workers(fn) if fn is not None else ():
                     if worker.key not in reached and not trains(worker) and not self._warms_up(worker) \
@@ -337,14 +337,18 @@ class ServingHandlers:
                         and self._infers_below(target, model, reached):  # type: ignore[attr-defined]
                     yield target, f"{target.display} (request: {fn.display} takes each item off a queue)"
 
-    def _infers_below(self, fn: FunctionInfo, model: frozenset[str], reached: Container[str]) -> bool:
+    def _infers_below(self, fn: FunctionInfo, model: frozenset[str], reached: Container[str],
+                      gradless_deep: bool = True) -> bool:
         """`fn`, or a project function it calls up to MAX_HANDLER_HOPS calls down (resolved by what the receiver is:
         `process -> self._generate`, a subclass's override), runs inference (`_infers`) or a generation
-        (`_drives_steps`)."""
+        (`_drives_steps`). Without `gradless_deep`, a callee's `no_grad` alone is no inference: only `fn`'s own."""
         level, seen = [fn], {fn.key}
-        for _hop in range(MAX_HANDLER_HOPS + 1):
-            if any(self._infers(f, model) or any(self._drives_steps(f, callee, reached)  # type: ignore[attr-defined]
-                                                 for callee, _line in f.calls) for f in level):
+        for hop in range(MAX_HANDLER_HOPS + 1):
+            gradless = gradless_deep or hop == 0
+            if any((self._infers(f, model) if gradless else self._enters_model(  # type: ignore[attr-defined]
+                    f, [(f.lineno, f.end_lineno)], set(model)))
+                   or any(self._drives_steps(f, callee, reached)  # type: ignore[attr-defined]
+                          for callee, _line in f.calls) for f in level):
                 return True
             level = [t for f in level for t, _how in self._resolved_in(f, [(f.lineno, f.end_lineno)])  # type: ignore[attr-defined]
                      if t.key not in seen and not seen.add(t.key)]

@@ -807,11 +807,19 @@ GRADIO_DEEP = {
         def on_caption(text):
             return caption(text)
 
+        @torch.no_grad()
+        def histogram(values):
+            return torch.histc(torch.tensor(values), bins=8).tolist()
+
+        def on_stats(values):
+            return histogram(values)
+
         with gr.Blocks() as demo:
             box = gr.Textbox()
             gr.Button("Run").click(fn=process, inputs=box)
             gr.Button("Load").click(fn=on_load, inputs=box)
             gr.Button("Caption").click(fn=on_caption, inputs=box)
+            gr.Button("Stats").click(fn=on_stats, inputs=box)
     """,
 }
 
@@ -822,6 +830,7 @@ def test_a_gradio_callback_whose_callee_runs_inference_a_few_calls_down_is_a_req
     found = hot(GRADIO_DEEP)
     assert found["process"] == ("forward", ("process (request: gradio calls it on each user event, runs inference)",))
     assert found["worker"][0] == "forward"
-    # Decoys: callbacks whose callees only load weights or format text run no inference.
-    for name in ("on_load", "load_weights", "on_caption", "caption"):
+    # Decoys: callbacks whose callees only load weights or format text run no inference; a callee's own `no_grad`
+    # (a host statistic) is no inference below the callback: only the callback's own gradless lines say so.
+    for name in ("on_load", "load_weights", "on_caption", "caption", "on_stats", "histogram"):
         assert name not in found, name

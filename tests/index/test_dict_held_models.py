@@ -96,3 +96,52 @@ def test_items_of_host_objects_saved_modules_or_a_dict_handed_in_are_no_model():
     with no module API called on it: no inference API."""
     found = hot({"lib": DECOYS})
     assert not {"Texts.run", "Saver.run", "Handed.run"} & set(found)
+
+
+LOCAL = NETS + """
+    def rollout(names, steps):
+        feats = {}
+        for name in names:
+            net = Enc().cuda()
+            net.load_state_dict(torch.load(name))
+            feats[name] = net
+        for t in range(steps):
+            q = torch.zeros(4).cuda()
+            print(feats[names[0]](q).cpu())
+"""
+
+LOCAL_DECOYS = NETS + """
+    def tokenize(names, steps):
+        fns = {}
+        for name in names:
+            fn = make_tokenizer(name)
+            fns[name] = fn
+        for t in range(steps):
+            print(fns[names[0]]("text").cuda())
+
+    def export(names, steps):
+        kept = {}
+        for name in names:
+            net = Enc()
+            net.eval()
+            kept[name] = net
+        for t in range(steps):
+            torch.save(kept[names[0]].state_dict(), "x.pt")
+            torch.zeros(1).cuda()
+
+    def make_tokenizer(name):
+        return lambda text: torch.tensor([len(text)])
+"""
+
+
+def test_a_loop_calling_an_item_of_a_local_dict_of_modules_calls_the_model():
+    """ACT++'s `vinn_eval.main`: `feature_extractors[cam] = resnet` after `resnet.eval()`, then
+    `feature_extractors[cam](image)` per step: a model call, so the loop is a step."""
+    found = hot({"lib": LOCAL})
+    assert found["rollout"] == ("step", ("rollout (step: calls the model)",))
+
+
+def test_a_local_dict_of_host_callables_or_of_modules_only_saved_calls_no_model():
+    """Items stored with no nn.Module API called on them, and modules stored but only saved: no model call."""
+    found = hot({"lib": LOCAL_DECOYS})
+    assert not {"tokenize", "export"} & set(found)

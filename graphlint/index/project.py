@@ -4843,6 +4843,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if head in heads and (meth in MODULE_API or self.model_protocol(meth)) \
                     and not (last[:1].isupper() or last.endswith(("cls", "class"))):
                 out.add(head)  # (`model_cls(...)`, `Model(...)` construct a model: PEP 8 class names)
+        # an item of a local container filled with modules (`feats[cam] = net` after `net.eval()`): `feats[cam](img)`
+        boxes = {f"{box}[]" for box, meths in fn.item_stores if any(m in MODULE_API for m in meths)}
+        out.update(h for h in heads if not h.startswith("self.") and h.rpartition(".")[2] in boxes)
         return frozenset(out)
 
     def _compile_targets(self, s: ModuleSummary, ref: str, owner: str | None) -> list[tuple[FunctionInfo, str]]:

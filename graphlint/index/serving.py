@@ -307,11 +307,13 @@ class ServingHandlers:
         """`fn` calls a model held in a field of its object (`self.x(..)`, `self.x.forward(..)`, `self.x.part(..)`):
         one whose call resolves to a model entry (`_runs_model`), one `_held_module` / `_model_receivers` shows to
         be a module, or a field that holds a module (`placed`: `_module_fields`) with a call of a method of its own
-        (`self.codec.decode_code(codes)`, `self.policy.select_action(obs)`; `self.model.state_dict()` runs nothing)."""
+        (`self.codec.decode_code(codes)`, `self.policy.select_action(obs)`; `self.model.state_dict()` runs nothing).
+        An item of a field called (`self.models["decoder"](z)`, `self.models[]`) is such a call where the same tests
+        show the item a module: a pipeline keeping its models in a dict runs one per call of an item."""
         receivers = self._model_receivers(fn)  # type: ignore[attr-defined]
         for callee, _line in fn.calls:
             parts = callee.split(".")
-            if parts[0] != "self" or len(parts) < 2 or "(" in callee or "[" in callee:
+            if parts[0] != "self" or len(parts) < 2 or "(" in callee or "[" in callee and not _item_call(parts):
                 continue
             if self._runs_model(fn, fn, callee, receivers, model, False) or self._held_module(fn, callee):  # type: ignore[attr-defined]
                 return True
@@ -435,3 +437,10 @@ def _grpc_bases(bases: list[str]) -> list[str]:
     """The bases among `bases` that a gRPC service's generated module defines (`*_pb2_grpc.*Servicer`)."""
     return [base for base in bases if base.rpartition(".")[0].endswith(GRPC_MODULE_SUFFIX)
             and base.rpartition(".")[2].endswith("Servicer")]
+
+
+def _item_call(parts: list[str]) -> bool:
+    """`parts` (a callee split on dots) calls an item of a field of `self` itself (`self.models[]`,
+    `self.models[].forward`), not a method of its own (`self.models[].state_dict`) nor a deeper item."""
+    return len(parts) in (2, 3) and parts[1].endswith("[]") and parts[1].count("[") == 1 \
+        and parts[2:] in ([], ["forward"])

@@ -284,6 +284,9 @@ class FunctionInfo:
     # calling the function calls the wrapper they return (`ProjectIndex.wrappers`)
     decorators: tuple[str, ...] = ()
     self_aliases: tuple[str, ...] = ()  # locals bound to attributes of `self` (`model = self.transformer`)
+    # (local container, methods the body calls on a local stored in it by key): `feats[cam] = net` with `net.eval()`
+    # gives ("feats", ("eval",)); `index.project` reads a container whose items get nn.Module's API as one of modules
+    item_stores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # module-level variables it calls or calls a method of, no local of its own nor of an enclosing def
     # (`transformer(x)` with `transformer = Wrapper()` at module level): what their assignments build (`index.project`)
     global_reads: tuple[str, ...] = ()
@@ -1181,6 +1184,7 @@ class _Indexer(ast.NodeVisitor):
         info.element_makes = returned_elements(node, self.resolve)
         self.scopes.pop()
         self.union_params.pop()
+        info.item_stores = _item_stores(node.body)
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.arm_binds.pop()
@@ -3130,6 +3134,25 @@ def _self_store(body: list[ast.stmt], owner: str, params: set[str]) -> str:
                 and any(isinstance(a, ast.Name) and a.id in params for a in value.args):
             handed = f"self.{value.func.attr}"
     return handed
+
+
+def _item_stores(body: list[ast.stmt]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """`FunctionInfo.item_stores`: each local container `body` stores a local in by key (`feats[cam] = net`), with
+    the methods `body` calls on that local (`net.eval()`), nested defs left out."""
+    nodes = list(own_nodes(body))
+    stored: dict[str, set[str]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.value, ast.Name) \
+                and isinstance(target := node.targets[0], ast.Subscript) and isinstance(target.value, ast.Name):
+            stored.setdefault(node.value.id, set()).add(target.value.id)
+    if not stored:
+        return ()
+    called: dict[str, set[str]] = {}
+    for node in nodes:
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.value.id in stored:
+            called.setdefault(node.func.value.id, set()).add(node.func.attr)
+    return tuple(sorted((box, tuple(sorted(called.get(name, ())))) for name, boxes in stored.items() for box in boxes))
 
 
 def _registry_store(func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:

@@ -22,7 +22,7 @@ from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import MUTATORS, PICK_OPS, picks_token
 from graphlint.index.frameworks import GENERATION_LIBRARY, GENERATION_LOOPS, pipeline_model
-from graphlint.index.library_api import LIBRARY_API, TRAINING_CALLS, LibraryApi, loss_function, trains
+from graphlint.index.library_api import LIBRARY_API, LibraryApi, loss_function, trains
 from graphlint.index.patching import PatchEdges, rebinds_self
 from graphlint.index.protocols import StructuralTypes, is_protocol
 from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, OWN_PARTS, ServingHandlers
@@ -30,7 +30,7 @@ from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
     MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
-    MODEL_LOADERS, import_rank, is_model_annotation, is_model_loader,
+    MODEL_LOADERS, TRAINING_CALLS, import_rank, is_model_annotation, is_model_loader,
 )
 
 

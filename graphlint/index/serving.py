@@ -142,8 +142,8 @@ class ServingHandlers:
         for desc, line, _slot, ref in fn.callable_args:
             if ref.startswith((PARAM, NAME_ARG)):
                 continue
-            runners = [t for t, _how in self._resolved_in(fn, [(line, line)])  # type: ignore[attr-defined]
-                       if t.key in {r.key for r, _h in self.call_edges(fn, fn.module, desc)}]  # type: ignore[attr-defined]
+            called = {r.key for r, _h in self.call_edges(fn, fn.module, desc)}  # type: ignore[attr-defined]
+            runners = [t for t, _how in self._resolved_in(fn, [(line, line)]) if t.key in called]  # type: ignore[attr-defined]
             if not runners:
                 continue
             for target, _how in self.call_edges(fn, fn.module, ref):  # type: ignore[attr-defined]
@@ -346,9 +346,7 @@ class ServingHandlers:
         (`_drives_steps`). Without `gradless_deep`, a callee's `no_grad` alone is no inference: only `fn`'s own."""
         level, seen = [fn], {fn.key}
         for hop in range(MAX_HANDLER_HOPS + 1):
-            gradless = gradless_deep or hop == 0
-            if any((self._infers(f, model) if gradless else self._enters_model(  # type: ignore[attr-defined]
-                    f, [(f.lineno, f.end_lineno)], set(model)))
+            if any(self._infers(f, model, gradless=gradless_deep or hop == 0)
                    or any(self._drives_steps(f, callee, reached)  # type: ignore[attr-defined]
                           for callee, _line in f.calls) for f in level):
                 return True
@@ -356,9 +354,9 @@ class ServingHandlers:
                      if t.key not in seen and not seen.add(t.key)]
         return False
 
-    def _infers(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
-        """`fn` runs with autograd off somewhere, or enters the model."""
-        return bool(fn.gradless) or self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))  # type: ignore[attr-defined]
+    def _infers(self, fn: FunctionInfo, model: frozenset[str], gradless: bool = True) -> bool:
+        """`fn` runs with autograd off somewhere (where `gradless` counts), or enters the model."""
+        return gradless and bool(fn.gradless) or self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))  # type: ignore[attr-defined]
 
     def _serves_inference(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
         """`fn`, or a method of its own object it calls up to MAX_HANDLER_HOPS calls down (`GetActions ->

@@ -1184,7 +1184,8 @@ class _Indexer(ast.NodeVisitor):
         info.element_makes = returned_elements(node, self.resolve)
         self.scopes.pop()
         self.union_params.pop()
-        info.item_stores = _item_stores(node.body)
+        if any("[]" in callee and not callee.startswith("self.") for callee, _line in info.calls):
+            info.item_stores = _item_stores(node.body)  # (only a call of a local's item reads them: a walk saved)
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.arm_binds.pop()

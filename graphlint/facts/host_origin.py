@@ -17,7 +17,7 @@ from typing import TypeVar
 import libcst as cst
 
 from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, HOST_WRAPPERS, SLICES,
-                                       VIEW_METHODS, in_config, off_cuda_arm, typed_legacy)
+                                       VIEW_METHODS, in_config, off_cuda_arm, type_source, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.names import dotted_name
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -47,7 +47,7 @@ def to_target(ctx, node: cst.Call) -> Dev:
     found = Dev.NONE
     if node.func.__class__ is cst.Attribute and node.func.attr.value == "type":
         typed = next((t for a in node.args if not a.star and (a.keyword is None or a.keyword.value == "dtype")
-                      and (t := ctx.inference.tensor_type(a.value)) is not None), None)
+                      and (t := _type_target(ctx, a.value)) is not None), None)
         if typed is not None:
             return typed
     for arg in node.args:
@@ -68,6 +68,15 @@ def to_target(ctx, node: cst.Call) -> Dev:
         if cls is Dev.UNKNOWN:
             found = Dev.UNKNOWN
     return found
+
+
+def _type_target(ctx, expr: cst.BaseExpression) -> Dev | None:
+    """Where a `t.type(expr)` argument sends `t` (`Inference.tensor_type`); `t.type(x.type())` of an `x` nothing types
+    that the unit uses as a tensor goes where `t.to(x)` would (`to_target`: the device)."""
+    typed = ctx.inference.tensor_type(expr)
+    if typed is None and (held := type_source(expr)) is not None and ctx.host.used_as_tensor(held):
+        return Dev.DEVICE
+    return typed
 
 
 def non_blocking(node: cst.Call, ctx=None) -> bool:

@@ -2228,10 +2228,10 @@ class Inference:
         once to CUDA types, `x.type()` of a device tensor: the name of its type); None for anything else (a dtype).
         `Tensor.type` turns a type into a device and a dtype and calls `.to` (a copy across devices, as `.cuda()` /
         `.cpu()`: torch's python_variable_methods.cpp `THPVariable_type`)."""
-        if expr.__class__ is cst.Call and not expr.args and (m := method_call(expr)) is not None and m[1] == "type":
-            held = self(m[0])  # `t.type(x.type())`: x's type, device included
-            return None if held.weak else Dev.CPU if held.kind is Kind.CPU_TENSOR else Dev.DEVICE if held.is_tensor \
-                else None
+        if (held := type_source(expr)) is not None:
+            # `t.type(x.type())`: x's type name, device included, so `t` goes where `t.to(x)` sends it
+            found = self.device_arg(held)
+            return found if found in (Dev.CPU, Dev.DEVICE) else None
         name = self._type_name(expr)
         if typed_legacy(name):
             return Dev.CPU
@@ -2316,6 +2316,14 @@ class Inference:
             return recv if dtype is None or recv.kind is Kind.UNKNOWN else Val(Kind.CPU_TENSOR, rank=recv.rank)
         is_bool = dtype == "bool" or dtype is None and device is not Dev.UNKNOWN and recv.kind is Kind.BOOL_TENSOR
         return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, weak=recv.weak, rank=recv.rank)
+
+
+def type_source(expr: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` of an argument `x.type()` (no arguments: the name of x's tensor type, `"torch.cuda.FloatTensor"`), which
+    `t.type(..)` decodes into x's device and dtype; None for anything else."""
+    if expr.__class__ is cst.Call and not expr.args and (m := method_call(expr)) is not None and m[1] == "type":
+        return m[0]
+    return None
 
 
 # isinstance() targets that make a tensor-valued name a sequence, a host value, or a tensor, in that branch

@@ -1807,3 +1807,58 @@ def test_to_a_host_tensor_is_a_copy_to_the_host():
     """
     got = {f for f in findings(src, scope="all") if f[1] in ("GL103", "GL131")}
     assert got == {(9, "GL103"), (12, "GL131")}
+
+
+def test_a_tensor_argument_sends_a_move_where_that_tensor_lives():
+    """`t.to(other)`, `t.to(other.device)`, `t.to(device=other.device)` and `t.type(other.type())` all send `t` where
+    `other` lives (`Tensor.type` decodes the type name, device included). A device tensor sent where a host tensor
+    lives is a download (GL103); a host tensor sent where an unannotated tensor lives (`x.shape`) is an upload
+    (GL131), `.type(x.type())` as `.to(x)` is. Decoys: host to host, device to device, a dtype, an untyped `other`
+    the unit never uses as a tensor, `type_as` of a host tensor."""
+    assert sorted(findings("""
+        import torch
+
+        def step(g: torch.Tensor, x, other, n: int):
+            m = torch.ones(n)
+            a = g.to(m.device)
+            a2 = g.to(device=m.device, non_blocking=False)
+            b = g.type(m.type())
+            b2 = m.type(x.type())
+            b3 = m.to(x)
+            c = m.to(torch.zeros(n).device)
+            c2 = g.to(g.device)
+            c3 = m.type(other.type())
+            c4 = m.to(other)
+            d = g.to(x.dtype)
+            d2 = m.type_as(torch.zeros(n))
+            d3 = m.type(m.type())
+            d4 = g.type(g.type())
+            return x.shape
+    """, scope="all")) == [(5, "GL103"), (6, "GL103"), (7, "GL103"), (8, "GL131"), (9, "GL131")]
+
+
+def test_a_rooted_forward_moves_to_its_inputs_type():
+    """A rooted forward's `torch.arange(n).type(x.type())` (sadtalker's coordinate grid) builds on the host and
+    copies to where its input lives, each call. Decoys: `y.to(hist.device)` of an output the data flow does not
+    place (no claim: `.to(t.device)` aligns a value with `t`, not a download by intent as `.cpu()` is; fishspeech's
+    dataset `[part.to(tokens.device) for part in parts]` of host parts), `y.to(y.device)`, `hist.to(hist.device)`."""
+    assert findings("""
+        import torch
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                grid = torch.arange(4).type(x.type())
+                return self.l(x) + grid
+
+        def main():
+            net = Net().cuda()
+            for _ in range(10):
+                y = net(torch.randn(2, 4, device="cuda"))
+                hist = torch.zeros(4)
+                h = y.to(hist.device)
+                k = y.to(y.device) + hist.to(hist.device)
+    """) == {(9, "GL131"), (13, "GL131")}

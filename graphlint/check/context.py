@@ -17,12 +17,12 @@ from libcst.metadata import CodeRange
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Finding
 from graphlint.facts.host_reads import HostRead
 from graphlint.facts.host_origin import HostOrigins
-from graphlint.facts.inference import Inference
+from graphlint.facts.inference import Inference, kind_val
 from graphlint.facts.kinds import GRAD_SCALER, HOST_LIST, HOST_SEQ, LIST, IKind
 from graphlint.facts.torch_kinds import (CHECKPOINT_LOADS, distribution_class, library_module_class,
                                         syncing_grad_scaler)
 from graphlint.facts.values import HOST, Dev, Kind, Val, Where
-from graphlint.facts.names import dotted_name
+from graphlint.facts.names import dotted_name, live_arms
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
 from graphlint.facts.syntax import code_of, descendants, is_true, kwarg, tests_device_mismatch, tests_place
@@ -332,16 +332,21 @@ class Context:
 
     def syncing_scaler(self, expr: cst.BaseExpression) -> bool:
         """`expr` holds a torch GradScaler whose `step` reads `found_inf` on the host (`syncing_grad_scaler`): a
-        construction in place, a local bound once to one, or a field of the unit's class that every method stores
-        only such constructions in (`ClassInfo.grad_scalers`), or a parameter every call site fills with one. A parameter
-        is not known by its name."""
+        construction in place, a local bound once to one (every arm of a conditional but None), or a field of the
+        unit's class that every method stores only such constructions in (`ClassInfo.grad_scalers`), or a parameter
+        every call site fills with one (the unit's or a nested def's). A parameter is not known by its name."""
         fn = self.unit.function
         if isinstance(expr, cst.Name) and fn is not None and expr.value in (*fn.params, *fn.kwonly) and self.index:
             # `def optimizer_step(model, scaler, opt)`, every call site passing one (`CallFacts.params`)
             return self.index.call_facts.params(fn).get(expr.value) is GRAD_SCALER
+        if isinstance(expr, cst.Name) and self.inference.env.get(expr.value) == kind_val(GRAD_SCALER):
+            # a nested def's parameter every call site fills with one (`_bind_passed` binds it on entry): owl-wms's
+            # `def optimizer_step(model, scaler, opt)` inside the training method, called with `self.scaler`
+            return True
         expr = self.bound_value(expr)
-        if isinstance(expr, cst.Call):
-            return syncing_grad_scaler(self.call_name(expr) or "", *self._scaler_literals(expr))
+        arms = [arm for arm in live_arms(expr) if isinstance(arm, cst.Call)]
+        if arms and len(arms) == len(live_arms(expr)):  # `GradScaler() if amp else None`: every arm but None is one
+            return all(syncing_grad_scaler(self.call_name(arm) or "", *self._scaler_literals(arm)) for arm in arms)
         return self._every_store(expr, lambda cls: cls.grad_scalers)
 
     def _every_store(self, expr: cst.BaseExpression, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name, names_tensor_items
 from graphlint.facts.factories import instance_argument
-from graphlint.facts.names import bound_names, child_fields, dotted, walk_ast
+from graphlint.facts.names import bound_names, child_fields, dotted, is_none, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
@@ -110,7 +110,7 @@ class Scope:
     # local -> the calls of statements of their own (`fill(d)`, the result dropped) that take it as an argument: a
     # helper that may store into it in place (`_stored_keys`)
     handed: dict[str, list[ast.Call]] = field(default_factory=dict)
-    # what `name[k] = value` statements store into each local (`_slotted_list`)
+    # what `name[k] = value` statements store into each local (`_slotted_kind`)
     slot_stores: dict[str, list[ast.expr]] = field(default_factory=dict)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
     self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
@@ -1299,7 +1299,7 @@ def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | Non
     if use.id in scope.appends and not _rebound_after_appends(use.id, last, scope):
         return None
     if use.id in scope.slot_stores and _blank_slots(last):
-        return None  # `ids = [[] for _ in range(n)]`: its slots are stored later (`_slotted_list`)
+        return None  # `ids = [[] for _ in range(n)]`: its slots are stored later (`_slotted_kind`)
     return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
 
 
@@ -1402,10 +1402,24 @@ def _stored_keys(name: str, kind: IKind, bound: ast.expr | None, resolve: Resolv
     return keyed([(key, join_kinds(kinds)) for key, kinds in found.items()])
 
 
-def _set_values(bound: list[ast.expr | ast.AugAssign | None]) -> list[ast.expr | ast.AugAssign | None]:
-    """A name's bindings less its `None` placeholders, when it has another."""
-    values = [b for b in bound if not (isinstance(b, ast.Constant) and b.value is None)]
+def _set_values(bound: list[ast.expr | ast.AugAssign | None], filled: bool = False
+                ) -> list[ast.expr | ast.AugAssign | None]:
+    """A name's bindings less its `None` placeholders, when it has another; and, for a list never filled in place
+    (`filled` false: no slot store or append), less its displays of None only (`ks = [None]` on one arm, `ks = [1, 1]`
+    on the others: an element read is None or what the others hold, never a tensor the None arm adds)."""
+    values = [b for b in bound if not (isinstance(b, ast.Constant) and b.value is None
+                                       or not filled and _none_display(b))]
     return values or bound
+
+
+def _holds_none(value: ast.expr | ast.AugAssign | None) -> bool:
+    """A list or tuple display with a literal None element: a placeholder where the code fills the list in place."""
+    return isinstance(value, (ast.List, ast.Tuple)) and any(is_none(e) for e in value.elts)
+
+
+def _none_display(value: ast.expr | ast.AugAssign | None) -> bool:
+    """A list or tuple display whose every element is the literal None (`[None]`, `(None, None)`)."""
+    return isinstance(value, (ast.List, ast.Tuple)) and bool(value.elts) and all(is_none(e) for e in value.elts)
 
 
 def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo: Memo) -> IKind:
@@ -1425,13 +1439,15 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if value.id not in scope.params and (filled := _filled_list(bound, scope.appends.get(value.id), given)):
             return filled
         if value.id not in scope.params and value.id in scope.slot_stores and value.id not in scope.appends \
-                and _slotted_list(bound, scope.slot_stores[value.id], hop):
-            return CPU_SEQ
+                and (slotted := _slotted_kind(bound, scope.slot_stores[value.id], hop)) is not None:
+            return slotted
         own = _self_reads(value.id, bound, scope)
         owned = {id(o) for o in own}
         # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
-        kinds = {hop(b) if not isinstance(b, ast.AugAssign) else _accumulated(hop(b.value))
-                 for b in _set_values(bound) if id(b) not in owned} - {None}
+        filled = value.id in scope.slot_stores or value.id in scope.appends
+        kinds = {_accumulated(hop(b.value)) if isinstance(b, ast.AugAssign) else UNKNOWN
+                 if filled and _holds_none(b) else hop(b)
+                 for b in _set_values(bound, filled) if id(b) not in owned} - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
         if own:
@@ -1445,8 +1461,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         kinds = [again(e) for e in value.elts if not isinstance(e, ast.Starred)]
         if not value.elts or len(kinds) != len(value.elts):
             return UNKNOWN  # `[]` is filled later
-        if all(k == HOST for k in kinds):
-            return HOST_SEQ
+        if isinstance(value, ast.List) and not _none_display(value) \
+                and all(k == HOST or is_none(e) for k, e in zip(kinds, value.elts)):
+            return HOST_SEQ  # `[None, 4, 8]`: an element is a host number or None (a list filled later: `_holds_none`)
         # a tuple display nested in one (`return idx, (k, lo, hi), None`) keeps its items, one level down: its
         # unpacking (`index, (k, lo, hi), _ = self.compute_args(feats)`, or `com = ...[1]; a, b = com`) reads them
         kinds = [k if not isinstance(k, Items) else _nested_items(k) for k in kinds]
@@ -1666,14 +1683,17 @@ def _blank_slots(value: ast.expr | ast.AugAssign | None) -> bool:
     return False
 
 
-def _slotted_list(bound: list, stores: list[ast.expr], read: Callable[[ast.expr], IKind]) -> bool:
+def _slotted_kind(bound: list, stores: list[ast.expr], read: Callable[[ast.expr], IKind]) -> IKind | None:
     """A local bound only to a list of blank slots whose every slot store is a host tensor or host data, one at least
     a host tensor (`ids = [[] for _ in range(8)]`, `ids[i] = torch.tensor(row).unsqueeze(0)`): a list whose elements
-    are host data (`CPU_SEQ`); a slot the code never stores holds no tensor either."""
+    are host data (`CPU_SEQ`); a slot the code never stores holds no tensor either. Every store a host number
+    (`ks = [None] * n`, `ks[i] = i + 1`): a sequence of host values (`HOST_SEQ`: an element is a number or None)."""
     if not bound or not all(_blank_slots(b) for b in bound):
-        return False
+        return None
     kinds = {LIST if _list_syntax(v) else read(v) for v in stores}
-    return CPU_TENSOR in kinds and kinds <= {CPU_TENSOR, HOST, HOST_SEQ, HOST_LIST, LIST}
+    if kinds == {HOST}:
+        return HOST_SEQ
+    return CPU_SEQ if CPU_TENSOR in kinds and kinds <= {CPU_TENSOR, HOST, HOST_SEQ, HOST_LIST, LIST} else None
 
 
 def _list_syntax(value: ast.expr) -> bool:

@@ -156,3 +156,13 @@ class BoundNames:
 def is_none(node: ast.expr) -> bool:
     """The literal `None`."""
     return isinstance(node, ast.Constant) and node.value is None
+
+
+def live_arms(node: ast.expr | cst.BaseExpression) -> list[ast.expr | cst.BaseExpression]:
+    """The values a conditional expression can give, nested ones flattened, less the literal `None` arms (`A() if c
+    else None`: where the value is used as the object, it is `A()`; a None arm is tested away or fails). A value that
+    is no conditional is its own one arm; `None` itself has none."""
+    if isinstance(node, (ast.IfExp, cst.IfExp)):
+        return [*live_arms(node.body), *live_arms(node.orelse)]
+    none = is_none(node) if isinstance(node, ast.expr) else isinstance(node, cst.Name) and node.value == "None"
+    return [] if none else [node]

@@ -451,8 +451,9 @@ def distribution_class(qual: str) -> bool:
 # torch's loss scalers: `step(opt)` reads `found_inf` on the host when enabled (torch/amp/grad_scaler.py, torch 2.13:
 # `_maybe_opt_step` runs `sum(v.item() for v in found_inf_per_device.values())`, l. 371, called by `step`, l. 479;
 # `unscale_` (l. 302-361) and `update` (l. 484-560, `non_blocking` copies) read nothing). `device` is the first
-# parameter of `torch.amp`'s; `torch.cuda.amp`'s (a subclass fixing "cuda") has none.
-GRAD_SCALERS = {"torch.amp.GradScaler": True, "torch.amp.grad_scaler.GradScaler": True,
+# parameter of `torch.amp`'s (re-exported as `torch.GradScaler` since torch 2.3); `torch.cuda.amp`'s (a subclass
+# fixing "cuda") has none.
+GRAD_SCALERS = {"torch.amp.GradScaler": True, "torch.amp.grad_scaler.GradScaler": True, "torch.GradScaler": True,
                 "torch.cuda.amp.GradScaler": False, "torch.cuda.amp.grad_scaler.GradScaler": False}
 
 

@@ -21,8 +21,8 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, own_nodes,
-                                    walk_ast)
+from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
+                                    own_nodes, walk_ast)
 from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     validation_turned_off,
@@ -1587,12 +1587,14 @@ class _Indexer(ast.NodeVisitor):
 
     def _note_scaler(self, cls: ClassInfo, attr: str, value: ast.expr) -> None:
         """`self.scaler = torch.amp.GradScaler()` in any method: the field holds a scaler whose `step` syncs, as
-        `syncing_grad_scaler` judges the construction's literals. Any other store but None (`GradScaler(enabled=
-        False)`, `GradScaler("cpu")`, a call of anything else) makes the field False for good."""
-        if _is_none(value):
+        `syncing_grad_scaler` judges the construction's literals, in every arm of a conditional store but a None one
+        (nnU-Net's `GradScaler("cuda") if self.device.type == "cuda" else None`). Any other store but None
+        (`GradScaler(enabled=False)`, `GradScaler("cpu")`, a call of anything else) makes the field False for good."""
+        arms = live_arms(value)  # `GradScaler("cuda") if cuda else None`: every arm but None must be one
+        if not arms:
             return
-        syncing = isinstance(value, ast.Call) and syncing_grad_scaler(
-            self.resolve(dotted(value.func)) or "", *scaler_literals(value))
+        syncing = all(isinstance(arm, ast.Call) and syncing_grad_scaler(
+            self.resolve(dotted(arm.func)) or "", *scaler_literals(arm)) for arm in arms)
         cls.grad_scalers[attr] = cls.grad_scalers.get(attr, True) and syncing
 
     def _annotated_attr(self, cls: ClassInfo, attr: str, stmt: ast.Assign | ast.AnnAssign) -> bool:

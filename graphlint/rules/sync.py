@@ -775,8 +775,9 @@ class GradScalerStep(Rule):
     `_maybe_opt_step`, which does `sum(v.item() for v in found_inf_per_device.values())`: a device-to-host read and a
     wait every step (torch/amp/grad_scaler.py). `unscale_` and `update` read nothing on the host. Reported where
     the flow sees the scaler built: in place, in a local bound once to the construction, or in a field every method
-    stores only such constructions in (`self.scaler = torch.amp.GradScaler()`), or a parameter every call site
-    fills with one. A scaler built with `enabled=False` (a literal, or a local bound to one) or on `"cpu"` is not
+    stores only such constructions in (`self.scaler = torch.amp.GradScaler()`; of a conditional store, every arm
+    but a None one: `GradScaler("cuda") if cuda else None`), or a parameter every call site fills with one (a
+    nested def's too). A scaler built with `enabled=False` (a literal, or a local bound to one) or on `"cpu"` is not
     reported (torch disables one where CUDA is absent), nor is one the flow does not see built (a parameter with no
     call site, or one a call site fills otherwise), nor a step of a torch optimizer built with
     `fused=True` (it takes `found_inf` as a tensor: no `.item()`). A flag the code computes (`enabled=args.amp`)

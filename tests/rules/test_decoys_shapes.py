@@ -1189,3 +1189,47 @@ def test_an_item_of_a_value_moved_to_the_device_is_a_device_tensor_as_a_bound():
             main()
     """).lstrip("\n")
     assert findings(src) == marked(src)  # every code: the decoys raise nothing else either
+
+
+def test_list_of_none_elements_are_no_tensors():
+    """A slice bound `k` (a tensor by its name, unless the callers say otherwise) handed an element of a list that
+    holds None or host numbers: act-plus-plus's `ks = [None]` on one arm and `ks = [1, 1, 1]` on the others, then
+    `k = ks[seed]`; a `[None] * n` filled with host numbers; `[None, 4]`. None reads nothing, so the list's elements
+    are host values and the callers' data flow types `k` as host: no GL126. Hit: the same `[None] * n` filled with
+    device reductions, whose element is a 0-d device tensor."""
+    src = """
+        import torch
+
+        def arms(dist, k):
+            return dist[:, :k]
+
+        def filled(dist, k):
+            return dist[:, :k]
+
+        def mixed(dist, k):
+            return dist[:, :k]
+
+        def device(dist, k):
+            return dist[:, :k]  # hit
+
+        def main(args, seed, feats, lens):
+            if args.a:
+                ks = [None]
+            else:
+                ks = [1, 1, 1]
+            k = ks[seed]
+            slots = [None] * 3
+            for i in range(3):
+                slots[i] = i + 1
+            tops = [None] * 3
+            for i in range(3):
+                tops[i] = lens.cuda().max()
+            for f in feats:
+                x = f.cuda()
+                print(arms(x, k).cpu(), filled(x, slots[seed]).cpu(), mixed(x, [None, 4][seed]).cpu())
+                print(device(x, tops[seed]).cpu())
+
+        if __name__ == "__main__":
+            main(None, 0, [], None)
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL126"} == {(13, "GL126")}

@@ -868,3 +868,54 @@ def test_grad_scaler_step_through_a_parameter():
                 mixed(local, opt)
                 mixed(torch.amp.GradScaler(enabled=False), opt)
     """, scope="all")
+
+
+def test_grad_scaler_step_conditional_store_and_nested_def():
+    """nnU-Net's `self.grad_scaler = (GradScaler("cuda") if new else GradScaler()) if cuda else None`, with
+    `GradScaler` imported from `torch` (torch >= 2.3) or `torch.cuda.amp`: every arm but None builds an enabled CUDA
+    scaler, and a None field is tested away before the step. owl-wms's `def optimizer_step(model, scaler, opt)`
+    nested in the training method and called with `self.scaler`: the parameter holds what the call site passes.
+    Decoys: a conditional with a disabled or a `"cpu"` arm, a nested def also handed a disabled scaler, a parameter
+    annotated `torch.amp.GradScaler` that no call site fills."""
+    check("""
+        import torch
+        try:
+            from torch import GradScaler
+            OLD = False
+        except ImportError:
+            from torch.cuda.amp import GradScaler
+            OLD = True
+
+        def annotated(scaler: torch.amp.GradScaler, opt):
+            scaler.step(opt)
+
+        class Trainer:
+            def __init__(self, device, amp):
+                self.grad_scaler = (GradScaler("cuda") if not OLD else GradScaler()) if device.type == "cuda" else None
+                self.half = GradScaler(enabled=False) if amp else None
+                self.cpu = torch.amp.GradScaler("cpu") if amp else torch.amp.GradScaler()
+                self.scaler = torch.amp.GradScaler()
+
+            def train(self, loader, model, opt, amp):
+                def optimizer_step(scaler, optimizer):
+                    scaler.unscale_(optimizer)
+                    scaler.step(optimizer)  # <- GL153
+
+                def mixed_step(scaler, optimizer):
+                    scaler.step(optimizer)
+
+                local = torch.amp.GradScaler() if amp else None
+                off = torch.amp.GradScaler(enabled=False) if amp else None
+                for x in loader:
+                    loss = model(x.cuda()).sum()
+                    if self.grad_scaler is not None:
+                        self.grad_scaler.scale(loss).backward()
+                        self.grad_scaler.step(opt)  # <- GL153
+                    self.half.step(opt)
+                    self.cpu.step(opt)
+                    local.step(opt)  # <- GL153
+                    off.step(opt)
+                    optimizer_step(self.scaler, opt)
+                    mixed_step(self.scaler, opt)
+                    mixed_step(torch.amp.GradScaler(enabled=False), opt)
+    """, scope="all")

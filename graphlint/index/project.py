@@ -16,6 +16,7 @@ from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS
+from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
 from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
@@ -1213,6 +1214,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             ref = self._item_value(fn, item[1]) if fn is not None else None
             return [(t, how or f"item {item[1]} of {fn.qualname}") for t, how in self._denotes(ref, depth + 1)] \
                 if ref else []
+        if desc.endswith("()") and _module_method(desc[:-2]):
+            return self._module_kept(desc[:-2], depth)  # `load_model().to()`: the module `load_model` returns
         if desc.endswith("()"):
             out = []
             for target, how in self._denotes(desc[:-2], depth + 1):
@@ -1249,6 +1252,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if head and self._unknown_receiver(head):
             return [(fn, f"method {meth}") for fn in self._methods_named(meth)]
         return []
+
+    def _module_kept(self, desc: str, depth: int) -> list[tuple["ClassInfo | FunctionInfo", str]]:
+        """`pkg.load_model().to`, called: nn.Module's `to` / `eval` / `half` (`MODULE_SELF_METHODS`) return the module
+        itself, so the call holds the project modules `load_model()` stands for that do not define the method
+        themselves. A class of its own `to` (a host wrapper's `to(device)` may return anything) or a class no module
+        holds nothing known: no method named so elsewhere in the project stands for it."""
+        head, _, meth = desc.rpartition(".")
+        return [(t, how) for t, how in self._denotes(head, depth + 1)
+                if isinstance(t, ClassInfo) and self.is_nn_module(t) and self.method(t, meth) is None]
 
     def _returned_elements(self, base: str) -> list[tuple["ClassInfo | FunctionInfo", str]]:
         """`get_potentials()[]`, an element of the list a project function returns: instances of the project
@@ -5102,6 +5114,13 @@ def _is_program(s: ModuleSummary, imported: set[str]) -> bool:
     """A program's entry: its top level runs as the program (a `__main__` block, or nothing in the project imports it),
     not as a library's import-time code."""
     return s.main_guard or s.module not in imported
+
+def _module_method(desc: str) -> bool:
+    """`pkg.load_model().to`: an nn.Module method that returns the module (`MODULE_SELF_METHODS`) on what a plain
+    project callee returns (`summary._moved_factory`)."""
+    head, _, meth = desc.rpartition(".")
+    return meth in MODULE_SELF_METHODS and head.endswith("()") and "(" not in head[:-2]
+
 
 def _item_of(desc: str) -> tuple[str, int] | None:
     """`pkg.f()[1]`, an item of what a call of `pkg.f` returns (`summary._made_callee`): (`pkg.f`, 1); None otherwise."""

@@ -1262,6 +1262,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return [(t, how) for t, how in self._denotes(head, depth + 1)
                 if isinstance(t, ClassInfo) and self.is_nn_module(t) and self.method(t, meth) is None]
 
+    def factory_module_field(self, cls: ClassInfo, name: str) -> bool:
+        """`self.model = load_model(cfg, ckpt).to(device)` where `load_model` returns a module of unknown class, by
+        the evidence `returns_module` reads (`model = build_model(args); model.load_state_dict(sd); model.eval();
+        return model`, the builder a registry outside the tree): every store of the field is such a project
+        factory's return, directly or through nn.Module's methods that return the module. A field some store fills
+        otherwise (a parameter, a callable, a constant, a construction) is not; nor is a factory whose value gets no
+        nn.Module API (a registry's object never `.eval()`-ed or `load_state_dict`-ed)."""
+        mro = self.mro(cls)
+        descs = [desc for c in mro for desc in c.factories.get(name, ())]
+        if not descs or any(name in c.attrs or name in c.callables for c in mro):
+            return False
+        return all((fn := self.function_by_dotted(_factory_callee(desc))) is not None and self.returns_module(fn)
+                   for desc in descs)
+
     def _returned_elements(self, base: str) -> list[tuple["ClassInfo | FunctionInfo", str]]:
         """`get_potentials()[]`, an element of the list a project function returns: instances of the project
         classes its returned lists are built from (`FunctionInfo.element_makes`); none for anything else."""
@@ -5114,6 +5128,14 @@ def _is_program(s: ModuleSummary, imported: set[str]) -> bool:
     """A program's entry: its top level runs as the program (a `__main__` block, or nothing in the project imports it),
     not as a library's import-time code."""
     return s.main_guard or s.module not in imported
+
+def _factory_callee(desc: str) -> str:
+    """The project function a field's factory descriptor calls: `pkg.load` for `pkg.load` and `pkg.load().to`
+    (`_module_method`); "" for what a call's result is called with (`pkg.get_cls()`)."""
+    if _module_method(desc):
+        return desc.rpartition(".")[0][:-2]
+    return "" if "(" in desc else desc
+
 
 def _module_method(desc: str) -> bool:
     """`pkg.load_model().to`: an nn.Module method that returns the module (`MODULE_SELF_METHODS`) on what a plain

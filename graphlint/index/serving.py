@@ -328,8 +328,9 @@ class ServingHandlers:
         """The project function `fn` hands a field of its object that holds a module to, where that function calls the
         parameter it fills (groundingdino's `predict(model=self.model, image=x)`, whose `model(image[None])` runs the
         held model), as `self.model(x)` in `fn` would: its display; None for none. The field's classes are all project
-        modules (`_module_classes`: a tokenizer, a project callable or an untyped field is no model); only a callee
-        the call resolves by name (`predict`, not a method named so on an unknown receiver), one hop."""
+        modules or a project factory's module of unknown class (`_holds_module`: a tokenizer, a project callable is no
+        model); only a callee the call resolves by name (`predict`, not a method named so on an unknown receiver), one
+        hop."""
         for desc, _line, pos, kws in fn.call_args:
             handed = {**{str(i): k for i, k in enumerate(pos) if isinstance(k, SelfField)},
                       **{name: k for name, k in kws if isinstance(k, SelfField)}}
@@ -343,9 +344,19 @@ class ServingHandlers:
                 for param in target.params:
                     kinds = [handed[slot] for slot in self._slots(target, desc, param) if slot in handed]  # type: ignore[attr-defined]
                     if kinds and f"{target.module}.{param}" in called \
-                            and any(self._module_classes(fn, kind) for kind in kinds):  # type: ignore[attr-defined]
+                            and any(self._holds_module(fn, kind) for kind in kinds):
                         return target.display
         return None
+
+    def _holds_module(self, fn: FunctionInfo, kind: SelfField) -> bool:
+        """The field `kind` names of `fn`'s object holds a module: all its classes are project modules
+        (`_module_classes`), or every store of it is a project factory's module of unknown class
+        (`factory_module_field`: groundingdino's `load_model`, `build_model(args)` of a registry outside the tree,
+        `load_state_dict`-ed and `eval()`-ed)."""
+        if self._module_classes(fn, kind):  # type: ignore[attr-defined]
+            return True
+        cls = self.classes.get(fn.class_key or "")  # type: ignore[attr-defined]
+        return cls is not None and self.factory_module_field(cls, kind.name)  # type: ignore[attr-defined]
 
     def _queue_workers(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
         """What a worker's queue loop hands each item to: a loop that takes items off a queue (`FunctionInfo.

@@ -178,3 +178,64 @@ def test_a_helper_handed_no_module_or_not_calling_it_runs_nothing():
     found = hot({"m": HANDED})
     for name in ("Tok.encode", "Fmt.render", "Sizer.size"):
         assert name not in found, name
+
+
+UNKNOWN_CLASS = """
+    import torch
+    from extlib.models import build_model, build_thing
+
+    def load_model(cfg, ckpt, device="cuda"):
+        model = build_model(cfg)
+        model.load_state_dict(torch.load(ckpt, map_location="cpu")["model"], strict=False)
+        model.eval()
+        return model
+
+    def load_thing(cfg):
+        thing = build_thing(cfg)
+        return thing
+
+    def predict(model, image, device="cuda"):
+        with torch.no_grad():
+            outputs = model(image.to(device)[None])
+        return outputs["pred_logits"].cpu()
+
+    class Model:
+        def __init__(self, cfg, ckpt, device="cuda"):
+            self.model = load_model(cfg, ckpt, device=device).to(device)
+
+        def predict_with_caption(self, image):
+            return predict(model=self.model, image=torch.from_numpy(image))
+
+    class Thing:
+        def __init__(self, cfg, device="cuda"):
+            self.thing = load_thing(cfg).to(device)
+
+        def run(self, image):
+            return predict(model=self.thing, image=torch.from_numpy(image))
+
+    class Mixed:
+        def __init__(self, cfg, ckpt, model=None):
+            self.model = load_model(cfg, ckpt)
+            if model is not None:
+                self.model = model
+
+        def run(self, image):
+            return predict(model=self.model, image=torch.from_numpy(image))
+"""
+
+
+def test_a_factory_module_of_unknown_class_handed_to_a_helper_is_run():
+    """groundingdino's shape: `load_model` builds through a registry outside the tree, then `load_state_dict`s and
+    `eval()`s it: a module of unknown class (`returns_module`), so the field stored from it (moved by `.to`) holds a
+    module, and handing it to `predict`, which calls it, makes `predict_with_caption` an inference API."""
+    found = hot({"m": UNKNOWN_CLASS})
+    assert "Model.predict_with_caption" in found
+    assert "predict" in found
+
+
+def test_a_registry_value_without_module_evidence_is_no_held_model():
+    """Decoys: `load_thing` returns a registry's object that gets no nn.Module API (it may be anything), and a field
+    also stored from a constructor parameter may hold anything: neither `Thing.run` nor `Mixed.run` is a root."""
+    found = hot({"m": UNKNOWN_CLASS})
+    assert "Thing.run" not in found
+    assert "Mixed.run" not in found

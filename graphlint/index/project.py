@@ -1262,6 +1262,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return [(t, how) for t, how in self._denotes(head, depth + 1)
                 if isinstance(t, ClassInfo) and self.is_nn_module(t) and self.method(t, meth) is None]
 
+    def _factory_module_fields(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.<name>` of the fields of a plain class `cls` (or a project base) that hold a project factory's module
+        of unknown class (`factory_module_field`): calling one runs the model, as a library model's field does. A
+        module class's fields are its parts, read as such."""
+        if self.is_nn_module(cls):
+            return frozenset()
+        names = {name for c in self.mro(cls) for name in c.factories}
+        return frozenset(f"self.{name}" for name in names if self.factory_module_field(cls, name))
+
     def factory_module_field(self, cls: ClassInfo, name: str) -> bool:
         """`self.model = load_model(cfg, ckpt).to(device)` where `load_model` returns a module of unknown class, by
         the evidence `returns_module` reads (`model = build_model(args); model.load_state_dict(sd); model.eval();
@@ -4357,7 +4366,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     f"self.{attr}" for c in self.mro(cls) for key in c.methods.values()
                     if (m := self.functions.get(key)) is not None and m.module_params
                     for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params
-                ) | self._library_model_fields(cls) | self._used_module_fields(cls)
+                ) | self._library_model_fields(cls) | self._used_module_fields(cls) | self._factory_module_fields(cls)
             out |= fields
         return frozenset(out | self._unnamed_modules(fn))
 

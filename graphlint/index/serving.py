@@ -350,13 +350,10 @@ class ServingHandlers:
 
     def _holds_module(self, fn: FunctionInfo, kind: SelfField) -> bool:
         """The field `kind` names of `fn`'s object holds a module: all its classes are project modules
-        (`_module_classes`), or every store of it is a project factory's module of unknown class
-        (`factory_module_field`: groundingdino's `load_model`, `build_model(args)` of a registry outside the tree,
-        `load_state_dict`-ed and `eval()`-ed)."""
-        if self._module_classes(fn, kind):  # type: ignore[attr-defined]
-            return True
-        cls = self.classes.get(fn.class_key or "")  # type: ignore[attr-defined]
-        return cls is not None and self.factory_module_field(cls, kind.name)  # type: ignore[attr-defined]
+        (`_module_classes`), or it is one of the model fields a call of which runs the model (`_typed_models`: a
+        library model, a project factory's module of unknown class such as groundingdino's `load_model`, whose
+        `build_model(args)` registry lies outside the tree, `load_state_dict`-ed and `eval()`-ed)."""
+        return bool(self._module_classes(fn, kind)) or f"self.{kind.name}" in self._typed_models(fn)  # type: ignore[attr-defined]
 
     def _queue_workers(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
         """What a worker's queue loop hands each item to: a loop that takes items off a queue (`FunctionInfo.

@@ -221,6 +221,22 @@ UNKNOWN_CLASS = """
 
         def run(self, image):
             return predict(model=self.model, image=torch.from_numpy(image))
+
+    class Direct:
+        def __init__(self, cfg, ckpt):
+            self.model = load_model(cfg, ckpt).cuda()
+
+        def detect(self, image):
+            with torch.no_grad():
+                return self.model(torch.from_numpy(image).cuda()).cpu()
+
+    class ThingDirect:
+        def __init__(self, cfg):
+            self.thing = load_thing(cfg).cuda()
+
+        def detect(self, image):
+            with torch.no_grad():
+                return self.thing(torch.from_numpy(image).cuda()).cpu()
 """
 
 
@@ -239,3 +255,11 @@ def test_a_registry_value_without_module_evidence_is_no_held_model():
     found = hot({"m": UNKNOWN_CLASS})
     assert "Thing.run" not in found
     assert "Mixed.run" not in found
+
+
+def test_a_factory_module_of_unknown_class_called_in_its_holder_is_run():
+    """`self.model(x)` on such a field (`Direct.detect`) runs the model: an inference API, as for a library model's
+    field (`_typed_models`). Decoy: the registry object without module evidence, called alike (`ThingDirect`)."""
+    found = hot({"m": UNKNOWN_CLASS})
+    assert "Direct.detect" in found
+    assert "ThingDirect.detect" not in found

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 from index_projects import hot, project_index
 
-MOVED = """
-    import numpy as np
+NET = """
     import torch
     from transformers import AutoTokenizer
 
@@ -20,6 +19,20 @@ MOVED = """
         def forward(self, x):
             return self.l(x)
 
+    class Formatter:
+        def __call__(self, x):
+            return str(x)
+
+    def load_model(device="cuda"):
+        model = Net()
+        model.eval()
+        return model
+
+"""
+
+MOVED = NET + """
+    import numpy as np
+
     class HostArray:
         def __init__(self):
             self.a = np.zeros(4)
@@ -30,18 +43,9 @@ MOVED = """
         def __call__(self, x):
             return self.a + x
 
-    class Formatter:
-        def __call__(self, x):
-            return str(x)
-
     class Config:
         def to_dict(self):
             return {}
-
-    def load_model(device="cuda"):
-        model = Net()
-        model.eval()
-        return model
 
     def load_array():
         return HostArray()
@@ -89,27 +93,7 @@ def test_a_moved_factory_value_that_is_no_module_types_nothing():
     assert "Wrapped.run" not in hot({"m": MOVED})
 
 
-HANDED = """
-    import torch
-    from transformers import AutoTokenizer
-
-    class Net(torch.nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.l = torch.nn.Linear(4, 4)
-
-        def forward(self, x):
-            return self.l(x)
-
-    class Formatter:
-        def __call__(self, x):
-            return str(x)
-
-    def load_model(device="cuda"):
-        model = Net()
-        model.eval()
-        return model
-
+HANDED = NET + """
     def predict(model, image, device="cuda"):
         image = image.to(device)
         with torch.no_grad():

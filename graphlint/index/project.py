@@ -16,6 +16,7 @@ from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS
+from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
 from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
@@ -1213,6 +1214,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             ref = self._item_value(fn, item[1]) if fn is not None else None
             return [(t, how or f"item {item[1]} of {fn.qualname}") for t, how in self._denotes(ref, depth + 1)] \
                 if ref else []
+        if desc.endswith("()") and _module_method(desc[:-2]):
+            return self._module_kept(desc[:-2], depth)  # `load_model().to()`: the module `load_model` returns
         if desc.endswith("()"):
             out = []
             for target, how in self._denotes(desc[:-2], depth + 1):
@@ -1249,6 +1252,38 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if head and self._unknown_receiver(head):
             return [(fn, f"method {meth}") for fn in self._methods_named(meth)]
         return []
+
+    def _module_kept(self, desc: str, depth: int) -> list[tuple["ClassInfo | FunctionInfo", str]]:
+        """`pkg.load_model().to`, called: nn.Module's `to` / `eval` / `half` (`MODULE_SELF_METHODS`) return the module
+        itself, so the call holds the project modules `load_model()` stands for that do not define the method
+        themselves. A class of its own `to` (a host wrapper's `to(device)` may return anything) or a class no module
+        holds nothing known: no method named so elsewhere in the project stands for it."""
+        head, _, meth = desc.rpartition(".")
+        return [(t, how) for t, how in self._denotes(head, depth + 1)
+                if isinstance(t, ClassInfo) and self.is_nn_module(t) and self.method(t, meth) is None]
+
+    def _factory_module_fields(self, cls: ClassInfo) -> frozenset[str]:
+        """`self.<name>` of the fields of a plain class `cls` (or a project base) that hold a project factory's module
+        of unknown class (`factory_module_field`): calling one runs the model, as a library model's field does. A
+        module class's fields are its parts, read as such."""
+        if self.is_nn_module(cls):
+            return frozenset()
+        names = {name for c in self.mro(cls) for name in c.factories}
+        return frozenset(f"self.{name}" for name in names if self.factory_module_field(cls, name))
+
+    def factory_module_field(self, cls: ClassInfo, name: str) -> bool:
+        """`self.model = load_model(cfg, ckpt).to(device)` where `load_model` returns a module of unknown class, by
+        the evidence `returns_module` reads (`model = build_model(args); model.load_state_dict(sd); model.eval();
+        return model`, the builder a registry outside the tree): every store of the field is such a project
+        factory's return, directly or through nn.Module's methods that return the module. A field some store fills
+        otherwise (a parameter, a callable, a constant, a construction) is not; nor is a factory whose value gets no
+        nn.Module API (a registry's object never `.eval()`-ed or `load_state_dict`-ed)."""
+        mro = self.mro(cls)
+        descs = [desc for c in mro for desc in c.factories.get(name, ())]
+        if not descs or any(name in c.attrs or name in c.callables for c in mro):
+            return False
+        return all((fn := self.function_by_dotted(_factory_callee(desc))) is not None and self.returns_module(fn)
+                   for desc in descs)
 
     def _returned_elements(self, base: str) -> list[tuple["ClassInfo | FunctionInfo", str]]:
         """`get_potentials()[]`, an element of the list a project function returns: instances of the project
@@ -4331,7 +4366,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     f"self.{attr}" for c in self.mro(cls) for key in c.methods.values()
                     if (m := self.functions.get(key)) is not None and m.module_params
                     for attr, kind in m.attr_sets if isinstance(kind, Fwd) and kind.name in m.module_params
-                ) | self._library_model_fields(cls) | self._used_module_fields(cls)
+                ) | self._library_model_fields(cls) | self._used_module_fields(cls) | self._factory_module_fields(cls)
             out |= fields
         return frozenset(out | self._unnamed_modules(fn))
 
@@ -5102,6 +5137,21 @@ def _is_program(s: ModuleSummary, imported: set[str]) -> bool:
     """A program's entry: its top level runs as the program (a `__main__` block, or nothing in the project imports it),
     not as a library's import-time code."""
     return s.main_guard or s.module not in imported
+
+def _factory_callee(desc: str) -> str:
+    """The project function a field's factory descriptor calls: `pkg.load` for `pkg.load` and `pkg.load().to`
+    (`_module_method`); "" for what a call's result is called with (`pkg.get_cls()`)."""
+    if _module_method(desc):
+        return desc.rpartition(".")[0][:-2]
+    return "" if "(" in desc else desc
+
+
+def _module_method(desc: str) -> bool:
+    """`pkg.load_model().to`: an nn.Module method that returns the module (`MODULE_SELF_METHODS`) on what a plain
+    project callee returns (`summary._moved_factory`)."""
+    head, _, meth = desc.rpartition(".")
+    return meth in MODULE_SELF_METHODS and head.endswith("()") and "(" not in head[:-2]
+
 
 def _item_of(desc: str) -> tuple[str, int] | None:
     """`pkg.f()[1]`, an item of what a call of `pkg.f` returns (`summary._made_callee`): (`pkg.f`, 1); None otherwise."""

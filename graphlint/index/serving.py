@@ -65,6 +65,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from graphlint.facts.kinds import SelfField
 from graphlint.index.library_api import trains
 from graphlint.index.sole import MODULE_METHOD_NAMES
 from graphlint.index.summary import NAME_ARG, PARAM, ClassInfo, FunctionInfo
@@ -185,6 +186,8 @@ class ServingHandlers:
                 own = self._own_callees(fn)
                 if any(self._runs_held_model(f, entries, placed) for f in own):
                     held = "a model"
+                elif helper := next(filter(None, map(self._hands_held_model, own)), None):
+                    held = f"a model, hands it to {helper},"
                 elif self._call_sites(fn) or (holder := self._runs_held_holder(own, cls, entries)) is None:  # type: ignore[attr-defined]
                     continue
                 else:
@@ -320,6 +323,37 @@ class ServingHandlers:
             if parts[1] in placed and (len(parts) == 2 or len(parts) == 3 and parts[2] not in MODULE_METHOD_NAMES):
                 return True
         return False
+
+    def _hands_held_model(self, fn: FunctionInfo) -> str | None:
+        """The project function `fn` hands a field of its object that holds a module to, where that function calls the
+        parameter it fills (groundingdino's `predict(model=self.model, image=x)`, whose `model(image[None])` runs the
+        held model), as `self.model(x)` in `fn` would: its display; None for none. The field's classes are all project
+        modules or a project factory's module of unknown class (`_holds_module`: a tokenizer, a project callable is no
+        model); only a callee the call resolves by name (`predict`, not a method named so on an unknown receiver), one
+        hop."""
+        for desc, _line, pos, kws in fn.call_args:
+            handed = {**{str(i): k for i, k in enumerate(pos) if isinstance(k, SelfField)},
+                      **{name: k for name, k in kws if isinstance(k, SelfField)}}
+            if not handed:
+                continue
+            for target, how in self.call_edges(fn, fn.module, desc):  # type: ignore[attr-defined]
+                if how or target.class_key and target.class_key == fn.class_key:
+                    continue  # (found by a method's name alone; its own method: `_own_callees`)
+                called = {callee.rpartition(".")[0] if callee.endswith(".forward") else callee
+                          for callee, _line in target.calls}
+                for param in target.params:
+                    kinds = [handed[slot] for slot in self._slots(target, desc, param) if slot in handed]  # type: ignore[attr-defined]
+                    if kinds and f"{target.module}.{param}" in called \
+                            and any(self._holds_module(fn, kind) for kind in kinds):
+                        return target.display
+        return None
+
+    def _holds_module(self, fn: FunctionInfo, kind: SelfField) -> bool:
+        """The field `kind` names of `fn`'s object holds a module: all its classes are project modules
+        (`_module_classes`), or it is one of the model fields a call of which runs the model (`_typed_models`: a
+        library model, a project factory's module of unknown class such as groundingdino's `load_model`, whose
+        `build_model(args)` registry lies outside the tree, `load_state_dict`-ed and `eval()`-ed)."""
+        return bool(self._module_classes(fn, kind)) or f"self.{kind.name}" in self._typed_models(fn)  # type: ignore[attr-defined]
 
     def _queue_workers(self, model: frozenset[str], reached: Container[str]) -> Iterator[tuple[FunctionInfo, str]]:
         """What a worker's queue loop hands each item to: a loop that takes items off a queue (`FunctionInfo.

@@ -1650,6 +1650,8 @@ class _Indexer(ast.NodeVisitor):
                 # `self.model = get_model_cls(cfg.model_id)(cfg)`: an instance of what the call returns, as through
                 # a local (`model_cls = get_model_cls(..)`, above)
                 callee = f"{inner}()"
+            elif moved := self._moved_factory(value):
+                callee = moved  # `self.model = load_model(device).to(device)`: `ProjectIndex._denotes` keeps modules
             if callee and not callee.startswith("torch."):
                 cls.factories.setdefault(attr, []).append(callee)
         elif isinstance(value, (ast.Name, ast.Attribute, ast.Subscript)):
@@ -1664,6 +1666,22 @@ class _Indexer(ast.NodeVisitor):
         elif isinstance(value, ast.IfExp):  # `self.graph = None if disabled else CudaGraph(...)`: either arm
             self._dispatch_attr(cls, attr, value.body, local_calls, nested)
             self._dispatch_attr(cls, attr, value.orelse, local_calls, nested)
+
+    def _moved_factory(self, value: ast.Call) -> str | None:
+        """`load_model(device).to(device)`, `build(cfg).eval().half()`: "pkg.load_model().to", the descriptor of
+        an nn.Module method that returns the module (`MODULE_SELF_METHODS`) called on what a project function returns.
+        Whether the result is the object the function returns depends on its class (`ProjectIndex._denotes`: a module
+        is; a host wrapper with a `to` of its own is not): recorded, not decided, here. None for anything else."""
+        if not (isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS):
+            return None
+        inner = value.func.value
+        while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+                and inner.func.attr in MODULE_SELF_METHODS:
+            value, inner = inner, inner.func.value
+        ref = self.resolve(dotted(inner.func)) if isinstance(inner, ast.Call) else None
+        if not ref or ref.startswith(("self.", "cls.", "super()", "torch.")):
+            return None
+        return f"{ref}().{value.func.attr}"  # type: ignore[union-attr]
 
     def _attr_kind(self, value: ast.expr) -> Held | None:
         if isinstance(value, ast.Constant):

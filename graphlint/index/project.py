@@ -4274,10 +4274,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return ""
         if any(c.startswith(f"{head}().") and c.rpartition(".")[2] == "backward" for c, _l in fn.calls):
             return ""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
         for name, at, args, keywords in fn.call_args:
-            if name == callee and at == line and any(_part_output(kind) for kind in (*args, *(k for _n, k in keywords))):
+            if name == callee and at == line and cls is not None and any(
+                    self._is_part(cls, ref) for kind in (*args, *(k for _n, k in keywords))
+                    if (ref := _self_call(kind))):
                 return ""
         return head
+
+    def _is_part(self, cls: ClassInfo, ref: str) -> bool:
+        """`ref` (`self.<x>`) is a callable field of the object, a part (`self.head(x)`), not one of its own methods
+        (`self._normalize(obs)`, a helper)."""
+        return ref.count(".") == 1 and self.method(cls, ref[len("self."):]) is None
 
     def _runs_module_fields(self, fn: FunctionInfo) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, that runs a part its class
@@ -5078,10 +5086,11 @@ def _fields_run(fn: FunctionInfo, spans: tuple[tuple[int, int], ...]) -> Iterato
             yield from (kind.name for kind in (*args, *(k for _name, k in keywords)) if isinstance(kind, SelfField))
 
 
-def _part_output(kind: IKind) -> bool:
-    """`kind` is what a call of a field of `self` returns, or a view of it (`value` of `value = self.critic(x)`)."""
+def _self_call(kind: IKind) -> str:
+    """The `self.<x>` whose call returns `kind`, or a view of it (`value` of `value = self.critic(x).flatten()`); ""
+    for any other kind."""
     inner = getattr(kind, "inner", kind)
-    return isinstance(inner, Returned) and inner.callee.startswith("self.")
+    return inner.callee if isinstance(inner, Returned) and inner.callee.startswith("self.") else ""
 
 
 def _feeds_backward(fn: FunctionInfo, line: int) -> bool:

@@ -124,3 +124,14 @@ def test_a_module_loop_over_configuration_without_training_is_no_step() -> None:
         return out
 """
     assert not _trains(_hot(source), "Algo.describe")
+
+
+def test_a_part_called_on_an_own_helper_s_output_is_still_trained() -> None:
+    """The loss test reads another *part's* output: a part fed by the object's own helper (`self._norm(obs)`) is the
+    model all the same."""
+    source = ALGO.replace("            value = self.critic(mb.obs).flatten()\n",
+                          "            value = self.critic(self._norm(mb.obs)).flatten()\n") + """
+    def _norm(self, obs):
+        return obs / 2
+"""
+    assert _trains(_hot(source), "Algo.update")

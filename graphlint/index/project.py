@@ -216,6 +216,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # id(fn) -> (fn, `_library_models(fn)`): `_step_roots` asks it per call of a function in both hot-map passes, and
         # each answer walks all the function's calls again (`_unnamed_modules`). Holding `fn` keeps its id unused.
         self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
+        self._backward_memo: dict[tuple[str, int], bool] = {}  # (function key, hops) -> `_backward_below`
         self._module_heads_memo: dict[str, frozenset[str]] = {}  # function key -> what it calls nn.Module API on
         # (function key, tuple item or -1) -> what calling it returns is a module (`returns_module`)
         self._returns_module_memo: dict[tuple[str, int], bool] = {}
@@ -465,6 +466,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._all_imported = None
         self._receivers_memo.clear()
         self._library_models_memo.clear()
+        self._backward_memo.clear()
         self._module_heads_memo.clear()
         self._returns_module_memo.clear()
         self._gradless_memo = self._imported_memo = None
@@ -3087,7 +3089,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     or (fn.key in reached and reached[fn.key].whole and reached[fn.key].tier == "captured"):
                 continue
             cls = self.classes.get(fn.class_key) if fn.class_key else None
-            if cls is None or not self._is_model_code(cls, fn):
+            if cls is None or not self._is_model_code(cls, fn) or self._trains_own_parts(cls, fn):
                 candidates.append(fn)
             elif _replays(fn):
                 # Model code the forward pass does not run that replays a graph: the engine's model wrapper
@@ -3113,7 +3115,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for fn in candidates:
             why = ""
             receivers = self._model_receivers(fn)
-            learns = trains(fn)  # (a function that trains drives no inference loop: `_inference_loops`)
+            train_spans = self._part_train_loops(fn)
+            learns = trains(fn) or bool(train_spans)  # (a function that trains drives no inference loop: `_inference_loops`)
             for callee, line in fn.calls:
                 in_loop = _within(line, fn.loops)
                 # (a loop over its collection's members calls each once per pass: an ensemble, no step loop)
@@ -3137,6 +3140,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     # A method found by name only (`method m`) is no evidence of which object is called:
                     # set-up code calls `model.get_input_embeddings()` too.
                     hit = "calls the model"
+                elif _within(line, train_spans) and (part := self._trained_part(fn, callee, line)):
+                    # a training step calling a part typed only `nn.Module` (an RL algorithm's `self.critic(mb.obs)`)
+                    hit = f"calls the model: trains its part {part}"
                 elif not targets and (held := self._held_module(fn, callee)):
                     hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
                 elif not targets and not learns and callee.rpartition(".")[2] not in ("generate", *GENERATION_LOOPS) \
@@ -4252,6 +4258,70 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return next((t.display for t, how in targets if not how.startswith((*BY_NAME, NEW, SOLE_DEFINER))
                      and (self._runs_parts(t, model) or self._runs_module_fields(t))), "")
 
+    def _trains_own_parts(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
+        """`fn`, a method of a model class other than a forward-like one or its constructor, trains in a loop of its
+        own (`_part_train_loops`) the parts its object holds: a field holding a project nn.Module, or one typed only
+        `nn.Module` (`_trained_part`), is called or handed on in that loop. An RL algorithm that is itself an
+        nn.Module (tianshou's `A2C._update_with_batch`: `self.critic(minibatch.obs)`, `self.optim.step(loss)`) trains
+        per pass as a plain trainer does: a step driver, not model code the forward pass runs. A model's `predict`,
+        a validation loop computing a loss without a backward, and a loop over configuration are no training."""
+        if fn.parent_key is not None or fn.qualname.rpartition(".")[2] in ("__init__", *HOT_METHOD_NAMES) \
+                or self._warms_up(fn) or not (loops := self._part_train_loops(fn)):
+            return False
+        if any(self.is_nn_module(c) for name in _fields_run(fn, loops) for c, _how in self.attr_classes(cls, name)):
+            return True
+        return any(_within(line, loops) and self._trained_part(fn, callee, line) for callee, line in fn.calls)
+
+    def _part_train_loops(self, fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
+        """The outermost loops of `fn` that train: a backward in the body (`_train_loops`), or, in a method of a model
+        class, a call there of a project function that runs one within MAX_LOSS_HOPS calls, reached by what the
+        receiver is or as the method of the only class defining the name (an optimizer wrapper's `self.optim.step(loss)`
+        running `loss.backward()`, its field built by a factory the index cannot type). A method found by its name
+        among several says nothing of what runs."""
+        own = _train_loops(fn)
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if own or cls is None or not self._model_side(cls):
+            return own
+        lines = [line for callee, line in fn.calls if _within(line, fn.loops)
+                 and any(self._backward_below(t, MAX_LOSS_HOPS) for t, how in self.call_edges(fn, fn.module, callee)
+                         if how.startswith(SOLE_DEFINER) or not how.startswith((*BY_NAME, NEW)))]
+        return _outer_loops(fn, lines)
+
+    def _backward_below(self, fn: FunctionInfo, hops: int) -> bool:
+        """`fn` runs a backward pass itself or through resolved calls within `hops` calls."""
+        found = self._backward_memo.get((fn.key, hops))
+        if found is None:
+            self._backward_memo[(fn.key, hops)] = False  # (a recursive call below finds no backward through `fn`)
+            found = self._backward_memo[(fn.key, hops)] = any(
+                callee.rpartition(".")[2] == "backward" for callee, _line in fn.calls
+            ) or hops > 1 and any(self._backward_below(t, hops - 1) for callee, _line in fn.calls
+                                  for t, how in self.call_edges(fn, fn.module, callee)
+                                  if not how.startswith((*BY_NAME, NEW, SOLE_DEFINER)) and t.key != fn.key)
+        return found
+
+    def _trained_part(self, fn: FunctionInfo, callee: str, line: int) -> str:
+        """The field `self.<x>` the call `callee` on `line` runs where the field holds a whole model by annotation only
+        (`_typed_models`: `self.critic = critic` with `critic: nn.Module | ContinuousCritic`), "" otherwise. A part
+        whose own result is backpropagated (`self.loss_fn(pred, y).backward()`, through a local) or that takes another
+        part's output (`self.loss_fn(self.critic(x), y)`) is the loss, not the model trained."""
+        head = callee.removesuffix(".forward")
+        if not head.startswith("self.") or head.count(".") != 1 or head not in self._library_models(fn):
+            return ""
+        if any(c.startswith(f"{head}().") and c.rpartition(".")[2] == "backward" for c, _l in fn.calls):
+            return ""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        for name, at, args, keywords in fn.call_args:
+            if name == callee and at == line and cls is not None and any(
+                    self._is_part(cls, ref) for kind in (*args, *(k for _n, k in keywords))
+                    if (ref := _self_call(kind))):
+                return ""
+        return head
+
+    def _is_part(self, cls: ClassInfo, ref: str) -> bool:
+        """`ref` (`self.<x>`) is a callable field of the object, a part (`self.head(x)`), not one of its own methods
+        (`self._normalize(obs)`, a helper)."""
+        return ref.count(".") == 1 and self.method(cls, ref[len("self."):]) is None
+
     def _runs_module_fields(self, fn: FunctionInfo) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, that runs a part its class
         stores (`_runs_own_parts`: `self.l(x)` with `self.l = nn.Linear(..)`, an actor's `act` running
@@ -5031,7 +5101,11 @@ def _train_loops(fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
     """The outermost loops of `fn` whose body trains (`loss.backward()`, `optimizer.zero_grad()`: TRAINING_CALLS):
     each pass is one training step, so its lines and the project code it calls run per step whatever the model's
     class (an imported `GPT` outside the tree trains the same). A loop that only evaluates or writes files is none."""
-    lines = [line for callee, line in fn.calls if callee.rpartition(".")[2] in TRAINING_CALLS]
+    return _outer_loops(fn, [line for callee, line in fn.calls if callee.rpartition(".")[2] in TRAINING_CALLS])
+
+
+def _outer_loops(fn: FunctionInfo, lines: list[int]) -> tuple[tuple[int, int], ...]:
+    """The outermost loops of `fn` around one of `lines`."""
     runs = [span for span in fn.loops if any(_within(line, [span]) for line in lines)]
     return tuple(sorted(s for s in runs if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in runs)))
 
@@ -5045,6 +5119,13 @@ def _fields_run(fn: FunctionInfo, spans: tuple[tuple[int, int], ...]) -> Iterato
     for _callee, line, args, keywords in fn.call_args:
         if _within(line, spans):
             yield from (kind.name for kind in (*args, *(k for _name, k in keywords)) if isinstance(kind, SelfField))
+
+
+def _self_call(kind: IKind) -> str:
+    """The `self.<x>` whose call returns `kind`, or a view of it (`value` of `value = self.critic(x).flatten()`); ""
+    for any other kind."""
+    inner = getattr(kind, "inner", kind)
+    return inner.callee if isinstance(inner, Returned) and inner.callee.startswith("self.") else ""
 
 
 def _feeds_backward(fn: FunctionInfo, line: int) -> bool:

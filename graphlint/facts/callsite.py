@@ -33,8 +33,8 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR,
-    HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
-    Elems, Field, Fwd, HostIf,
+    HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
+    Batch, Call, Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -1526,6 +1526,10 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return base  # `(self.age > n)[:k]`: a part of a mask is one, where the mask lives
         if isinstance(base, VIEWS) or _joined_views(base):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
+        if _is_element(value) and (element := _batch(value.value, base, scope)) is not None:
+            return element
+        if isinstance(base, Batch):
+            return base  # `x, y = batch`, `batch["ids"]`: an item of a host batch is a host tensor too, once settled
         key = _str_key(value.slice)
         if key is not None and (isinstance(base, (Keys, Join)) or base == CPU_DICT
                                 or isinstance(base, Call) and base.item is None):
@@ -2107,8 +2111,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
                     and (kept := again(value.args[0])) in DEVICE_FAMILY:
                 return kept  # `torch.Tensor(t)` of a device tensor: an alias of `t`, where `t` is (`Inference`)
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host
-        if pins(ast_keywords(value, PIN)):
-            return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
+        if pins(ast_keywords(value, PIN)) and qual not in DATA_LOADERS:
+            # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`); a pinning `DataLoader` is a
+            # loader, not a tensor (its pinned batches are no pageable copy)
+            return CPU_TENSOR
         if qual in FACTORY_TORCH or qual in HOST_WRAPPERS:
             # `torch.tensor(flags, device=d, dtype=torch.bool)`: a mask, as the inference reads a factory's dtype
             return _with_dtype(_factory_kind(qual, value, again, scope, resolve), value, resolve)
@@ -2656,6 +2662,11 @@ def _loop_items(target: ast.expr, it: ast.expr) -> list[tuple[str, ast.expr | No
         index = [(name, ast.Constant(0)) for name in bound_names(target.elts[0])] \
             if isinstance(target.elts[0], ast.Name) else [(name, None) for name in bound_names(target.elts[0])]
         return index + _loop_items(target.elts[1], call.args[0])
+    if call is None and all(isinstance(e, ast.Name) for e in target.elts):
+        # `for x, y in loader`: each name an item of one element (a host batch's items are host tensors)
+        element = _an_element(it)
+        return [(e.id, ast.copy_location(ast.Subscript(value=element, slice=ast.Constant(i), ctx=ast.Load()), it))
+                for i, e in enumerate(target.elts)]  # type: ignore[attr-defined]
     return [(name, None) for name in bound_names(target)]
 
 
@@ -2665,6 +2676,23 @@ ELEMENT = "<element>"  # the index `_an_element` reads with: no Python name, so 
 def _an_element(it: ast.expr) -> ast.expr:
     """One element of the iterated `it`, as the kinds read it: `it[i]` with an index no literal names."""
     return ast.copy_location(ast.Subscript(value=it, slice=ast.Name(id=ELEMENT, ctx=ast.Load()), ctx=ast.Load()), it)
+
+
+def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
+    """One element of `iterated` (of `kind`) where it is a loader of host batches: `for batch in loader: step(batch)`.
+    torch's default collate stacks each batch in host memory, read as one host tensor as `Inference._loader` reads it
+    (its items, a tuple's or a dict's, are host tensors too). Of a parameter passed as it came or a project call's
+    return, a `Batch`: a host tensor where that settles to such a loader. None for anything else."""
+    if kind == HOST_LOADER:
+        return CPU_TENSOR
+    if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):
+        return Batch(Fwd(iterated.id))
+    return Batch(kind) if isinstance(kind, Call) else None
+
+
+def _is_element(value: ast.Subscript) -> bool:
+    """`it[<element>]`: one element of an iterated value (`_an_element`), not an index the code writes."""
+    return isinstance(value.slice, ast.Name) and value.slice.id == ELEMENT
 
 
 def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, memo: Memo, prior: bool = True

@@ -220,6 +220,18 @@ class HostIf:
 
 
 @dataclass(frozen=True, slots=True)
+class Batch:
+    """One element of an iterated deferred value (`for batch in loader: step(batch)` of a parameter or a project
+    call's return): a host tensor where `inner` settles to a loader of host batches (torch's default collate stacks
+    each batch in host memory) or to a host tensor (a row of it), else unknown."""
+
+    inner: "IKind"
+
+    def __str__(self) -> str:
+        return f"batch:{self.inner}"
+
+
+@dataclass(frozen=True, slots=True)
 class Arith:
     """Arithmetic of a deferred kind with operands no code places on the device (`end - size + delta` of `end`, a
     host count on one path and a project call's 0-d count on another; `delta` a loop's target): a device tensor where
@@ -283,7 +295,7 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
               Inst, Passes, Keyed]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
@@ -300,7 +312,7 @@ DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator
 LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR})
 # kinds only the whole index settles
-DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
+DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -319,7 +331,7 @@ def parts(kind: IKind) -> Iterator[IKind]:
         yield from (v for _k, v in kind.pairs)
     elif isinstance(kind, Join):
         yield from kind.parts
-    elif isinstance(kind, (HostIf, Arith, Mask, Elems, Moved)):
+    elif isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, Moved)):
         yield kind.inner
     elif isinstance(kind, Prior):
         yield kind.annotated
@@ -342,7 +354,7 @@ def simple(kind: IKind) -> bool:
         return False
     if isinstance(kind, Items):
         return len(kind.items) == 1 and simple(kind.items[0])
-    return simple(kind.inner) if isinstance(kind, (HostIf, Arith, Mask, Elems, Moved)) else True
+    return simple(kind.inner) if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, Moved)) else True
 
 
 def joinable(kind: IKind) -> bool:
@@ -361,7 +373,7 @@ def join_of(kinds: set[IKind]) -> Join:
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
-                          Field: "field", HostIf: "hostif", Arith: "arith", Mask: "mask", Elems: "elems", Moved: "moved",
+                          Field: "field", HostIf: "hostif", Batch: "batch", Arith: "arith", Mask: "mask", Elems: "elems", Moved: "moved",
                           Prior: "prior", Fwd: "fwd", OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes",
                           Keyed: "keyed"}
 _BASES = {b.value: b for b in Base}
@@ -379,7 +391,7 @@ def to_plain(kind: IKind) -> Any:
         return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
     if isinstance(kind, Join):
         return [tag, [to_plain(k) for k in kind.parts]]
-    if isinstance(kind, (HostIf, Arith, Mask, Elems)):
+    if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems)):
         return [tag, to_plain(kind.inner)]
     if isinstance(kind, Moved):
         return [tag, to_plain(kind.inner), kind.param]
@@ -410,8 +422,8 @@ def from_plain(data: Any) -> IKind:
                 raise ValueError("not a kind")
             pairs.append((pair[0], from_plain(pair[1])))
         return Keys(tuple(pairs))
-    if tag in ("hostif", "arith", "mask", "elems") and len(rest) == 1:
-        return {"hostif": HostIf, "arith": Arith, "mask": Mask, "elems": Elems}[tag](from_plain(rest[0]))
+    if tag in ("hostif", "batch", "arith", "mask", "elems") and len(rest) == 1:
+        return {"hostif": HostIf, "batch": Batch, "arith": Arith, "mask": Mask, "elems": Elems}[tag](from_plain(rest[0]))
     if tag == "moved" and len(rest) == 2 and type(rest[1]) is str:
         return Moved(from_plain(rest[0]), rest[1])
     if tag == "prior" and len(rest) == 2:

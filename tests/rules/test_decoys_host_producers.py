@@ -1501,3 +1501,105 @@ def test_an_ndarray_parameter_passed_as_data_by_keyword_is_uploaded():
         def step(model, batch, device):
             return model(to_torch(batch, device) + to_torch2(batch, device) + rebound(batch, device)), kept(batch)
     """, scope="all")
+
+
+def test_a_loader_batch_handed_to_a_helper_stays_on_the_host():
+    """A batch of torch's default collate handed on is host data where it lands (ACT++'s `train_bc(train_dataloader,
+    ..)` -> `forward_pass(data, policy)` -> `image_data.cuda()`): the loader a parameter every caller fills with a
+    `DataLoader`, one a project function returns, or a local; the batch handed whole or unpacked (`for x, y in
+    loader`). A module-level `forward_*` helper is no framework method: its callers' arguments are evidence. Decoys: a
+    loader whose `collate_fn` moves each batch, a pinned loader's batch moved with `non_blocking=True`, and a loader
+    parameter no caller in the tree fills."""
+    check("""
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        def to_cuda(items):
+            return torch.stack([a for a, _ in items]).cuda(), torch.stack([b for _, b in items]).cuda()
+
+
+        def forward_pass(data, policy):
+            x, y = data
+            x = x.cuda()  # <- GL131
+            return policy(x)
+
+
+        def step_item(x, policy):
+            return policy(x.cuda())  # <- GL131
+
+
+        def step_made(data, policy):
+            return policy(data["x"].cuda())  # <- GL131
+
+
+        def step_collated(data, policy):
+            x, y = data
+            return policy(x.cuda())
+
+
+        def step_pinned(data, policy):
+            x, y = data
+            return policy(x.cuda(non_blocking=True))
+
+
+        def step_orphan(data, policy):
+            x, y = data
+            return policy(x.cuda())
+
+
+        def make_loader(ds):
+            return DataLoader(ds, batch_size=2)
+
+
+        def train(loader, policy, opt):
+            for data in loader:
+                forward_pass(data, policy).sum().backward()
+                opt.step()
+            for x, y in loader:
+                step_item(x, policy).sum().backward()
+                opt.step()
+
+
+        def train_made(ds, policy, opt):
+            for data in make_loader(ds):
+                step_made(data, policy).sum().backward()
+                opt.step()
+
+
+        def train_collated(loader, policy, opt):
+            for data in loader:
+                step_collated(data, policy).sum().backward()
+                opt.step()
+
+
+        def train_pinned(loader, policy, opt):
+            for data in loader:
+                step_pinned(data, policy).sum().backward()
+                opt.step()
+
+
+        def train_orphan(loader, policy, opt):
+            for data in loader:
+                step_orphan(data, policy).sum().backward()
+                opt.step()
+
+
+        def main(ds, net: Net):
+            opt = torch.optim.SGD(net.parameters())
+            train(DataLoader(ds, batch_size=2), net, opt)
+            train_made(ds, net, opt)
+            train_collated(DataLoader(ds, batch_size=2, collate_fn=to_cuda), net, opt)
+            train_pinned(DataLoader(ds, batch_size=2, pin_memory=True), net, opt)
+    """, scope="all")
+

@@ -1413,7 +1413,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return UNKNOWN
     # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
     # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
-    again = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
+    raw = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
+    # an operand, a call's argument or receiver: a deferred batch (`Batch`) is read as unknown there, as an element of
+    # an iterated parameter always was (`for delta in windows: end - 200 + delta`); only a name, an item of it and
+    # what a call passes read it as it is
+    again = lambda e: _as_operand(raw(e))  # noqa: E731
     if value.__class__ is ast.Call:  # (the commonest value: no other branch below takes a call)
         return _call_kind(value, resolve, again, scope)
     if isinstance(value, ast.Name):
@@ -1517,7 +1521,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
         return join_later({again(a) for a in arms}) if arms else UNKNOWN
     if isinstance(value, ast.Subscript):
-        base = again(value.value)
+        base = raw(value.value)
         if (base == UNKNOWN or isinstance(base, (SelfField, Field))) and (held := _dict_field(value.value)) is not None \
                 and (slot := keyed_slot(*held, value.slice, resolve, scope)) is not None:
             # `batch.extra[KEY]`: what the project stores under KEY there; read as before where it stores no key there
@@ -2688,6 +2692,10 @@ def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
     if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):
         return Batch(Fwd(iterated.id))
     return Batch(kind) if isinstance(kind, Call) else None
+
+
+def _as_operand(kind: IKind) -> IKind:
+    return UNKNOWN if isinstance(kind, Batch) else kind
 
 
 def _is_element(value: ast.Subscript) -> bool:

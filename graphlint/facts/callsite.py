@@ -33,7 +33,7 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR,
-    HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
+    HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
     Batch, Call, Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
@@ -1532,7 +1532,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
         if _is_element(value) and (element := _batch(value.value, base, scope)) is not None:
             return element
-        if isinstance(base, Batch):
+        if isinstance(base, Batch) or base == PINNED_BATCH:
             return base  # `x, y = batch`, `batch["ids"]`: an item of a host batch is a host tensor too, once settled
         key = _str_key(value.slice)
         if key is not None and (isinstance(base, (Keys, Join)) or base == CPU_DICT
@@ -2029,19 +2029,25 @@ NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.r
                            "numpy.random.RandomState", "numpy.random.Generator", "numpy.load"})
 
 
-def _default_collate(call: ast.Call) -> bool:
-    """A `DataLoader(...)` call that leaves `collate_fn` (its seventh parameter) at torch's default collate, and
-    `pin_memory` off (a pinned batch is no pageable copy), with nothing spread in: its batches are host tensors, as
-    `Inference._loader` reads the call in the unit."""
-    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args):
-        return False
-    for kw in call.keywords:
-        if kw.arg is None:
-            return False  # `**loader_kwargs`: not read
-        if kw.arg in ("collate_fn", "pin_memory") and not (
-                isinstance(kw.value, ast.Constant) and kw.value.value in (None, False)):
-            return False
-    return True
+def _loader_kind(call: ast.Call) -> IKind:
+    """What a `DataLoader(...)` call makes, with nothing spread in: with torch's default collate (`collate_fn`, its
+    seventh parameter, left out) a loader of host batches, as `Inference._loader` reads the call in the unit; one of
+    pinned host batches where `pin_memory=` may pin (pinned where it can be). `pin_memory=True` with a collate
+    function of its own pins too: only host tensors can be pinned, so its batches are host data whatever the
+    function builds. UNKNOWN otherwise."""
+    if len(call.args) > 6 or any(isinstance(a, ast.Starred) or a is None for a in call.args) \
+            or any(kw.arg is None for kw in call.keywords):
+        return UNKNOWN  # `**loader_kwargs`, a positional `collate_fn`: not read
+    keywords = {kw.arg: kw.value for kw in call.keywords}
+    collate = keywords.get("collate_fn")
+    default = collate is None or isinstance(collate, ast.Constant) and collate.value is None
+    pin = keywords.get("pin_memory")
+    if pin is not None and isinstance(pin, ast.Constant) and pin.value is True:
+        return PINNED_LOADER
+    if not default:
+        return UNKNOWN
+    return HOST_LOADER if pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False) \
+        else PINNED_LOADER
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
@@ -2077,14 +2083,14 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return ORT_SESSION  # `ort.InferenceSession(path)`: passed, stored or returned, its `run` answers arrays
     if qual in GENERATORS and _host_generator(value, scope) or qual in DEFAULT_GENERATOR_SEEDERS:
         return CPU_GENERATOR  # `torch.Generator("cpu")`, `torch.manual_seed(s)`: passed or stored, on the host
-    if qual in DATA_LOADERS and _default_collate(value):
-        return HOST_LOADER  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
+    if qual in DATA_LOADERS and (loader := _loader_kind(value)) != UNKNOWN:
+        return loader  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
     if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):
         # `iter(loader)`: the same batches, one `next` at a time; of a field or a project call's return, a loader where
         # that settles to one (`HostIf`)
         inner = again(value.args[0])
-        return HOST_LOADER if inner is HOST_LOADER else host_if(inner) if isinstance(inner, (*FIELDS, Call)) \
-            else UNKNOWN
+        return inner if inner in (HOST_LOADER, PINNED_LOADER) else host_if(inner) \
+            if isinstance(inner, (*FIELDS, Call)) else UNKNOWN
     made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
     if made in TRANSFORM_COMPOSE:
         made = composed(value.func, resolve)  # type: ignore[arg-type]
@@ -2687,8 +2693,8 @@ def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
     torch's default collate stacks each batch in host memory, read as one host tensor as `Inference._loader` reads it
     (its items, a tuple's or a dict's, are host tensors too). Of a parameter passed as it came or a project call's
     return, a `Batch`: a host tensor where that settles to such a loader. None for anything else."""
-    if kind == HOST_LOADER:
-        return CPU_TENSOR
+    if kind in (HOST_LOADER, PINNED_LOADER):
+        return CPU_TENSOR if kind == HOST_LOADER else PINNED_BATCH
     if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):
         return Batch(Fwd(iterated.id))
     return Batch(kind) if isinstance(kind, Call) else None

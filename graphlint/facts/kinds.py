@@ -53,6 +53,11 @@ class Base(Enum):
     # over one (`iter(loader)`): each batch it yields is host tensors (dicts and tuples of them), wherever it is
     # passed, stored or returned
     HOST_LOADER = "host_loader"
+    # a `DataLoader` that pins its batches (`pin_memory=True`, or a setting that pins where it can): only host tensors
+    # can be pinned, so each batch is pinned host tensors whatever its collate function builds; and one such batch
+    # (`PINNED_BATCH`): a blocking move of it still waits, a `non_blocking=True` one is no pageable copy
+    PINNED_LOADER = "pinned_loader"
+    PINNED_BATCH = "pinned_batch"
     # an ONNX Runtime inference session (`ort.InferenceSession(path)`, `torch_kinds.ONNX_SESSIONS`): its `run`
     # answers a list of NumPy arrays wherever it is passed, stored or returned
     ORT_SESSION = "ort_session"
@@ -302,6 +307,7 @@ UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE, Base.HOST_LOADER
+PINNED_LOADER, PINNED_BATCH = Base.PINNED_LOADER, Base.PINNED_BATCH
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 ORT_SESSION, GRAD_SCALER, CPU_GENERATOR = Base.ORT_SESSION, Base.GRAD_SCALER, Base.CPU_GENERATOR
 
@@ -309,8 +315,10 @@ HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, C
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
-# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator
-LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR})
+# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator; and
+# a pinned loader's batch, which joins with nothing (a pageable host tensor on another path is no pinned one)
+LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, PINNED_LOADER, PINNED_BATCH, ORT_SESSION, GRAD_SCALER,
+                             CPU_GENERATOR})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

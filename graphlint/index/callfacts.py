@@ -12,7 +12,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, NDARRAY, TENSOR,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Batch, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
     OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
@@ -130,6 +130,8 @@ CYCLE: IKind = Call("<cycle>")
 def _batch_of(iterated: IKind) -> IKind:
     """An element of a settled iterated value (`Batch`): a host tensor where that is a loader of host batches or a
     host tensor (a row); a cycle stays one; anything else unknown."""
+    if iterated == PINNED_LOADER:
+        return PINNED_BATCH
     return CPU_TENSOR if iterated in (HOST_LOADER, CPU_TENSOR) else CYCLE if iterated == CYCLE else UNKNOWN
 
 
@@ -986,7 +988,7 @@ class CallFacts:
             if isinstance(kind.inner, SelfField) and cls is not None and self._int_setting(cls, kind.inner.name):
                 return HOST  # `self.stride[0]` of a `nn.Conv2d` subclass: an item of an int tuple
             inner = self.settle(kind.inner, caller, depth, calls)
-            return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
+            return inner if inner in (CPU_TENSOR, HOST_LOADER, PINNED_LOADER, CYCLE) else UNKNOWN
         if isinstance(kind, Batch):  # `for batch in loader` of a deferred loader: one of its host batches
             return _batch_of(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
@@ -1082,7 +1084,7 @@ class CallFacts:
             return elements_list(self.direct(kind.inner, depth, owner))
         if isinstance(kind, HostIf):  # `w = f(n); w[:s] = 1.0`: a store into a tensor keeps it where it lives
             inner = self.direct(kind.inner, depth, owner)
-            return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
+            return inner if inner in (CPU_TENSOR, HOST_LOADER, PINNED_LOADER, CYCLE) else UNKNOWN
         if isinstance(kind, Batch):
             return _batch_of(self.direct(kind.inner, depth, owner))
         if not direct_call(kind):

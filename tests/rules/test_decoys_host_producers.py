@@ -1353,8 +1353,9 @@ def test_a_data_loader_carries_its_host_batches_across_calls():
     """torch's `DataLoader(dataset, ...)` with the default collate (no `collate_fn=`, no `pin_memory=`) yields host
     batches wherever it goes: stored in a field (`for b in self.loader`), returned by a project function, passed to a
     parameter, and through `iter(loader)` passed on (`next(data_iterator)` in a helper every caller hands one). Decoys:
-    a loader with a collate function that moves each batch, a pinned one (its copy is GL206's question), one whose
-    arguments are spread in, and a helper whose caller passes an iterator over device tensors."""
+    a loader with a collate function that moves each batch, a pinned one's batch moved with `non_blocking=True` (its
+    blocking move still waits, as in the unit that makes the loader: GL131, session 48), one whose arguments are
+    spread in, and a helper whose caller passes an iterator over device tensors."""
     check("""
         import torch
         from torch.utils.data import DataLoader
@@ -1398,7 +1399,8 @@ def test_a_data_loader_carries_its_host_batches_across_calls():
                 for b in self.moved:
                     self.model(b.to(device))
                 for b in self.pinned:
-                    self.model(b.to(device))
+                    self.model(b.to(device, non_blocking=True))
+                    self.model(b.to(device))  # <- GL131
                 for b in self.spread:
                     self.model(b.to(device))
                 dev = iter([torch.ones(2, device=device)])
@@ -1603,3 +1605,80 @@ def test_a_loader_batch_handed_to_a_helper_stays_on_the_host():
             train_pinned(DataLoader(ds, batch_size=2, pin_memory=True), net, opt)
     """, scope="all")
 
+
+
+def test_a_pinned_loader_batch_handed_on_is_pinned_host_memory():
+    """A loader with `pin_memory=True` pins each batch, and only host tensors can be pinned, so its batches are host
+    data whatever its collate function builds (EasyOCR's `recognizer_predict(.., test_loader, ..)` of a
+    `DataLoader(.., collate_fn=AlignCollate(..), pin_memory=True)`): a blocking move still waits (GL131), also in a
+    helper the batch is handed to. Decoys: the same batches moved with `non_blocking=True`, whole, handed on and
+    unpacked (a row of a pinned tensor is pinned memory too: no GL206), and a pinning setting with a collate function
+    (not read)."""
+    check("""
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        class Collate:
+            def __call__(self, items):
+                return torch.stack(items)
+
+
+        def forward_pass(data, policy):
+            x, y = data
+            return policy(x.cuda())  # <- GL131
+
+
+        def step_async(data, policy):
+            x, y = data
+            return policy(x.cuda(non_blocking=True))
+
+
+        def predict(model, loader, device):
+            for images in loader:
+                model(images.to(device))  # <- GL131
+
+
+        def predict_async(model, loader, device):
+            for images in loader:
+                model(images.to(device, non_blocking=True))
+
+
+        def predict_maybe(model, loader, device):
+            for images in loader:
+                model(images.to(device))
+
+
+        def train(loader, policy, opt):
+            for data in loader:
+                forward_pass(data, policy).sum().backward()
+                step_async(data, policy).sum().backward()
+                opt.step()
+            for x, y in loader:
+                policy(x.cuda(non_blocking=True)).sum().backward()
+
+
+        def local(ds, policy):
+            loader = DataLoader(ds, batch_size=2, pin_memory=True)
+            for data in loader:
+                x, y = data
+                policy(x.cuda(non_blocking=True))
+
+
+        def main(ds, net: Net, pin: bool):
+            opt = torch.optim.SGD(net.parameters())
+            train(DataLoader(ds, batch_size=2, pin_memory=True), net, opt)
+            predict(net, DataLoader(ds, collate_fn=Collate(), pin_memory=True), "cuda")
+            predict_async(net, DataLoader(ds, collate_fn=Collate(), pin_memory=True), "cuda")
+            predict_maybe(net, DataLoader(ds, collate_fn=Collate(), pin_memory=pin), "cuda")
+    """, scope="all")

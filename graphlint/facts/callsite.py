@@ -2697,7 +2697,7 @@ def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
         return CPU_TENSOR if kind == HOST_LOADER else PINNED_BATCH
     if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):
         return Batch(Fwd(iterated.id))
-    return Batch(kind) if isinstance(kind, Call) else None
+    return Batch(kind) if isinstance(kind, Call) and not kind.receiver else None  # (not `d.items()` of an object)
 
 
 def _as_operand(kind: IKind) -> IKind:

@@ -87,7 +87,7 @@ MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` whe
 MAX_FORWARD_DEPTH = 32
 # What a call path may carry into a parameter its call sites disagree on, for the checker to walk the callee with
 # (`host_paths`): a host tensor (`torch.arange(n)` from a prefill caller, a device tensor from the decode one)
-HOST_PATH_KINDS = frozenset({CPU_TENSOR})
+HOST_PATH_KINDS = frozenset({CPU_TENSOR, PINNED_BATCH})  # (a pinned loader batch: its blocking moves wait)
 MAX_HOST_PATH_CALLS = 4  # calls of one host path (origin caller, the callers that pass the value on, the callee)
 MAX_HOST_PATHS = 2  # host paths kept per parameter: each is one more walk of the callee
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)

@@ -1682,3 +1682,73 @@ def test_a_pinned_loader_batch_handed_on_is_pinned_host_memory():
             predict_async(net, DataLoader(ds, collate_fn=Collate(), pin_memory=True), "cuda")
             predict_maybe(net, DataLoader(ds, collate_fn=Collate(), pin_memory=pin), "cuda")
     """, scope="all")
+
+
+def test_a_pinned_loader_batch_on_one_host_path_waits_on_its_blocking_move():
+    """ACT++'s `train_bc`: `forward_pass(data, policy)` gets a pinned loader's batch from the validation loop and
+    `next(repeater(loader))` (a project generator: unknown) from the training one. The callers disagree, so the
+    parameter has no kind, but along the validation path it is a pinned host batch (`HOST_PATH_KINDS`): its blocking
+    `.cuda()` waits (GL131, two items on one line). Decoy: the same batch moved with `non_blocking=True`."""
+    check("""
+        from itertools import repeat
+
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        def load_data(ds):
+            train = DataLoader(ds, batch_size=2, pin_memory=True)
+            val = DataLoader(ds, batch_size=2, pin_memory=True)
+            return train, val
+
+
+        def forward_pass(data, policy):
+            x, y = data
+            x, y = x.cuda(), y.cuda()  # <- GL131
+            return policy(x)
+
+
+        def forward_async(data, policy):
+            x, y = data
+            return policy(x.cuda(non_blocking=True))
+
+
+        def repeater(data_loader):
+            for loader in repeat(data_loader):
+                for data in loader:
+                    yield data
+
+
+        def train_bc(train_dataloader, val_dataloader, policy, opt):
+            train_dataloader = repeater(train_dataloader)
+            for step in range(100):
+                with torch.inference_mode():
+                    for batch_idx, data in enumerate(val_dataloader):
+                        forward_pass(data, policy)
+                        forward_async(data, policy)
+                data = next(train_dataloader)
+                forward_pass(data, policy).sum().backward()
+                forward_async(data, policy).sum().backward()
+                opt.step()
+
+
+        def main(ds):
+            net = Net().cuda()
+            opt = torch.optim.SGD(net.parameters())
+            train, val = load_data(ds)
+            train_bc(train, val, net, opt)
+
+
+        if __name__ == "__main__":
+            main(None)
+    """)

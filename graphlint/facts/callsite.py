@@ -2691,8 +2691,9 @@ def _an_element(it: ast.expr) -> ast.expr:
 def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
     """One element of `iterated` (of `kind`) where it is a loader of host batches: `for batch in loader: step(batch)`.
     torch's default collate stacks each batch in host memory, read as one host tensor as `Inference._loader` reads it
-    (its items, a tuple's or a dict's, are host tensors too). Of a parameter passed as it came or a project call's
-    return, a `Batch`: a host tensor where that settles to such a loader. None for anything else."""
+    (its items, a tuple's or a dict's, are host tensors too); a pinning loader's batch is pinned (`PINNED_BATCH`). Of
+    a parameter passed as it came or a project call's return, a `Batch`: settled where that settles to such a loader.
+    None for anything else."""
     if kind in (HOST_LOADER, PINNED_LOADER):
         return CPU_TENSOR if kind == HOST_LOADER else PINNED_BATCH
     if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):

@@ -3,7 +3,7 @@ after the call-site facts settle it against the whole project (graphlint.facts.c
 
 A kind is a `Base` member ("tensor", "host", ...) or a small frozen value that the index cannot answer alone: a
 project call's return (`Call`), a join of such kinds (`Join`), a field (`SelfField`, `Field`), a view of a deferred
-value (`HostIf`), arithmetic of one (`Arith`), a comparison of one (`Mask`), a list filled with a project call's returns (`Elems`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
+value (`HostIf`), an element of an iterated one (`Batch`), arithmetic of one (`Arith`), a comparison of one (`Mask`), a list filled with a project call's returns (`Elems`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
 (`Items`), a dict with string keys (`Keys`), an instance of a class named in the function's module (`Obj`).
 `graphlint.facts.inference.kind_val` turns one into a `Val`. Kinds are hashable, compare by value, and are stored in
 the result cache through `to_plain` / `from_plain`.
@@ -228,7 +228,8 @@ class HostIf:
 class Batch:
     """One element of an iterated deferred value (`for batch in loader: step(batch)` of a parameter or a project
     call's return): a host tensor where `inner` settles to a loader of host batches (torch's default collate stacks
-    each batch in host memory) or to a host tensor (a row of it), else unknown."""
+    each batch in host memory) or to a host tensor (a row of it), a pinned batch where it settles to a pinning
+    loader, else unknown."""
 
     inner: "IKind"
 

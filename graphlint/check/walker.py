@@ -1210,8 +1210,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
         if val.kind is Kind.MODULE and val.ref in DATA_LOADERS \
-                and index.call_facts.attr(owner, attr) is ik.HOST_LOADER:
-            return kind_val(ik.HOST_LOADER)  # `self.loader = DataLoader(ds)`: each store a loader of host batches
+                and (loader := index.call_facts.attr(owner, attr)) in (ik.HOST_LOADER, ik.PINNED_LOADER):
+            return kind_val(loader)  # `self.loader = DataLoader(ds)`: each store a loader of host batches
         if val == UNKNOWN or val.kind is Kind.MODULE:
             # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
             # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing

@@ -33,8 +33,8 @@ from graphlint.facts.inference import (
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR,
-    HOST_LIST, HOST_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base, Call,
-    Elems, Field, Fwd, HostIf,
+    HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
+    Batch, Call, Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -1427,7 +1427,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return UNKNOWN
     # depth counts the names followed to their bindings (what can cycle: `x = x + 1`), not the nesting of one
     # expression, which its size bounds: `(cu_cpu[1:].clamp(min=s) - s).to(torch.int32)` is read to its root
-    again = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
+    raw = lambda e: expr_kind(e, resolve, scope, depth, memo)  # noqa: E731
+    # an operand, a call's argument or receiver: a deferred batch (`Batch`) is read as unknown there, as an element of
+    # an iterated parameter always was (`for delta in windows: end - 200 + delta`); only a name, an item of it and
+    # what a call passes read it as it is
+    again = lambda e: _as_operand(raw(e))  # noqa: E731
     if value.__class__ is ast.Call:  # (the commonest value: no other branch below takes a call)
         return _call_kind(value, resolve, again, scope)
     if isinstance(value, ast.Name):
@@ -1534,7 +1538,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
         return join_later({again(a) for a in arms}) if arms else UNKNOWN
     if isinstance(value, ast.Subscript):
-        base = again(value.value)
+        base = raw(value.value)
         if (base == UNKNOWN or isinstance(base, (SelfField, Field))) and (held := _dict_field(value.value)) is not None \
                 and (slot := keyed_slot(*held, value.slice, resolve, scope)) is not None:
             # `batch.extra[KEY]`: what the project stores under KEY there; read as before where it stores no key there
@@ -1543,6 +1547,10 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return base  # `(self.age > n)[:k]`: a part of a mask is one, where the mask lives
         if isinstance(base, VIEWS) or _joined_views(base):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
+        if _is_element(value) and (element := _batch(value.value, base, scope)) is not None:
+            return element
+        if isinstance(base, Batch) or base == PINNED_BATCH:
+            return base  # `x, y = batch`, `batch["ids"]`: an item of a host batch is a host tensor too, once settled
         key = _str_key(value.slice)
         if key is not None and (isinstance(base, (Keys, Join)) or base == CPU_DICT
                                 or isinstance(base, Call) and base.item is None):
@@ -2041,19 +2049,25 @@ NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.r
                            "numpy.random.RandomState", "numpy.random.Generator", "numpy.load"})
 
 
-def _default_collate(call: ast.Call) -> bool:
-    """A `DataLoader(...)` call that leaves `collate_fn` (its seventh parameter) at torch's default collate, and
-    `pin_memory` off (a pinned batch is no pageable copy), with nothing spread in: its batches are host tensors, as
-    `Inference._loader` reads the call in the unit."""
-    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args):
-        return False
-    for kw in call.keywords:
-        if kw.arg is None:
-            return False  # `**loader_kwargs`: not read
-        if kw.arg in ("collate_fn", "pin_memory") and not (
-                isinstance(kw.value, ast.Constant) and kw.value.value in (None, False)):
-            return False
-    return True
+def _loader_kind(call: ast.Call) -> IKind:
+    """What a `DataLoader(...)` call makes, with nothing spread in: with torch's default collate (`collate_fn`, its
+    seventh parameter, left out) a loader of host batches, as `Inference._loader` reads the call in the unit; one of
+    pinned host batches where `pin_memory=` may pin (pinned where it can be). `pin_memory=True` with a collate
+    function of its own pins too: only host tensors can be pinned, so its batches are host data whatever the
+    function builds. UNKNOWN otherwise."""
+    if len(call.args) > 6 or any(isinstance(a, ast.Starred) or a is None for a in call.args) \
+            or any(kw.arg is None for kw in call.keywords):
+        return UNKNOWN  # `**loader_kwargs`, a positional `collate_fn`: not read
+    keywords = {kw.arg: kw.value for kw in call.keywords}
+    collate = keywords.get("collate_fn")
+    default = collate is None or isinstance(collate, ast.Constant) and collate.value is None
+    pin = keywords.get("pin_memory")
+    if pin is not None and isinstance(pin, ast.Constant) and pin.value is True:
+        return PINNED_LOADER
+    if not default:
+        return UNKNOWN
+    return HOST_LOADER if pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False) \
+        else PINNED_LOADER
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
@@ -2089,14 +2103,14 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return ORT_SESSION  # `ort.InferenceSession(path)`: passed, stored or returned, its `run` answers arrays
     if qual in GENERATORS and _host_generator(value, scope) or qual in DEFAULT_GENERATOR_SEEDERS:
         return CPU_GENERATOR  # `torch.Generator("cpu")`, `torch.manual_seed(s)`: passed or stored, on the host
-    if qual in DATA_LOADERS and _default_collate(value):
-        return HOST_LOADER  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
+    if qual in DATA_LOADERS and (loader := _loader_kind(value)) != UNKNOWN:
+        return loader  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
     if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):
         # `iter(loader)`: the same batches, one `next` at a time; of a field or a project call's return, a loader where
         # that settles to one (`HostIf`)
         inner = again(value.args[0])
-        return HOST_LOADER if inner is HOST_LOADER else host_if(inner) if isinstance(inner, (*FIELDS, Call)) \
-            else UNKNOWN
+        return inner if inner in (HOST_LOADER, PINNED_LOADER) else host_if(inner) \
+            if isinstance(inner, (*FIELDS, Call)) else UNKNOWN
     made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
     if made in TRANSFORM_COMPOSE:
         made = composed(value.func, resolve)  # type: ignore[arg-type]
@@ -2127,8 +2141,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
                     and (kept := again(value.args[0])) in DEVICE_FAMILY:
                 return kept  # `torch.Tensor(t)` of a device tensor: an alias of `t`, where `t` is (`Inference`)
             return CPU_TENSOR  # `torch.LongTensor(ids)`, `torch.Tensor(data)`: no device argument, the host
-        if pins(ast_keywords(value, PIN)):
-            return CPU_TENSOR  # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`)
+        if pins(ast_keywords(value, PIN)) and qual not in DATA_LOADERS:
+            # only host memory can be pinned (`torch.empty_like(t, pin_memory=True)`); a pinning `DataLoader` is a
+            # loader, not a tensor (its pinned batches are no pageable copy)
+            return CPU_TENSOR
         if qual in FACTORY_TORCH or qual in HOST_WRAPPERS:
             # `torch.tensor(flags, device=d, dtype=torch.bool)`: a mask, as the inference reads a factory's dtype
             return _with_dtype(_factory_kind(qual, value, again, scope, resolve), value, resolve)
@@ -2676,6 +2692,11 @@ def _loop_items(target: ast.expr, it: ast.expr) -> list[tuple[str, ast.expr | No
         index = [(name, ast.Constant(0)) for name in bound_names(target.elts[0])] \
             if isinstance(target.elts[0], ast.Name) else [(name, None) for name in bound_names(target.elts[0])]
         return index + _loop_items(target.elts[1], call.args[0])
+    if call is None and all(isinstance(e, ast.Name) for e in target.elts):
+        # `for x, y in loader`: each name an item of one element (a host batch's items are host tensors)
+        element = _an_element(it)
+        return [(e.id, ast.copy_location(ast.Subscript(value=element, slice=ast.Constant(i), ctx=ast.Load()), it))
+                for i, e in enumerate(target.elts)]  # type: ignore[attr-defined]
     return [(name, None) for name in bound_names(target)]
 
 
@@ -2685,6 +2706,28 @@ ELEMENT = "<element>"  # the index `_an_element` reads with: no Python name, so 
 def _an_element(it: ast.expr) -> ast.expr:
     """One element of the iterated `it`, as the kinds read it: `it[i]` with an index no literal names."""
     return ast.copy_location(ast.Subscript(value=it, slice=ast.Name(id=ELEMENT, ctx=ast.Load()), ctx=ast.Load()), it)
+
+
+def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
+    """One element of `iterated` (of `kind`) where it is a loader of host batches: `for batch in loader: step(batch)`.
+    torch's default collate stacks each batch in host memory, read as one host tensor as `Inference._loader` reads it
+    (its items, a tuple's or a dict's, are host tensors too); a pinning loader's batch is pinned (`PINNED_BATCH`). Of
+    a parameter passed as it came or a project call's return, a `Batch`: settled where that settles to such a loader.
+    None for anything else."""
+    if kind in (HOST_LOADER, PINNED_LOADER):
+        return CPU_TENSOR if kind == HOST_LOADER else PINNED_BATCH
+    if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):
+        return Batch(Fwd(iterated.id))
+    return Batch(kind) if isinstance(kind, Call) and not kind.receiver else None  # (not `d.items()` of an object)
+
+
+def _as_operand(kind: IKind) -> IKind:
+    return UNKNOWN if isinstance(kind, Batch) else kind
+
+
+def _is_element(value: ast.Subscript) -> bool:
+    """`it[<element>]`: one element of an iterated value (`_an_element`), not an index the code writes."""
+    return isinstance(value.slice, ast.Name) and value.slice.id == ELEMENT
 
 
 def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, memo: Memo, prior: bool = True

@@ -239,6 +239,8 @@ CPU_GENERATOR = Val(Kind.OBJECT, ref="torch.Generator:cpu")
 _BASE_VALS[Base.CPU_GENERATOR] = CPU_GENERATOR
 # (what `Inference._loader` makes of a `DataLoader(...)` call with the default collate)
 _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
+_BASE_VALS[Base.PINNED_BATCH] = Val(Kind.CPU_TENSOR, pinned=True)
+_BASE_VALS[Base.PINNED_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=_BASE_VALS[Base.PINNED_BATCH])
 
 
 def kind_val(kind: IKind) -> Val:
@@ -3270,8 +3272,8 @@ def element_of(val: Val) -> Val:
         return val.elem
     if val.kind is Kind.TENSOR_SEQ:
         return TENSOR
-    if val.kind in TENSORS:
-        return Val(val.kind, weak=val.weak, rank=val.rank - 1 if val.rank else None)
+    if val.kind in TENSORS:  # (a row of a pinned tensor is pinned memory too: a pinned loader's `x, y = batch`)
+        return Val(val.kind, weak=val.weak, rank=val.rank - 1 if val.rank else None, pinned=val.pinned)
     if val.kind in HOSTS:
         return HOST
     if val.kind is Kind.MODULE_SEQ:

@@ -3,7 +3,7 @@ after the call-site facts settle it against the whole project (graphlint.facts.c
 
 A kind is a `Base` member ("tensor", "host", ...) or a small frozen value that the index cannot answer alone: a
 project call's return (`Call`), a join of such kinds (`Join`), a field (`SelfField`, `Field`), a view of a deferred
-value (`HostIf`), arithmetic of one (`Arith`), a comparison of one (`Mask`), a list filled with a project call's returns (`Elems`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
+value (`HostIf`), an element of an iterated one (`Batch`), arithmetic of one (`Arith`), a comparison of one (`Mask`), a list filled with a project call's returns (`Elems`), a device move of a project call's return (`Moved`), an annotated tensor with a deferred body (`Prior`), a parameter passed on (`Fwd`), a fixed tuple
 (`Items`), a dict with string keys (`Keys`), an instance of a class named in the function's module (`Obj`).
 `graphlint.facts.inference.kind_val` turns one into a `Val`. Kinds are hashable, compare by value, and are stored in
 the result cache through `to_plain` / `from_plain`.
@@ -53,6 +53,11 @@ class Base(Enum):
     # over one (`iter(loader)`): each batch it yields is host tensors (dicts and tuples of them), wherever it is
     # passed, stored or returned
     HOST_LOADER = "host_loader"
+    # a `DataLoader` that pins its batches (`pin_memory=True`, or a setting that pins where it can): only host tensors
+    # can be pinned, so each batch is pinned host tensors whatever its collate function builds; and one such batch
+    # (`PINNED_BATCH`): a blocking move of it still waits, a `non_blocking=True` one is no pageable copy
+    PINNED_LOADER = "pinned_loader"
+    PINNED_BATCH = "pinned_batch"
     # an ONNX Runtime inference session (`ort.InferenceSession(path)`, `torch_kinds.ONNX_SESSIONS`): its `run`
     # answers a list of NumPy arrays wherever it is passed, stored or returned
     ORT_SESSION = "ort_session"
@@ -220,6 +225,19 @@ class HostIf:
 
 
 @dataclass(frozen=True, slots=True)
+class Batch:
+    """One element of an iterated deferred value (`for batch in loader: step(batch)` of a parameter or a project
+    call's return): a host tensor where `inner` settles to a loader of host batches (torch's default collate stacks
+    each batch in host memory) or to a host tensor (a row of it), a pinned batch where it settles to a pinning
+    loader, else unknown."""
+
+    inner: "IKind"
+
+    def __str__(self) -> str:
+        return f"batch:{self.inner}"
+
+
+@dataclass(frozen=True, slots=True)
 class Arith:
     """Arithmetic of a deferred kind with operands no code places on the device (`end - size + delta` of `end`, a
     host count on one path and a project call's 0-d count on another; `delta` a loop's target): a device tensor where
@@ -283,13 +301,14 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
               Inst, Passes, Keyed]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
 NDARRAY, CPU_DICT, CPU_DEVICE, HOST_LIST = Base.NDARRAY, Base.CPU_DICT, Base.CPU_DEVICE, Base.HOST_LIST
 TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVICE, Base.HOST_LOADER
+PINNED_LOADER, PINNED_BATCH = Base.PINNED_LOADER, Base.PINNED_BATCH
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 ORT_SESSION, GRAD_SCALER, CPU_GENERATOR = Base.ORT_SESSION, Base.GRAD_SCALER, Base.CPU_GENERATOR
 
@@ -297,10 +316,12 @@ HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, C
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
-# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator
-LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR})
+# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator; and
+# a pinned loader's batch, which joins with nothing (a pageable host tensor on another path is no pinned one)
+LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, PINNED_LOADER, PINNED_BATCH, ORT_SESSION, GRAD_SCALER,
+                             CPU_GENERATOR})
 # kinds only the whole index settles
-DEFERRED = (Call, Join, SelfField, HostIf, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
+DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -319,7 +340,7 @@ def parts(kind: IKind) -> Iterator[IKind]:
         yield from (v for _k, v in kind.pairs)
     elif isinstance(kind, Join):
         yield from kind.parts
-    elif isinstance(kind, (HostIf, Arith, Mask, Elems, Moved)):
+    elif isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, Moved)):
         yield kind.inner
     elif isinstance(kind, Prior):
         yield kind.annotated
@@ -342,7 +363,7 @@ def simple(kind: IKind) -> bool:
         return False
     if isinstance(kind, Items):
         return len(kind.items) == 1 and simple(kind.items[0])
-    return simple(kind.inner) if isinstance(kind, (HostIf, Arith, Mask, Elems, Moved)) else True
+    return simple(kind.inner) if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, Moved)) else True
 
 
 def joinable(kind: IKind) -> bool:
@@ -361,7 +382,7 @@ def join_of(kinds: set[IKind]) -> Join:
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
-                          Field: "field", HostIf: "hostif", Arith: "arith", Mask: "mask", Elems: "elems", Moved: "moved",
+                          Field: "field", HostIf: "hostif", Batch: "batch", Arith: "arith", Mask: "mask", Elems: "elems", Moved: "moved",
                           Prior: "prior", Fwd: "fwd", OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes",
                           Keyed: "keyed"}
 _BASES = {b.value: b for b in Base}
@@ -379,7 +400,7 @@ def to_plain(kind: IKind) -> Any:
         return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
     if isinstance(kind, Join):
         return [tag, [to_plain(k) for k in kind.parts]]
-    if isinstance(kind, (HostIf, Arith, Mask, Elems)):
+    if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems)):
         return [tag, to_plain(kind.inner)]
     if isinstance(kind, Moved):
         return [tag, to_plain(kind.inner), kind.param]
@@ -410,8 +431,8 @@ def from_plain(data: Any) -> IKind:
                 raise ValueError("not a kind")
             pairs.append((pair[0], from_plain(pair[1])))
         return Keys(tuple(pairs))
-    if tag in ("hostif", "arith", "mask", "elems") and len(rest) == 1:
-        return {"hostif": HostIf, "arith": Arith, "mask": Mask, "elems": Elems}[tag](from_plain(rest[0]))
+    if tag in ("hostif", "batch", "arith", "mask", "elems") and len(rest) == 1:
+        return {"hostif": HostIf, "batch": Batch, "arith": Arith, "mask": Mask, "elems": Elems}[tag](from_plain(rest[0]))
     if tag == "moved" and len(rest) == 2 and type(rest[1]) is str:
         return Moved(from_plain(rest[0]), rest[1])
     if tag == "prior" and len(rest) == 2:

@@ -12,8 +12,8 @@ from typing import Protocol
 
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, NDARRAY, TENSOR,
-    UNKNOWN, Arith, Base, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, NDARRAY, TENSOR,
+    UNKNOWN, Arith, Base, Batch, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
     OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
@@ -87,7 +87,7 @@ MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` whe
 MAX_FORWARD_DEPTH = 32
 # What a call path may carry into a parameter its call sites disagree on, for the checker to walk the callee with
 # (`host_paths`): a host tensor (`torch.arange(n)` from a prefill caller, a device tensor from the decode one)
-HOST_PATH_KINDS = frozenset({CPU_TENSOR})
+HOST_PATH_KINDS = frozenset({CPU_TENSOR, PINNED_BATCH})  # (a pinned loader batch: its blocking moves wait)
 MAX_HOST_PATH_CALLS = 4  # calls of one host path (origin caller, the callers that pass the value on, the callee)
 MAX_HOST_PATHS = 2  # host paths kept per parameter: each is one more walk of the callee
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
@@ -127,6 +127,14 @@ def followed_kind(where: list[IKind]) -> IKind:
 CYCLE: IKind = Call("<cycle>")
 
 
+def _batch_of(iterated: IKind) -> IKind:
+    """An element of a settled iterated value (`Batch`): a host tensor where that is a loader of host batches or a
+    host tensor (a row); a cycle stays one; anything else unknown."""
+    if iterated == PINNED_LOADER:
+        return PINNED_BATCH
+    return CPU_TENSOR if iterated in (HOST_LOADER, CPU_TENSOR) else CYCLE if iterated == CYCLE else UNKNOWN
+
+
 def _join_acyclic(kinds: set[IKind]) -> IKind:
     """`join_paths` of the parts of a join, less `CYCLE` where another part is known."""
     if CYCLE in kinds and len(kinds) > 1:
@@ -134,12 +142,17 @@ def _join_acyclic(kinds: set[IKind]) -> IKind:
     return CYCLE if kinds == {CYCLE} else join_paths(kinds)
 
 
+def _framework_named(fn: "FunctionInfo") -> bool:
+    """Named as the framework calls it: `forward`, `__call__`, or a method `forward_*` (a module's dispatch variant,
+    `forward_cuda`). A module-level `forward_pass(data, policy)` is a plain helper its callers call."""
+    name = fn.qualname.rpartition(".")[2]
+    return name in ("forward", "__call__") or name.startswith("forward_") and bool(fn.class_key)
+
+
 def _framework_fed(fn: "FunctionInfo") -> bool:
     """The framework calls it with its tensors (module calls, hot and capture roots): its annotations are the
     evidence there is."""
-    name = fn.qualname.rpartition(".")[2]
-    return name in ("forward", "__call__") or name.startswith("forward_") \
-        or bool(fn.markers & {"hot", "capture", "graphed"})
+    return _framework_named(fn) or bool(fn.markers & {"hot", "capture", "graphed"})
 
 
 def _root_marked(fn: "FunctionInfo") -> bool:
@@ -975,7 +988,9 @@ class CallFacts:
             if isinstance(kind.inner, SelfField) and cls is not None and self._int_setting(cls, kind.inner.name):
                 return HOST  # `self.stride[0]` of a `nn.Conv2d` subclass: an item of an int tuple
             inner = self.settle(kind.inner, caller, depth, calls)
-            return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
+            return inner if inner in (CPU_TENSOR, HOST_LOADER, PINNED_LOADER, CYCLE) else UNKNOWN
+        if isinstance(kind, Batch):  # `for batch in loader` of a deferred loader: one of its host batches
+            return _batch_of(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
             return elements_list(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
@@ -1069,7 +1084,9 @@ class CallFacts:
             return elements_list(self.direct(kind.inner, depth, owner))
         if isinstance(kind, HostIf):  # `w = f(n); w[:s] = 1.0`: a store into a tensor keeps it where it lives
             inner = self.direct(kind.inner, depth, owner)
-            return inner if inner in (CPU_TENSOR, HOST_LOADER, CYCLE) else UNKNOWN
+            return inner if inner in (CPU_TENSOR, HOST_LOADER, PINNED_LOADER, CYCLE) else UNKNOWN
+        if isinstance(kind, Batch):
+            return _batch_of(self.direct(kind.inner, depth, owner))
         if not direct_call(kind):
             return settled(kind)
         own = kind.callee.startswith(("self.", "cls.", "super()."))
@@ -1359,7 +1376,7 @@ class CallFacts:
             family = self.index.subclasses(cls)
             names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in family},
                      *{f"{table.rpartition('.')[2]}[]" for c in family for table in self.index.class_registries(c)})
-        elif name in ("forward", "__call__", "__init__") or name.startswith("forward_"):
+        elif name == "__init__" or _framework_named(fn):
             return None  # called by the framework (module calls, construction) more often than seen
         else:  # an entry of a decorator's table is called through it too (`_MAP[key](logits, *args)`)
             names += tuple(f"{table.rpartition('.')[2]}[]" for table in self.index.registry_tables(fn))

@@ -410,3 +410,57 @@ def test_a_field_some_method_fills_from_a_parameter_is_no_device_mask():
             self.age = ages
     """
     assert _params({"m": src}, "Graph.drop").get("mask") is None
+
+
+LOADER_BATCHES = """
+    import torch
+    from torch.utils.data import DataLoader
+
+
+    def step(data, policy):
+        x, y = data
+        return policy(x)
+
+
+    def step2(data, policy):
+        return policy(data)
+
+
+    def train(loader, policy):
+        for data in loader:
+            step(data, policy)
+
+
+    def only(loader, policy):
+        for x, y in loader:
+            step2(x, policy)
+
+
+    def other(policy):
+        {other}
+
+
+    def main(ds, policy):
+        train(DataLoader(ds), policy)
+        only(DataLoader(ds), policy)
+        {third}
+"""
+
+
+def test_a_loader_batch_handed_on_is_a_host_tensor():
+    """A batch of a loader parameter every caller fills with a default-collated `DataLoader` (`Batch`), whole or an
+    item of it: a host tensor where it is handed on."""
+    src = LOADER_BATCHES.format(other="pass", third="")
+    assert _params({"m": src}, "step").get("data") == CPU_TENSOR
+    assert _params({"m": src}, "step2").get("data") == CPU_TENSOR
+
+
+def test_a_loader_batch_some_caller_hands_on_device_has_no_joined_kind():
+    """Decoys: another caller hands `step` a device batch (the join is unknown), and a caller hands `only` a loader
+    whose collate function is not read (no host loader at every site)."""
+    cuda = 'step((torch.zeros(2, device="cuda"), torch.zeros(2, device="cuda")), policy)'
+    found = _params({"m": LOADER_BATCHES.format(other=cuda, third="other(policy)")}, "step")
+    assert found.get("data") not in (CPU_TENSOR, TENSOR)
+    found = _params({"m": LOADER_BATCHES.format(other="pass", third="only(DataLoader(ds, collate_fn=f), policy)")},
+                    "step2")
+    assert found.get("data") != CPU_TENSOR

@@ -1353,8 +1353,9 @@ def test_a_data_loader_carries_its_host_batches_across_calls():
     """torch's `DataLoader(dataset, ...)` with the default collate (no `collate_fn=`, no `pin_memory=`) yields host
     batches wherever it goes: stored in a field (`for b in self.loader`), returned by a project function, passed to a
     parameter, and through `iter(loader)` passed on (`next(data_iterator)` in a helper every caller hands one). Decoys:
-    a loader with a collate function that moves each batch, a pinned one (its copy is GL206's question), one whose
-    arguments are spread in, and a helper whose caller passes an iterator over device tensors."""
+    a loader with a collate function that moves each batch, a pinned one's batch moved with `non_blocking=True` (its
+    blocking move still waits, as in the unit that makes the loader: GL131, session 48), one whose arguments are
+    spread in, and a helper whose caller passes an iterator over device tensors."""
     check("""
         import torch
         from torch.utils.data import DataLoader
@@ -1398,7 +1399,8 @@ def test_a_data_loader_carries_its_host_batches_across_calls():
                 for b in self.moved:
                     self.model(b.to(device))
                 for b in self.pinned:
-                    self.model(b.to(device))
+                    self.model(b.to(device, non_blocking=True))
+                    self.model(b.to(device))  # <- GL131
                 for b in self.spread:
                     self.model(b.to(device))
                 dev = iter([torch.ones(2, device=device)])
@@ -1501,3 +1503,252 @@ def test_an_ndarray_parameter_passed_as_data_by_keyword_is_uploaded():
         def step(model, batch, device):
             return model(to_torch(batch, device) + to_torch2(batch, device) + rebound(batch, device)), kept(batch)
     """, scope="all")
+
+
+def test_a_loader_batch_handed_to_a_helper_stays_on_the_host():
+    """A batch of torch's default collate handed on is host data where it lands (ACT++'s `train_bc(train_dataloader,
+    ..)` -> `forward_pass(data, policy)` -> `image_data.cuda()`): the loader a parameter every caller fills with a
+    `DataLoader`, one a project function returns, or a local; the batch handed whole or unpacked (`for x, y in
+    loader`). A module-level `forward_*` helper is no framework method: its callers' arguments are evidence. Decoys: a
+    loader whose `collate_fn` moves each batch, a pinned loader's batch moved with `non_blocking=True`, and a loader
+    parameter no caller in the tree fills."""
+    check("""
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        def to_cuda(items):
+            return torch.stack([a for a, _ in items]).cuda(), torch.stack([b for _, b in items]).cuda()
+
+
+        def forward_pass(data, policy):
+            x, y = data
+            x = x.cuda()  # <- GL131
+            return policy(x)
+
+
+        def step_item(x, policy):
+            return policy(x.cuda())  # <- GL131
+
+
+        def step_made(data, policy):
+            return policy(data["x"].cuda())  # <- GL131
+
+
+        def step_collated(data, policy):
+            x, y = data
+            return policy(x.cuda())
+
+
+        def step_pinned(data, policy):
+            x, y = data
+            return policy(x.cuda(non_blocking=True))
+
+
+        def step_orphan(data, policy):
+            x, y = data
+            return policy(x.cuda())
+
+
+        def make_loader(ds):
+            return DataLoader(ds, batch_size=2)
+
+
+        def train(loader, policy, opt):
+            for data in loader:
+                forward_pass(data, policy).sum().backward()
+                opt.step()
+            for x, y in loader:
+                step_item(x, policy).sum().backward()
+                opt.step()
+
+
+        def train_made(ds, policy, opt):
+            for data in make_loader(ds):
+                step_made(data, policy).sum().backward()
+                opt.step()
+
+
+        def train_collated(loader, policy, opt):
+            for data in loader:
+                step_collated(data, policy).sum().backward()
+                opt.step()
+
+
+        def train_pinned(loader, policy, opt):
+            for data in loader:
+                step_pinned(data, policy).sum().backward()
+                opt.step()
+
+
+        def train_orphan(loader, policy, opt):
+            for data in loader:
+                step_orphan(data, policy).sum().backward()
+                opt.step()
+
+
+        def main(ds, net: Net):
+            opt = torch.optim.SGD(net.parameters())
+            train(DataLoader(ds, batch_size=2), net, opt)
+            train_made(ds, net, opt)
+            train_collated(DataLoader(ds, batch_size=2, collate_fn=to_cuda), net, opt)
+            train_pinned(DataLoader(ds, batch_size=2, pin_memory=True), net, opt)
+    """, scope="all")
+
+
+
+def test_a_pinned_loader_batch_handed_on_is_pinned_host_memory():
+    """A loader with `pin_memory=True` pins each batch, and only host tensors can be pinned, so its batches are host
+    data whatever its collate function builds (EasyOCR's `recognizer_predict(.., test_loader, ..)` of a
+    `DataLoader(.., collate_fn=AlignCollate(..), pin_memory=True)`): a blocking move still waits (GL131), also in a
+    helper the batch is handed to. Decoys: the same batches moved with `non_blocking=True`, whole, handed on and
+    unpacked (a row of a pinned tensor is pinned memory too: no GL206), and a pinning setting with a collate function
+    (not read)."""
+    check("""
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        class Collate:
+            def __call__(self, items):
+                return torch.stack(items)
+
+
+        def forward_pass(data, policy):
+            x, y = data
+            return policy(x.cuda())  # <- GL131
+
+
+        def step_async(data, policy):
+            x, y = data
+            return policy(x.cuda(non_blocking=True))
+
+
+        def predict(model, loader, device):
+            for images in loader:
+                model(images.to(device))  # <- GL131
+
+
+        def predict_async(model, loader, device):
+            for images in loader:
+                model(images.to(device, non_blocking=True))
+
+
+        def predict_maybe(model, loader, device):
+            for images in loader:
+                model(images.to(device))
+
+
+        def train(loader, policy, opt):
+            for data in loader:
+                forward_pass(data, policy).sum().backward()
+                step_async(data, policy).sum().backward()
+                opt.step()
+            for x, y in loader:
+                policy(x.cuda(non_blocking=True)).sum().backward()
+
+
+        def local(ds, policy):
+            loader = DataLoader(ds, batch_size=2, pin_memory=True)
+            for data in loader:
+                x, y = data
+                policy(x.cuda(non_blocking=True))
+
+
+        def main(ds, net: Net, pin: bool):
+            opt = torch.optim.SGD(net.parameters())
+            train(DataLoader(ds, batch_size=2, pin_memory=True), net, opt)
+            predict(net, DataLoader(ds, collate_fn=Collate(), pin_memory=True), "cuda")
+            predict_async(net, DataLoader(ds, collate_fn=Collate(), pin_memory=True), "cuda")
+            predict_maybe(net, DataLoader(ds, collate_fn=Collate(), pin_memory=pin), "cuda")
+    """, scope="all")
+
+
+def test_a_pinned_loader_batch_on_one_host_path_waits_on_its_blocking_move():
+    """ACT++'s `train_bc`: `forward_pass(data, policy)` gets a pinned loader's batch from the validation loop and
+    `next(repeater(loader))` (a project generator: unknown) from the training one. The callers disagree, so the
+    parameter has no kind, but along the validation path it is a pinned host batch (`HOST_PATH_KINDS`): its blocking
+    `.cuda()` waits (GL131, two items on one line). Decoy: the same batch moved with `non_blocking=True`."""
+    check("""
+        from itertools import repeat
+
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        def load_data(ds):
+            train = DataLoader(ds, batch_size=2, pin_memory=True)
+            val = DataLoader(ds, batch_size=2, pin_memory=True)
+            return train, val
+
+
+        def forward_pass(data, policy):
+            x, y = data
+            x, y = x.cuda(), y.cuda()  # <- GL131
+            return policy(x)
+
+
+        def forward_async(data, policy):
+            x, y = data
+            return policy(x.cuda(non_blocking=True))
+
+
+        def repeater(data_loader):
+            for loader in repeat(data_loader):
+                for data in loader:
+                    yield data
+
+
+        def train_bc(train_dataloader, val_dataloader, policy, opt):
+            train_dataloader = repeater(train_dataloader)
+            for step in range(100):
+                with torch.inference_mode():
+                    for batch_idx, data in enumerate(val_dataloader):
+                        forward_pass(data, policy)
+                        forward_async(data, policy)
+                data = next(train_dataloader)
+                forward_pass(data, policy).sum().backward()
+                forward_async(data, policy).sum().backward()
+                opt.step()
+
+
+        def main(ds):
+            net = Net().cuda()
+            opt = torch.optim.SGD(net.parameters())
+            train, val = load_data(ds)
+            train_bc(train, val, net, opt)
+
+
+        if __name__ == "__main__":
+            main(None)
+    """)

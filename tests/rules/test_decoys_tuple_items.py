@@ -222,8 +222,9 @@ def test_a_none_arm_leaves_the_items_where_the_tensor_arms_put_them():
     a `None` holds no tensor, so the items of a host loader batch stay host and their
     `.cpu()` is silent, and moving them (`x.to("cuda")`, a real upload) is GL131 (main: GL103 at 40, no GL131 at 44).
     Decoy: an arm that moves its item to the device (`b[0].cuda()`) keeps that item's `.cpu()` flagged (GL103).
-    (One value, `first`: silent already, through the return kind.)"""
-    assert findings(NONE_ARM) == {(37, "GL131"), (43, "GL103"), (44, "GL131")}
+    (One value, `first`: silent already, through the return kind.) The batch handed to `moved` is a host batch of
+    `make_loader()`'s loader, so its `b[0].cuda()` is an upload too (GL131 at 33, session 48)."""
+    assert findings(NONE_ARM) == {(33, "GL131"), (37, "GL131"), (43, "GL103"), (44, "GL131")}
 
 
 NAMED_FIELDS_OF_HOST = """

@@ -1468,6 +1468,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if isinstance(value, ast.List) and not _none_display(value) \
                 and all(k == HOST or is_none(e) for k, e in zip(kinds, value.elts)):
             return HOST_SEQ  # `[None, 4, 8]`: an element is a host number or None (a list filled later: `_holds_none`)
+        if not isinstance(value, ast.List) and all(k == HOST for k in kinds):
+            return HOST_SEQ  # `(n, k // 4)`: a tuple (or set) of host values
         # a tuple display nested in one (`return idx, (k, lo, hi), None`) keeps its items, one level down: its
         # unpacking (`index, (k, lo, hi), _ = self.compute_args(feats)`, or `com = ...[1]; a, b = com`) reads them
         kinds = [k if not isinstance(k, Items) else _nested_items(k) for k in kinds]
@@ -1675,8 +1677,9 @@ def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Call
         return ARRAY_SEQ  # `audio_list.append(out.cpu().numpy())`: a list of NumPy arrays
     if len(kinds) == 1 and isinstance(call := next(iter(kinds)), Call):
         return Elems(call)  # `out.append(self.f(x))`: a list of what `f` returns, once the index settles it
-    # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor
-    return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, HostIf) for k in kinds) else None
+    # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor;
+    # so is an element of an iterated parameter (`Batch`: a host batch or unknown, `for u in graph: ids.append(u)`)
+    return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, (HostIf, Batch)) for k in kinds) else None
 
 
 def _blank_slots(value: ast.expr | ast.AugAssign | None) -> bool:

@@ -1752,3 +1752,30 @@ def test_a_pinned_loader_batch_on_one_host_path_waits_on_its_blocking_move():
         if __name__ == "__main__":
             main(None)
     """)
+
+
+def test_a_list_filled_from_an_iterated_parameter_is_host_data():
+    """A list filled with the elements of an iterated parameter (`for u in graph: ii.append(u)`, a dict of frame ids
+    the caller builds) holds host data or unknown values once the index settles them, never a device tensor: its
+    `torch.as_tensor(ii)` is a host tensor, and the forward's `.to(device=...)` of it uploads (DROID-SLAM's
+    `graph_to_edge_list`). An element of an iterated parameter is a deferred batch only as a loader batch."""
+    src = """
+        import torch
+        from torch import nn
+
+        def edges(graph):
+            ii, jj = [], []
+            for u in graph:
+                for v in graph[u]:
+                    ii.append(u)
+                    jj.append(v)
+            return torch.as_tensor(ii), torch.as_tensor(jj)
+
+        class Net(nn.Module):
+            def forward(self, images, graph=None):
+                ii, jj = edges(graph)
+                ii = ii.to(device=images.device, dtype=torch.long)  # <- GL131
+                jj = jj.to(device=images.device, dtype=torch.long)  # <- GL131
+                return images[:, ii] + images[:, jj]
+    """
+    check(src, scope="all")

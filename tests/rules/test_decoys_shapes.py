@@ -5,6 +5,7 @@ sizes), beyond the rules' embedded examples.
 from __future__ import annotations
 
 import textwrap
+from pathlib import Path
 
 from snippets import check, findings, marked
 
@@ -1233,3 +1234,33 @@ def test_list_of_none_elements_are_no_tensors():
             main(None, 0, [], None)
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL126"} == {(13, "GL126")}
+
+
+def test_a_tuple_of_host_values_stays_a_host_sequence(tmp_path):
+    """A project function's return reshaped with a tuple of host numbers (`torch.reshape(ret, (n, k // 4))` of a
+    `torch.from_numpy` result) is a host tensor: moving it to the device in a loop of the caller is GL131. Only lists
+    may hold None placeholders; a tuple display of host values stays a host sequence (BitNet's weight packer)."""
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    (tmp_path / "pack.py").write_text(textwrap.dedent("""
+        import torch
+
+        def pack(weight):
+            n = weight.shape[0]
+            k = weight.shape[1]
+            ret = torch.from_numpy(weight.cpu().numpy())
+            return torch.reshape(ret, (n, k // 4))
+    """).lstrip("\n"))
+    (tmp_path / "run.py").write_text(textwrap.dedent("""
+        import torch
+        from pack import pack
+
+        if __name__ == "__main__":
+            for n, k in [(64, 64), (128, 64)]:
+                w = torch.randint(-1, 2, (n, k), dtype=torch.int8, device="cuda")
+                packed = pack(w).to("cuda")
+    """).lstrip("\n"))
+    config = Config(root=tmp_path, scope="all", select=("GL131",))
+    found = Linter(config).lint_paths(sorted(tmp_path.rglob("*.py"))).findings
+    assert {(Path(f.path).name, f.line) for f in found} == {("run.py", 7)}

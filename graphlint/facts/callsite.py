@@ -24,7 +24,7 @@ from graphlint.facts.torch_kinds import (
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler, GENERATOR_SELF_METHODS, GENERATORS,
-    DEFAULT_GENERATOR_SEEDERS,
+    DEFAULT_GENERATOR_SEEDERS, SUMMARY_WRITERS,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -32,7 +32,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
-    HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR,
+    HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER,
     HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
     Batch, Call, Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
@@ -2104,6 +2104,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return GRAD_SCALER if syncing_grad_scaler(qual, *scaler_literals(value)) else UNKNOWN
     if qual in ONNX_SESSIONS:
         return ORT_SESSION  # `ort.InferenceSession(path)`: passed, stored or returned, its `run` answers arrays
+    if qual in SUMMARY_WRITERS:
+        return SUMMARY_WRITER  # `SummaryWriter(log_dir)`: passed or stored, its `add_scalar` reads a tensor value
     if qual in GENERATORS and _host_generator(value, scope) or qual in DEFAULT_GENERATOR_SEEDERS:
         return CPU_GENERATOR  # `torch.Generator("cpu")`, `torch.manual_seed(s)`: passed or stored, on the host
     if qual in DATA_LOADERS and (loader := _loader_kind(value)) != UNKNOWN:

@@ -43,7 +43,7 @@ from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the ru
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
     HOST_TENSOR_MODULES, HOST_TORCH, HOST_WRAPPERS, IMAGE_PROCESSOR_METHODS, IMAGE_PROCESSORS, LIBRARY_COPIES,
     NON_FLOAT_DTYPES, ONNX_RUN, ONNX_SESSIONS, RNG_STATE_TORCH, SAFE_OPEN_READS, SAFE_OPENS,
-    SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, TENSOR_OUTPUT_TYPES,
+    SEQ_TORCH, SIMILARITY_SCORES, STRING_SPLITS, SUMMARY_WRITERS, TENSOR_OUTPUT_TYPES,
     TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, VECTOR_ENV_MAKERS, VECTOR_ENV_RESULTS, VECTOR_ENVS, VECTORIZE_MODES,
     WINDOW_TORCH,
     composed_transform, input_device_module, is_library_loader, keeps_input_device, nn_library_module,
@@ -232,6 +232,7 @@ _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class
 # a library object that answers host data: an ONNX Runtime session (`ONNX_SESSIONS`), by the call-site facts too
 ONNX_SESSION = Val(Kind.OBJECT, ref="onnxruntime.InferenceSession")
 _BASE_VALS[Base.ORT_SESSION] = ONNX_SESSION
+_BASE_VALS[Base.SUMMARY_WRITER] = Val(Kind.OBJECT, ref="torch.utils.tensorboard.SummaryWriter")  # `SUMMARY_WRITERS`
 GRAD_SCALER_REF = "torch.amp.GradScaler"  # one whose `step` syncs (`torch_kinds.syncing_grad_scaler`)
 _BASE_VALS[Base.GRAD_SCALER] = Val(Kind.OBJECT, ref=GRAD_SCALER_REF)
 # a torch random generator on the host (`torch.Generator("cpu")`, `torch_kinds.GENERATORS`): its `.device` is the CPU
@@ -1207,7 +1208,8 @@ class Inference:
             return self._library_kept(node, DEVICE_KEEPING_LIBRARY.get(qual, False))
         if qual in SIMILARITY_SCORES:
             return self._library_kept(node, False, converts=True)
-        if input_device_module(qual) or qual in HOST_TENSOR_MODULES or qual in IMAGE_PROCESSORS or qual in VECTOR_ENVS:
+        if input_device_module(qual) or qual in HOST_TENSOR_MODULES or qual in IMAGE_PROCESSORS or qual in VECTOR_ENVS \
+                or qual in SUMMARY_WRITERS:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
         if nn_library_module(qual):
             return self._nn_module_built(qual, node)  # type: ignore[arg-type]

@@ -73,6 +73,9 @@ class Base(Enum):
     # a torch random generator on the host (`torch.Generator("cpu").manual_seed(s)`, `torch_kinds.GENERATORS`),
     # wherever it is passed or stored: its `.device` is the CPU
     CPU_GENERATOR = "cpu_generator"
+    # a TensorBoard writer (`SummaryWriter(log_dir)`, `torch_kinds.SUMMARY_WRITERS`), wherever it is passed or stored:
+    # its `add_scalar` / `add_scalars` / `add_histogram` convert a tensor value on the host
+    SUMMARY_WRITER = "summary_writer"
 
     def __str__(self) -> str:
         return self.value
@@ -311,15 +314,17 @@ TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVI
 PINNED_LOADER, PINNED_BATCH = Base.PINNED_LOADER, Base.PINNED_BATCH
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 ORT_SESSION, GRAD_SCALER, CPU_GENERATOR = Base.ORT_SESSION, Base.GRAD_SCALER, Base.CPU_GENERATOR
+SUMMARY_WRITER = Base.SUMMARY_WRITER
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
-# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator; and
-# a pinned loader's batch, which joins with nothing (a pageable host tensor on another path is no pinned one)
+# does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator, a
+# TensorBoard writer; and a pinned loader's batch, which joins with nothing (a pageable host tensor on another path is
+# no pinned one)
 LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, PINNED_LOADER, PINNED_BATCH, ORT_SESSION, GRAD_SCALER,
-                             CPU_GENERATOR})
+                             CPU_GENERATOR, SUMMARY_WRITER})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there

@@ -293,6 +293,17 @@ LIBRARY_COPIES = {
 }
 
 
+# TensorBoard writers (torch's own and tensorboardX's): `add_scalar(tag, v)`, `add_scalars(tag, {name: v})` and
+# `add_histogram(tag, v)` convert each value on the host, a tensor by `.cpu().numpy()` (torch 2.13:
+# `torch/utils/tensorboard/writer.py` `add_scalar` -> `summary.scalar` -> `_convert_np.make_np` ->
+# `_prepare_pytorch`: `x.detach().cpu().numpy()`; `add_histogram` -> `summary.histogram` -> `make_np`; tensorboardX:
+# `x2num.make_np` -> `prepare_pytorch`: `x.cpu().numpy()`). value: the method's value parameter (position, keyword).
+SUMMARY_WRITERS = frozenset({
+    f"{lib}{mod}SummaryWriter" for lib in ("torch.utils.tensorboard.", "tensorboardX.") for mod in ("", "writer.")
+})
+WRITER_READS = {"add_scalar": (1, "scalar_value"), "add_scalars": (1, "tag_scalar_dict"),
+                "add_histogram": (1, "values")}
+
 # torchvision's `Compose([...])` runs its transforms in order (`composed_transform`)
 TRANSFORM_COMPOSE = frozenset({f"torchvision.transforms.{ns}Compose" for ns in ("", "transforms.", "v2.")})
 # diffusers' image processors (plain objects, no modules): `preprocess(image)` returns a tensor where a tensor input

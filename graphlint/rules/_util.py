@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
 from graphlint.facts.syntax import code_of, is_true, kwarg, method_call
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, VMAPS
+from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, SUMMARY_WRITERS, VMAPS, WRITER_READS
 from graphlint.facts.values import HOST_DATA, Dev, Kind
 
 if False:  # typing only
@@ -149,6 +149,34 @@ def library_copy(ctx: "Context", node: cst.Call) -> tuple[str, str] | None:
         return None
     return direction, (ref or "").rpartition(".")[2]
 
+
+def writer_read(ctx: "Context", node: cst.Call) -> str | None:
+    """The method of a TensorBoard writer (`SUMMARY_WRITERS`, a local or a field the data flow shows built by one) that
+    converts a device tensor on the host here (`writer.add_scalar("loss", loss, step)`, `add_scalars(tag, {"a": t})`,
+    `add_histogram(tag, t)`); None otherwise: a host number, an `.item()` already read (GL101's), a value of unknown
+    kind, or a writer the flow does not show (a project class with an `add_scalar` of its own)."""
+    func = node.func
+    if func.__class__ is not cst.Attribute or func.attr.value not in WRITER_READS:  # type: ignore[attr-defined]
+        return None
+    recv = ctx.val(func.value)  # type: ignore[attr-defined]
+    # (a field the index saw built by a class call holds a `MODULE` of that class: the writer, by its construction)
+    if recv.kind not in (Kind.OBJECT, Kind.MODULE) or recv.ref not in SUMMARY_WRITERS:
+        return None
+    position, keyword = WRITER_READS[func.attr.value]  # type: ignore[attr-defined]
+    arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == keyword), None)
+    leading = node.args[:position + 1]
+    if arg is None and len(leading) > position and all(a.keyword is None and not a.star for a in leading):
+        arg = leading[position]
+    if arg is None:
+        return None
+    value = arg.value
+    # `add_scalars(tag, {"a": t, "b": u})`: each value is converted
+    values = [e.value for e in value.elements if isinstance(e, cst.DictElement)] if isinstance(value, cst.Dict) \
+        else [value]
+    # (a tensor the flow shows, not one only named like one: a Python float or a NumPy value converts as well)
+    if any(ctx.is_device_tensor(v) and not ctx.val(v).weak for v in values):
+        return func.attr.value  # type: ignore[attr-defined]
+    return None
 
 def _called_library(ctx: "Context", func: cst.BaseExpression, ref: str | None) -> str | None:
     """What a call of `func` runs, as `LIBRARY_COPIES` names it: the function by its import, a transform object

@@ -15,7 +15,7 @@ from graphlint.facts.torch_kinds import D2H
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.facts.syntax import code_of, column_restricted, is_true, kwarg, method_call, positional
-from graphlint.rules._util import LOG_METHODS, helper_wait, library_copy, tensor_method
+from graphlint.rules._util import LOG_METHODS, helper_wait, library_copy, tensor_method, writer_read
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -149,7 +149,10 @@ class CpuTransfer(Rule):
 
     A library call that does the copy inside counts too (`facts/torch_kinds.py`, `LIBRARY_COPIES`): torchvision's
     `to_pil_image(t)` / `ToPILImage()(t)` converts through `t.cpu().numpy()`, reported where `t` is a device tensor
-    the data flow shows (not a CPU tensor or a PIL image).
+    the data flow shows (not a CPU tensor or a PIL image). So does a TensorBoard writer's (`torch.utils.tensorboard` or
+    tensorboardX `SummaryWriter(..)`, a local or a field) `add_scalar(tag, t)`, `add_scalars(tag, {name: t})` and
+    `add_histogram(tag, t)`: `make_np` converts a tensor value with `.cpu().numpy()`. Not a Python number, `t.item()`
+    (GL101's read), a value of unknown kind, or an object the flow does not show built by a writer.
 
     So does a call of a project helper that copies its parameter on every path (`to_np = lambda x:
     x.detach().cpu().numpy()`, module level, or a `def`): it is reported where it is called with a device tensor the
@@ -202,9 +205,15 @@ class CpuTransfer(Rule):
         "from torchvision.transforms.functional import to_pil_image\n"
         "def step(frames: torch.Tensor):\n    return to_pil_image(frames[0])  # <- GL103\n"
         "    #      ^^^^^^^^^^^^^^^^^^^^^^^\n",
+        "from torch.utils.tensorboard import SummaryWriter\n"
+        "def step(x: torch.Tensor, i: int):\n    writer = SummaryWriter()\n"
+        "    writer.add_scalar('loss', x.mean(), i)  # <- GL103\n"
+        "   #^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^^\n",
     )
 
     library_message = "`{call}()` of a device tensor copies it to the host inside the library (`.cpu()`) and blocks"
+    writer_message = ("TensorBoard's `.{call}()` of a device tensor converts it with `.cpu().numpy()`: a copy to the "
+                      "host that blocks")
 
     def visit_Call(self, node: cst.Call) -> None:
         if (helper := helper_wait(self.ctx, node, "cpu")) is not None:
@@ -214,6 +223,8 @@ class CpuTransfer(Rule):
         if m is None:
             if (lib := library_copy(self.ctx, node)) is not None and lib[0] == D2H:
                 self.report(node, self.library_message.format(call=lib[1]))
+            elif (method := writer_read(self.ctx, node)) is not None:
+                self.report(node, self.writer_message.format(call=method))
             return
         if m[1] == "copy_":
             self._copy_into_host(node, m[0])

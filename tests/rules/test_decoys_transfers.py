@@ -1862,3 +1862,62 @@ def test_a_rooted_forward_moves_to_its_inputs_type():
                 h = y.to(hist.device)
                 k = y.to(y.device) + hist.to(hist.device)
     """) == {(9, "GL131"), (13, "GL131")}
+
+
+def test_tensorboard_writer_converts_a_device_value_on_the_host():
+    """A TensorBoard writer's `add_scalar` / `add_scalars` / `add_histogram` convert the value with `make_np` ->
+    `.cpu().numpy()` (torch's and tensorboardX's): a device value is a blocking copy, for a writer built in the
+    function, held in a field, or from tensorboardX. Decoys: `.item()` (GL101's read, not a second finding), a host
+    number, `np.mean(..)`, a value of unknown kind, a `.cpu()` value (reported once, at the `.cpu()`), and a project
+    class with an `add_scalar` of its own."""
+    src = """
+        import numpy as np
+        import torch
+        from tensorboardX import SummaryWriter as XWriter
+        from torch.utils.tensorboard import SummaryWriter
+        class Board:
+            def add_scalar(self, tag, value, step):
+                self.last = value
+        class Trainer:
+            def __init__(self):
+                self.writer = SummaryWriter("runs")
+                self.board = Board()
+            def train_step(self, x: torch.Tensor, step: int, stats):
+                w = XWriter()
+                loss = x.pow(2).sum()
+                self.writer.add_scalar("loss", loss, step)
+                self.writer.add_scalars("parts", {"a": loss, "b": 1.0}, step)
+                self.writer.add_histogram("out", values=x, global_step=step)
+                w.add_scalar("loss", loss.detach(), step)
+                self.board.add_scalar("loss", loss, step)
+                self.writer.add_scalar("f", loss.item(), step)
+                self.writer.add_scalar("s", stats, step)
+                self.writer.add_scalar("m", np.mean([1.0, 2.0]), step)
+                self.writer.add_scalar("c", loss.cpu(), step)
+                self.writer.add_scalars("h", {"a": 2.0}, step)
+                return loss
+    """
+    assert findings(src, scope="all") == {(15, "GL103"), (16, "GL103"), (17, "GL103"), (18, "GL103"), (20, "GL101"),
+                                          (23, "GL103")}
+
+
+def test_tensorboard_writer_passed_to_a_helper_is_known_by_its_callers():
+    """A writer parameter every caller fills with a `SummaryWriter(..)` is one: the helper's `add_scalar` of a device
+    tensor is reported; decoy: the same helper shape over a project object."""
+    src = """
+        import torch
+        from torch.utils.tensorboard import SummaryWriter
+        class Board:
+            def add_scalar(self, tag, value, step):
+                pass
+        def log_loss(writer, loss, step):
+            writer.add_scalar("loss", loss, step)
+        def log_other(board, loss, step):
+            board.add_scalar("loss", loss, step)
+        def train_step(x: torch.Tensor, step: int):
+            loss = x.pow(2).sum()
+            log_loss(SummaryWriter(), loss, step)
+            log_other(Board(), loss, step)
+            return loss
+    """
+    assert findings(src, scope="all") == {(7, "GL103")}

@@ -1137,12 +1137,14 @@ def is_enum(index: ProjectIndex, cls: ClassInfo) -> bool:
 
 def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Val | None:
     """A name no local binding shadows, bound once at module level to literal host data (`ProjectIndex.constant_kind`):
-    a Python number, a list of numbers, a tensor built on the host or a list of such."""
+    a Python number, a list of numbers, a tensor built on the host or a list of such; or to a TensorBoard writer."""
     kind = index.constant_kind(module.module, name) if module.module in index.modules else module.constants.get(name)
     if isinstance(kind, ik.Items):  # a list or tuple of tensors built without a device (`summary._cpu_factory`)
         return None if index.default_moved_in(module.module) else cpu_tensor_list(len(kind.items))
     if kind in (ik.Base.CPU_TENSOR, ik.Base.CPU_SEQ):  # `TOKENS = torch.tensor(a)`, a list of such (`_host_tensors`)
         return None if index.default_moved_in(module.module) else kind_val(kind)
+    if kind is ik.Base.SUMMARY_WRITER:
+        return kind_val(kind)  # `writer = SummaryWriter(..)` at module level: its `add_scalar` reads a tensor value
     return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
 
 

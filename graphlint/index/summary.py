@@ -31,7 +31,7 @@ from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
-    TRANSFORM_COMPOSE, TRANSFORM_TORCH,
+    SUMMARY_WRITERS, TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
     MODULE_SELF_METHODS, built_by, chained_call, foreign_target, module_held, type_annotation_class, wraps_module,
@@ -1875,6 +1875,8 @@ class _Indexer(ast.NodeVisitor):
             self.s.constants[name] = Items((Base.CPU_TENSOR,) * len(value.elts))  # `CACHE = [torch.zeros(n), ...]`
         elif isinstance(value, (ast.Call, ast.ListComp)) and (host := self._host_tensors(value)) is not None:
             self.s.constants[name] = host
+        elif isinstance(value, ast.Call) and self.resolve(dotted(value.func)) in SUMMARY_WRITERS:
+            self.s.constants[name] = Base.SUMMARY_WRITER  # `writer = SummaryWriter(log_dir)`: read in the functions
         elif isinstance(value, ast.List):
             listed = bool(value.elts) and all(_literal_number(e) for e in value.elts)
             self.s.constants[name] = Base.HOST_LIST if listed else UNKNOWN

@@ -311,9 +311,10 @@ def interface_digest(s: ModuleSummary) -> str:
                      f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
                      f"{f.attr_ranks}|{f.host_reads}")
     parts.append(repr(sorted(s.lambda_reads.items())))  # a call of a helper that waits is reported where it is made
-    # importers read a module-level list of CPU tensors as one (`walker.module_constant`); a number constant's
-    # importers are not re-linted (a module-level name is not part of the interface)
-    parts.append(repr(sorted((name, kind) for name, kind in s.constants.items() if isinstance(kind, kinds.Items))))
+    # importers read a module-level list of CPU tensors, or a TensorBoard writer, as one (`walker.module_constant`); a
+    # number constant's importers are not re-linted (a module-level name is not part of the interface)
+    parts.append(repr(sorted((name, kind) for name, kind in s.constants.items()
+                             if isinstance(kind, kinds.Items) or kind is kinds.Base.SUMMARY_WRITER)))
     for c in sorted(s.classes.values(), key=lambda c: c.key):
         parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}")
     return _digest("\n".join(parts))

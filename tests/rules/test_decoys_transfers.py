@@ -1921,3 +1921,28 @@ def test_tensorboard_writer_passed_to_a_helper_is_known_by_its_callers():
             return loss
     """
     assert findings(src, scope="all") == {(7, "GL103")}
+
+
+def test_module_level_tensorboard_writer_read_in_a_function():
+    """A module-level `writer = SummaryWriter(..)` bound once is the writer in every function that reads the global
+    (`walker.module_constant`); decoys: a name bound twice at module level (the second binding may be anything) and a
+    local that shadows the global with a project object."""
+    src = """
+        import torch
+        from torch.utils.tensorboard import SummaryWriter
+        class Board:
+            def add_scalar(self, tag, value, step):
+                pass
+        writer = SummaryWriter()
+        other = SummaryWriter()
+        other = Board()
+        def train_step(x: torch.Tensor, step: int):
+            loss = x.pow(2).sum()
+            writer.add_scalar("loss", loss, step)
+            other.add_scalar("loss", loss, step)
+            return loss
+        def eval_step(x: torch.Tensor, step: int):
+            writer = Board()
+            writer.add_scalar("loss", x.sum(), step)
+    """
+    assert findings(src, scope="all") == {(11, "GL103")}

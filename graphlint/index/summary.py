@@ -30,7 +30,7 @@ from graphlint.facts.default_device import (
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
+    FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
@@ -862,7 +862,7 @@ class _Indexer(ast.NodeVisitor):
         self.memo_scope = None  # (`resolve` answers anew: `_args_memo`)
         for alias in node.names:
             if alias.asname:
-                self.s.imports[alias.asname] = alias.name
+                self.s.imports[alias.asname] = SELF_EXPORTS.get(alias.name, alias.name)
             else:
                 head = alias.name.split(".")[0]
                 self.s.imports[head] = head
@@ -880,7 +880,8 @@ class _Indexer(ast.NodeVisitor):
             if alias.name == "*":  # `from .utils import *`: the names it defines, looked up when used
                 self.s.star_imports.append(base)
                 continue
-            self.s.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+            qual = f"{base}.{alias.name}" if base else alias.name
+            self.s.imports[alias.asname or alias.name] = SELF_EXPORTS.get(qual, qual)
 
     def resolve(self, name: str | None) -> str | None:
         """Resolve the head of a dotted name through imports and module-level definitions."""

@@ -263,6 +263,8 @@ def join(a: Val, b: Val) -> Val:
                    pinned=a.pinned and b.pinned)
     if a.kind in TENSORS and b.kind in TENSORS:
         return TENSOR
+    if a.kind is b.kind is Kind.NDARRAY and a._replace(rank=None) == b._replace(rank=None):
+        return a._replace(rank=None)  # an array of two ranks (or of one the code shows on one path only)
     if a.kind in TENSORS and b == HOST or b.kind in TENSORS and a == HOST:
         # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor (of the kind it has).
         t = a if a.kind in TENSORS else b

@@ -3501,11 +3501,15 @@ def _default_objects(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, 
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a and a.annotation is None}
     out: dict[str, ast.Call] = {}
     for stmt in func.body:
-        test = stmt.test if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1 else None
+        # (a lazy import of the class before the store is no other statement: detectron2's `AMPTrainer.__init__`,
+        # `if grad_scaler is None: from torch.cuda.amp import GradScaler; grad_scaler = GradScaler()`)
+        stored = [s for s in stmt.body if not isinstance(s, (ast.Import, ast.ImportFrom))] \
+            if isinstance(stmt, ast.If) and not stmt.orelse else []
+        test = stmt.test if len(stored) == 1 else None  # type: ignore[union-attr]
         if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in params
                 and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) and _is_none(test.comparators[0])):
             continue
-        body = stmt.body[0]
+        body = stored[0]
         if isinstance(body, ast.Assign) and len(body.targets) == 1 and isinstance(body.targets[0], ast.Name) \
                 and body.targets[0].id == test.left.id and isinstance(body.value, ast.Call) \
                 and (dotted(body.value.func) or "").rpartition(".")[2][:1].isupper():

@@ -354,7 +354,10 @@ def _array_result(vals: list[Val]) -> Val:
     """An elementwise operation (`a < 255`, `a * 2`, `-a`) of NumPy arrays and host numbers is an array: NumPy
     computes it on the host. UNKNOWN where an operand is anything else (a tensor operand makes the result a tensor)."""
     if any(v.kind is Kind.NDARRAY for v in vals) and all(v.kind in (Kind.NDARRAY, *HOSTS) for v in vals):
-        return Val(Kind.NDARRAY)
+        # 1-d arrays and host scalars broadcast to a 1-d array (`np.arange(n) + 1`, `t0 + np.arange(T)`); a sequence
+        # operand (a nested list may be 2-d) or an array of another rank leaves the rank unknown
+        flat = all(v.rank == 1 if v.kind is Kind.NDARRAY else v == HOST for v in vals)
+        return Val(Kind.NDARRAY, rank=1) if flat else Val(Kind.NDARRAY)
     return UNKNOWN
 
 

@@ -95,7 +95,7 @@ class Val(NamedTuple):
     kind: Kind
     ref: str | None = None  # dotted class for MODULE / MODULE_SEQ (comma-separated) / OBJECT
     weak: bool = False  # inferred from a naming convention only
-    rank: int | None = None  # a tensor's number of dimensions, when the code shows it (0: a 0-d tensor)
+    rank: int | None = None  # a tensor's (or a NumPy array's) number of dimensions, when the code shows it (0: 0-d)
     pinned: bool = False  # a CPU tensor in pinned (page-locked) memory
     items: tuple["Val", ...] | None = None  # the items of a fixed-length tuple (`-> tuple[Tensor, int]`, `(a, b)`)
     elem: "Val | None" = None  # what iterating yields, when more is known than the kind says (`zip(a, b)`)

@@ -355,7 +355,10 @@ def _array_result(vals: list[Val]) -> Val:
     """An elementwise operation (`a < 255`, `a * 2`, `-a`) of NumPy arrays and host numbers is an array: NumPy
     computes it on the host. UNKNOWN where an operand is anything else (a tensor operand makes the result a tensor)."""
     if any(v.kind is Kind.NDARRAY for v in vals) and all(v.kind in (Kind.NDARRAY, *HOSTS) for v in vals):
-        return Val(Kind.NDARRAY)
+        # 1-d arrays and host scalars broadcast to a 1-d array (`np.arange(n) + 1`, `t0 + np.arange(T)`); a sequence
+        # operand (a nested list may be 2-d) or an array of another rank leaves the rank unknown
+        flat = all(v.rank == 1 if v.kind is Kind.NDARRAY else v == HOST for v in vals)
+        return Val(Kind.NDARRAY, rank=1) if flat else Val(Kind.NDARRAY)
     return UNKNOWN
 
 
@@ -396,6 +399,8 @@ def host_result_call(qual: str) -> bool:
     return qual in HOST_RESULT_BUILTINS or converts_to_number(qual)
 
 
+# NumPy ranges of `num` points between two bounds: one dimension when both bounds are numbers (`np.linspace(0, 1, k)`)
+SPACED_RANGES = frozenset({"linspace", "logspace", "geomspace"})
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
 ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
 HOST_SET = Val(Kind.HOST_SEQ, ref="set")  # a set of host values (`{a, b}`, `set(range(n))`)
@@ -927,7 +932,9 @@ class Inference:
         if recv.kind in HOSTS:
             return HOST
         if recv.kind is Kind.NDARRAY:
-            return recv  # `df.loc`, `df.values`, `a.T`: what a NumPy array or a pandas frame holds stays on the host
+            # `df.loc`, `df.values`, `a.T`: what a NumPy array or a pandas frame holds stays on the host (of a known
+            # rank, only `a.T` of a 1-d array is the same array)
+            return recv if attr == "T" else recv._replace(rank=None)
         if recv == HOST_DATA and attr not in TENSOR_METHOD_NAMES:
             return HOST_DATA  # `batch.input_ids` (BatchEncoding's `__getattr__`): an item, host data too
         if recv == LIST_BATCH and attr not in TENSOR_METHOD_NAMES and attr not in DICT_METHODS:
@@ -1013,7 +1020,7 @@ class Inference:
         if recv.host:
             return recv  # `hf_model.model.layers[0]`: a submodule, on the host too
         if recv.kind is Kind.NDARRAY:
-            return recv
+            return recv if sliced else recv._replace(rank=None)  # (`a[None]`, `a[idx2d]`: the rank is not kept)
         if recv == ARRAYS or is_tuple_list(recv):
             return recv if sliced else recv.elem  # type: ignore[return-value]
         if recv.is_tensor:
@@ -1304,7 +1311,7 @@ class Inference:
             if recv.kind is Kind.NDARRAY:
                 # `a.tolist()` is a list, as a tensor's is (a 0-d array's is a number: rare, as for tensors)
                 return HOST if func.attr.value == "item" else HOST_LIST if func.attr.value == "tolist" \
-                    else Val(Kind.NDARRAY)
+                    else Val(Kind.NDARRAY, rank=_array_method_rank(recv, func.attr.value, node))
             if recv.kind is Kind.UNKNOWN and func.attr.value == "numpy" and not node.args:
                 return Val(Kind.NDARRAY)  # whatever `x` was, `x.numpy()` (of `x.cpu()`) is a numpy array
             if recv.kind in (Kind.UNKNOWN, *HOSTS) and self._to_host(func.attr.value, node):
@@ -1915,13 +1922,37 @@ class Inference:
                 return True
         return False
 
+    def _flat_array(self, qual: str, node: cst.Call) -> bool:
+        """A NumPy array of one dimension the call shows: `np.arange` (of scalars only), `np.linspace(a, b, k)` (and
+        its log kin) of number bounds (array bounds make a table), or `np.array` / `np.asarray` of a list or tuple
+        display of host numbers (`np.array([0, 2, 5])`, no `ndmin=`). Iterating it yields NumPy scalars
+        (`element_of`), not rows."""
+        if not qual.startswith(("numpy.", "np.")):
+            return False
+        name = qual.rpartition(".")[2]
+        positional = [a.value for a in node.args if a.keyword is None and not a.star]
+        if any(a.star for a in node.args):
+            return False
+        if name == "arange":
+            return all(self.host_number(v, untyped=True) for v in positional)
+        if name in SPACED_RANGES:
+            bounds = positional[:2] + [a.value for a in node.args if a.keyword is not None
+                                       and a.keyword.value in ("start", "stop")]
+            return len(bounds) == 2 and all(self.host_number(v) for v in bounds)
+        if name not in ("array", "asarray") or not positional or self._has_kw(node, "ndmin"):
+            return False
+        first = node.args[0].value
+        # (number literals only: a host value may be an image or a list, `np.array([img, img])` is no vector)
+        return isinstance(first, (cst.List, cst.Tuple)) and bool(first.elements) and all(
+            isinstance(el, cst.Element) and _number_literal(el.value) for el in first.elements)
+
     def _torch_call(self, qual: str, node: cst.Call) -> Val | None:
         if not qual.startswith("torch."):
             if qual.startswith((*HOST_ARRAY_LIBRARIES, "np.")):
                 if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and node.args \
                         and all(self.host_number(a.value, untyped=True) for a in node.args):
                     return HOST  # `np.exp(-4.0 * i / n)`: a NumPy scalar, a number (and arithmetic of it one too)
-                return Val(Kind.NDARRAY)
+                return Val(Kind.NDARRAY, rank=1) if self._flat_array(qual, node) else Val(Kind.NDARRAY)
             if qual.startswith(HOST_OBJECT_LIBRARIES):
                 return HOST  # `Image.open(path)`: a PIL image, host data (as the call-site facts read it)
             return None
@@ -3191,6 +3222,21 @@ def _env_batch(n: int) -> Val:
     return Val(Kind.UNKNOWN, items=(*[_ARRAY] * (n - 1), Val(Kind.UNKNOWN, ref="dict", elem=_ARRAY)), elem=_ARRAY)
 
 
+def _number_literal(node: cst.BaseExpression) -> bool:
+    """`3`, `-0.5`, `+1`: a number written out."""
+    while isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        node = node.expression
+    return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _array_method_rank(recv: Val, meth: str, node: cst.Call) -> int | None:
+    """The rank of a NumPy array method's result the code shows: `a.flatten()` / `a.ravel()` are 1-d; a copy or a
+    cast (`a.copy()`, `a.astype(np.int64)`) keeps the array's; any other is unknown."""
+    if meth in ("flatten", "ravel") and not node.args:
+        return 1
+    return recv.rank if meth in ("copy", "astype") else None
+
+
 def _fixed_result_rank(name: str, node: cst.Call, inputs: list[Val], skip: int) -> int | None:
     """The rank of a torch function's or tensor method's result that its input does not decide
     (`FIXED_RANK_RESULTS`), of an input the code shows to be a tensor (`inputs`: the function's first argument or the
@@ -3281,7 +3327,9 @@ def element_of(val: Val) -> Val:
     if val.kind is Kind.MODULE_SEQ:
         return Val(Kind.MODULE, val.ref)
     if val.kind is Kind.NDARRAY:
-        return val  # a row of a NumPy array, or a NumPy scalar of a 1-d one: host data either way, as indexing reads it
+        # a NumPy scalar of an array the code shows to be 1-d (an integer indexes like a Python int: no index array);
+        # else a row of an array, or a scalar of one of unknown rank: host data either way, as indexing reads it
+        return HOST if val.rank == 1 else val
     if val.items:
         first = val.items[0]
         return first if all(i == first for i in val.items) else UNKNOWN

@@ -6,6 +6,10 @@ from __future__ import annotations
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.kinds import Base
 
+# A package attribute that is the package itself: `from torch import torch` binds the torch module (torch's
+# `__init__` imports its own name), so `torch.from_numpy` there is `torch.from_numpy`, not `torch.torch.from_numpy`.
+SELF_EXPORTS = {"torch.torch": "torch"}
+
 HOST_TORCH = frozenset({
     "torch.is_tensor", "torch.numel", "torch.is_floating_point", "torch.is_complex",
     "torch.get_default_dtype", "torch.device", "torch.Size", "torch.finfo", "torch.iinfo",

@@ -95,7 +95,7 @@ class Val(NamedTuple):
     kind: Kind
     ref: str | None = None  # dotted class for MODULE / MODULE_SEQ (comma-separated) / OBJECT
     weak: bool = False  # inferred from a naming convention only
-    rank: int | None = None  # a tensor's number of dimensions, when the code shows it (0: a 0-d tensor)
+    rank: int | None = None  # a tensor's (or a NumPy array's) number of dimensions, when the code shows it (0: 0-d)
     pinned: bool = False  # a CPU tensor in pinned (page-locked) memory
     items: tuple["Val", ...] | None = None  # the items of a fixed-length tuple (`-> tuple[Tensor, int]`, `(a, b)`)
     elem: "Val | None" = None  # what iterating yields, when more is known than the kind says (`zip(a, b)`)
@@ -263,6 +263,8 @@ def join(a: Val, b: Val) -> Val:
                    pinned=a.pinned and b.pinned)
     if a.kind in TENSORS and b.kind in TENSORS:
         return TENSOR
+    if a.kind is b.kind is Kind.NDARRAY and a._replace(rank=None) == b._replace(rank=None):
+        return a._replace(rank=None)  # an array of two ranks (or of one the code shows on one path only)
     if a.kind in TENSORS and b == HOST or b.kind in TENSORS and a == HOST:
         # `x = None` / `x = 0` on one path and a tensor on another: an Optional tensor (of the kind it has).
         t = a if a.kind in TENSORS else b

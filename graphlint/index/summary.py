@@ -30,7 +30,7 @@ from graphlint.facts.default_device import (
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
-    FACTORY_TORCH, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
+    FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
     SUMMARY_WRITERS, TRANSFORM_COMPOSE, TRANSFORM_TORCH,
 )
 from graphlint.index.assigned import (
@@ -862,7 +862,7 @@ class _Indexer(ast.NodeVisitor):
         self.memo_scope = None  # (`resolve` answers anew: `_args_memo`)
         for alias in node.names:
             if alias.asname:
-                self.s.imports[alias.asname] = alias.name
+                self.s.imports[alias.asname] = SELF_EXPORTS.get(alias.name, alias.name)
             else:
                 head = alias.name.split(".")[0]
                 self.s.imports[head] = head
@@ -880,7 +880,8 @@ class _Indexer(ast.NodeVisitor):
             if alias.name == "*":  # `from .utils import *`: the names it defines, looked up when used
                 self.s.star_imports.append(base)
                 continue
-            self.s.imports[alias.asname or alias.name] = f"{base}.{alias.name}" if base else alias.name
+            qual = f"{base}.{alias.name}" if base else alias.name
+            self.s.imports[alias.asname or alias.name] = SELF_EXPORTS.get(qual, qual)
 
     def resolve(self, name: str | None) -> str | None:
         """Resolve the head of a dotted name through imports and module-level definitions."""
@@ -3502,11 +3503,15 @@ def _default_objects(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str, 
     params = {a.arg for a in [*args.posonlyargs, *args.args, *args.kwonlyargs] if a and a.annotation is None}
     out: dict[str, ast.Call] = {}
     for stmt in func.body:
-        test = stmt.test if isinstance(stmt, ast.If) and not stmt.orelse and len(stmt.body) == 1 else None
+        # (a lazy import of the class before the store is no other statement: detectron2's `AMPTrainer.__init__`,
+        # `if grad_scaler is None: from torch.cuda.amp import GradScaler; grad_scaler = GradScaler()`)
+        stored = [s for s in stmt.body if not isinstance(s, (ast.Import, ast.ImportFrom))] \
+            if isinstance(stmt, ast.If) and not stmt.orelse else []
+        test = stmt.test if len(stored) == 1 else None  # type: ignore[union-attr]
         if not (isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id in params
                 and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is) and _is_none(test.comparators[0])):
             continue
-        body = stmt.body[0]
+        body = stored[0]
         if isinstance(body, ast.Assign) and len(body.targets) == 1 and isinstance(body.targets[0], ast.Name) \
                 and body.targets[0].id == test.left.id and isinstance(body.value, ast.Call) \
                 and (dotted(body.value.func) or "").rpartition(".")[2][:1].isupper():

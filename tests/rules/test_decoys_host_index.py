@@ -355,3 +355,49 @@ def test_hit_argmax_of_a_cpu_tensor_indexes_a_device_tensor():
             return x[torch.argmax(host, dim=1)] + x[torch.argmax(x, dim=1)]
     """
     assert findings(src, scope="all") == {(6, "GL133")}
+
+
+def test_iterating_a_flat_numpy_array_yields_scalars():
+    """Session 48 (sgm's `for i, v in enumerate(subsampled_views)` over `np.array([0, 2, 5, ..])`): an element of a
+    NumPy array the code shows to be 1-d (`np.arange`, `np.linspace` of number bounds, `np.array` of a flat number
+    display, `.flatten()` / `.ravel()`, a slice of one, arithmetic of one with host numbers) is a NumPy scalar, which indexes like a Python int (silent).
+    Hits: the 1-d array itself and a slice of it as an index, the rows of a 2-d array (`np.array` of nested lists,
+    `np.zeros((n, 2))`, `a[None]` of a 1-d one, a 1-d one plus a column, `np.linspace` of array bounds) and of an array of an untyped list,
+    and a join with an array of unknown rank."""
+    check("""
+        import numpy as np
+        import torch
+
+
+        def step(w: torch.Tensor, n: int, ids, lo, hi, flag: bool):
+            subs = np.array([0, 2, 3])
+            for i, v in enumerate(subs):
+                a = w[v]
+            for v in np.arange(n - 1, 2 * n, 2):
+                b = w[v]
+            for t in np.linspace(0, 1, n):
+                c = w[int(t * n)] + w[t]
+            for v in np.zeros((n, 2)).flatten():
+                d = w[v]
+            for v in subs[1:].copy():
+                e = w[v]
+            for v in n + np.arange(n) * 2:
+                e = e + w[v]
+            f = w[subs] + w[subs[1:]]  # <- GL133
+            for row in np.array([[0, 1], [2, 3]]):
+                g = w[row]  # <- GL133
+            for row in np.zeros((n, 2)):
+                h = w[row]  # <- GL133
+            for row in subs[None]:
+                k = w[row]  # <- GL133
+            for row in np.linspace(lo, hi, n):  # <- GL308
+                m = w[row]  # <- GL133
+            for row in np.array(ids):  # <- GL308
+                o = w[row]  # <- GL133
+            for row in np.arange(n) + np.zeros((n, 1)):
+                q = w[row]  # <- GL133
+            both = subs if flag else np.zeros((n, 2))
+            for row in both:
+                p = w[row]  # <- GL133
+            return a, b, c, d, e, f, g, h, k, m, o, p, q
+    """, scope="all")

@@ -919,3 +919,48 @@ def test_grad_scaler_step_conditional_store_and_nested_def():
                     mixed_step(self.scaler, opt)
                     mixed_step(torch.amp.GradScaler(enabled=False), opt)
     """, scope="all")
+
+
+def test_grad_scaler_filled_in_for_a_none_parameter():
+    """detectron2's `AMPTrainer.__init__(.., grad_scaler=None)`: `if grad_scaler is None:` imports `GradScaler`
+    lazily and builds one, and `self.grad_scaler = grad_scaler` holds it by default (`_default_objects`: a lazy import
+    in the `if` is no other statement). Decoys: the default built disabled or for `"cpu"`, and an `if` that does more
+    than build it (the store then is not that construction alone)."""
+    check("""
+        import torch
+
+        class Trainer:
+            def __init__(self, model, grad_scaler=None):
+                self.model = model
+                if grad_scaler is None:
+                    from torch.cuda.amp import GradScaler
+
+                    grad_scaler = GradScaler()
+                self.grad_scaler = grad_scaler
+
+            def step(self, loss, opt):
+                self.grad_scaler.scale(loss).backward()
+                self.grad_scaler.step(opt)  # <- GL153
+
+        class Off:
+            def __init__(self, grad_scaler=None, cpu_scaler=None, logged=None):
+                if grad_scaler is None:
+                    from torch.cuda.amp import GradScaler
+
+                    grad_scaler = GradScaler(enabled=False)
+                if cpu_scaler is None:
+                    import torch.amp
+
+                    cpu_scaler = torch.amp.GradScaler("cpu")
+                if logged is None:
+                    logged = torch.amp.GradScaler()
+                    print("built", logged)
+                self.grad_scaler = grad_scaler
+                self.cpu_scaler = cpu_scaler
+                self.logged = logged
+
+            def step(self, opt):
+                self.grad_scaler.step(opt)
+                self.cpu_scaler.step(opt)
+                self.logged.step(opt)
+    """, scope="all")

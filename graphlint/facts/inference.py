@@ -2068,6 +2068,11 @@ class Inference:
             device = spread
         if qual in DATA_FACTORIES and data is not None and device is None:
             d = self(data)
+            if qual != "torch.tensor" and d == UNKNOWN and data.__class__ is cst.Name \
+                    and data.value in self.param_names():  # type: ignore[attr-defined]
+                # `torch.as_tensor(sigma)` of a parameter nothing types: a tensor passed in stays where it is (a
+                # no-op), so only data the flow shows to be host data makes it a host tensor
+                return UNKNOWN
             if d.kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
                 kind = Kind.BOOL_TENSOR if is_bool or (d.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
                 return Val(kind, weak=d.weak, rank=d.rank)

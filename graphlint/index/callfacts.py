@@ -1495,23 +1495,33 @@ class CallFacts:
         return found
 
     def _read_received(self, fn: "FunctionInfo") -> dict[str, IKind] | None:
-        sites = self._sites(fn)
-        if not sites:
+        passed = self._site_keywords(fn)
+        if passed is None:
             return None
         named = {*fn.params, *fn.kwonly}
         joined: dict[str, set[IKind]] = {}
+        for caller, keywords in passed:
+            given = self._splatted(keywords, caller)
+            if given is None:
+                return None
+            for key, kind in (*given.items(), *keywords):
+                if key != SPLAT and key not in named:
+                    joined.setdefault(key, set()).add(self._passed({kind}, caller))
+        return {key: join_kinds(kinds) for key, kinds in joined.items()}
+
+    def _site_keywords(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", tuple[tuple[str, IKind], ...]]] | None:
+        """(caller, keywords) of every call each resolved site of `fn` records; None where there is no site or a
+        site's arguments were not recorded."""
+        sites = self._sites(fn)
+        if not sites:
+            return None
+        out: list[tuple["FunctionInfo", tuple[tuple[str, IKind], ...]]] = []
         for caller, callee, line, _how in sites:
             records = self._records(caller, callee, line)
             if records is None:
                 return None
-            for _positional, keywords in records:
-                given = self._splatted(keywords, caller)
-                if given is None:
-                    return None
-                for key, kind in (*given.items(), *keywords):
-                    if key != SPLAT and key not in named:
-                        joined.setdefault(key, set()).add(self._passed({kind}, caller))
-        return {key: join_kinds(kinds) for key, kinds in joined.items()}
+            out.extend((caller, keywords) for _positional, keywords in records)
+        return out
 
     def kwargs_device(self, fn: "FunctionInfo") -> IKind:
         """What a factory that spreads `fn`'s own `**kwargs` (`torch.randn(size, **kwargs)`, `OnParam` of it) builds:
@@ -1534,18 +1544,12 @@ class CallFacts:
         return found
 
     def _read_spread_device(self, fn: "FunctionInfo") -> str | None:
-        sites = self._sites(fn)
-        if not sites:
+        passed = self._site_keywords(fn)
+        if passed is None:
             return None
         if "device" in {*fn.params, *fn.kwonly}:
             return "absent"  # a named `device` parameter takes the keyword: the mapping never holds it
-        seen: set[str | None] = set()
-        for caller, callee, line, _how in sites:
-            records = self._records(caller, callee, line)
-            if records is None:
-                return None
-            for _positional, keywords in records:
-                seen.add(self._site_device(keywords, caller))
+        seen = {self._site_device(keywords, caller) for caller, keywords in passed}
         return next(iter(seen)) if len(seen) == 1 else None
 
     def _site_device(self, keywords: tuple[tuple[str, IKind], ...], caller: "FunctionInfo") -> str | None:

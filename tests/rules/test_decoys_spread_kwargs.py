@@ -199,3 +199,47 @@ def test_decoy_forwarded_kwargs_without_device_or_unknown():
             y = net(torch.ones(4, 4, device=device))
         """)
         assert findings(src, scope="hot") == {(32, "GL131")} | found, passed
+
+
+AS_TENSOR = """
+    import torch
+    import torch.nn as nn
+
+
+    class Precond(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+            self.register_buffer("u", torch.zeros(10))
+
+        def round_sigma(self, sigma):
+            index = torch.as_tensor(sigma).to(self.u.device)
+            return self.u[index]
+
+        def forward(self, x, sigma):
+            s = self.round_sigma(sigma)
+            return self.l(x) * s
+
+
+    def ids_of(rows):
+        return torch.as_tensor(rows).to("cuda")
+
+
+    def main():
+        net = Precond().to("cuda")
+        for step in range(10):
+            x = torch.randn(4, 4, device="cuda")
+            ids = ids_of([1, 2, 3])
+            y = net(x, x[0, 0])
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_as_tensor_of_an_untyped_parameter_is_no_host_tensor():
+    """EDM's `round_sigma(sigma)`: `torch.as_tensor(sigma)` of a parameter nothing types (the framework calls
+    `forward`) keeps a tensor passed in where it is, so its `.to(device)` (line 12) is no upload; a helper every
+    caller hands a list (`ids_of([1, 2, 3])`) still builds a host tensor, uploaded at line 21."""
+    assert findings(AS_TENSOR, scope="hot") == {(21, "GL131"), (25, "GL131")}

@@ -446,6 +446,19 @@ class Walker:
             if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)
                 inf.bind(info.star_kwargs, passed_keywords(
                     [(key, kind_val(kind)) for key, kind in sorted(keywords.items())]))
+            self._bind_spread(info)
+
+    def _bind_spread(self, info: FunctionInfo) -> None:
+        """Where a factory that spreads the unit's own `**kwargs` builds, by what its call sites put in them
+        (`CallFacts.kwargs_device`), kept with a copy of the entry value so that a rebinding drops it."""
+        inf = self.ctx.inference
+        name = info.star_kwargs
+        where = self.ctx.index.call_facts.kwargs_device(info) if name and name in inf.env else ik.UNKNOWN
+        dev = Dev.CPU if where == ik.CPU_TENSOR else Dev.DEVICE if where == ik.TENSOR else None
+        if dev is not None:
+            entry = inf.env[name]._replace()
+            inf.bind(name, entry)
+            inf.spread_params[name] = (entry, dev)
 
     def _bind_instance(self, name: str, key: str) -> None:
         """`name` holds the caller's own instance of the class `key` (`ik.Inst`): a module (its weights where the
@@ -1362,6 +1375,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 if not targets and own:
                     targets = typed_methods(func)  # `self.tokenizer.encode(...)` of `tokenizer: Tok` stored
                     typed = True
+        if len(targets) == 1 and (spread := spread_return(call, targets[0])) is not None:
+            return spread
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)
@@ -1398,6 +1413,29 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if len(targets) == 1 and targets[0].item_follows and val.kind is Kind.UNKNOWN:
             val = placed_items(call, targets[0], val)
         return with_rank(val, targets) if val != UNKNOWN else None
+
+    def spread_return(call: cst.Call, fn: FunctionInfo) -> Val | None:
+        """`rnd.randn(shape, device=d)` of a callee that returns a factory spreading its own `**kwargs`
+        (`torch.stack([torch.randn(s, **kwargs) ..])`): this call's keywords fill them, so the result is built
+        where its `device=` says, as the factory's own `device=d` would place it; on the default device without one
+        (a `**mapping` of this call's: where it places it, `Inference.spread_device`). None for any other callee."""
+        returned = fn.returns
+        if not (isinstance(returned, ik.OnParam) and returned.name == fn.star_kwargs):
+            return None
+        inf = inf_ref[0]
+        given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "device"), None)
+        if given is not None and not inf.holds_none(given) \
+                and not (given.__class__ is cst.Name and given.value == "None"):  # type: ignore[attr-defined]
+            where: Dev | Val | None = inf.device_expr(given)
+        elif any(a.star == "**" for a in call.args):
+            where = inf.spread_device(call)
+        else:
+            where = None
+        if isinstance(where, Val):
+            return where
+        if where is None:
+            return CPU if inf.default_device is Dev.CPU else UNKNOWN
+        return CPU if where is Dev.CPU else TENSOR
 
     def with_rank(val: Val, targets: list[FunctionInfo]) -> Val:
         """A tensor the one callee builds with a factory of a shape the code shows (`FunctionInfo.return_rank`:

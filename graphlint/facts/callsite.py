@@ -2132,6 +2132,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         parts = {again(e) for e in elts}
         if CPU_TENSOR in parts and (qual in CAT_JOINS or not parts & DEVICE_FAMILY - {WEAK_TENSOR}):
             return CPU_TENSOR
+        if len(parts) == 1 and isinstance(spread := next(iter(parts)), OnParam) and spread.name == scope.kwarg:
+            return spread  # `torch.stack([torch.randn(s, **kwargs) for ..])`: where the call sites' keys put them
     if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
     if qual and qual.startswith(HOST_ARRAY_LIBRARIES) and qual not in NUMPY_OBJECTS:
@@ -2443,6 +2445,14 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
     (or after `torch.set_default_device(d)`) one without `device=` builds on `d`, as if given it (dinfer's graph runner
     builds its static buffers so in `__init__`); NumPy and buffer wrappers stay where their memory is."""
     device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
+    spread = _spread_kind(call, scope) if device is None and qual not in HOST_WRAPPERS else None
+    if isinstance(spread, ast.expr):
+        device = spread  # `torch.zeros(n, **dict(device=d))`: the keyword the mapping spells out
+    elif spread is not None:
+        # `torch.randn(size, **kwargs)`: the mapping may hold `device=`; of a list, the default device (or what the
+        # function's own `**kwargs` place it on, by its call sites), of other data it may keep its own too
+        data_kept = qual in ("torch.tensor", "torch.as_tensor", "torch.asarray") and not (call.args and isinstance(call.args[0], (ast.List, ast.Tuple)))
+        return UNKNOWN if data_kept else spread
     if device is None and qual not in HOST_WRAPPERS:
         device = _context_device(call, scope, resolve)
         if device is not None and ast_literal(device) == "meta":
@@ -2459,6 +2469,25 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
             return CPU_TENSOR
         return CPU_TENSOR if data in HOST_FAMILY or _array_method_result(call.args[0], again, scope) else UNKNOWN
     return CPU_TENSOR
+
+
+def _spread_kind(call: ast.Call, scope: Scope) -> ast.expr | IKind | None:
+    """What the `**mapping`s of a factory call without `device=` say of its device: None where there are none or the
+    keys they spell out hold no `device`; the value they spell out for it; `OnParam` of the function's own `**kwargs`
+    passed on as they came (its call sites decide: `CallFacts.kwargs_device`); UNKNOWN for any other mapping."""
+    found: ast.expr | IKind | None = None
+    for kw in call.keywords:
+        if kw.arg is not None:
+            continue
+        spelled = spelled_keywords(kw.value, call, scope)
+        if spelled is not None:
+            found = next((v for k, v in reversed(spelled) if k == "device"), found)
+            continue
+        kind = _splat_kind(kw.value, scope)
+        if not isinstance(kind, Fwd) or found is not None:
+            return UNKNOWN
+        found = OnParam(kind.name)
+    return found
 
 
 def _array_method_result(data: ast.expr, again: Callable[[ast.expr], IKind], scope: Scope) -> bool:

@@ -89,8 +89,12 @@ def non_blocking(node: cst.Call, ctx=None) -> bool:
 
 
 def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:
-    """True/False for a call's `device=` (cpu or not); None when absent."""
+    """True/False for a call's `device=` (cpu or not); None when absent. A `**mapping` may place it instead
+    (`Inference.spread_device`): the host, a device, or one nothing shows (no host claim)."""
     arg = kwarg(node, "device")
+    if arg is None and any(a.star == "**" for a in node.args):
+        spread = ctx.inference.spread_device(node)
+        return None if spread is None else spread is Dev.CPU
     cls = device_arg_class(ctx, arg.value) if arg is not None else Dev.NONE
     return None if cls is Dev.NONE else cls is Dev.CPU  # (a parameter every caller leaves None: the default)
 

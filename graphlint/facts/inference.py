@@ -483,6 +483,9 @@ class Inference:
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
+        # the unit's `**kwargs` parameter -> (its entry value, where a factory spreading it builds by its call sites:
+        # `CallFacts.kwargs_device`), kept as `none_params` is and dropped by any rebinding (`spread_device`)
+        self.spread_params: dict[str, tuple[Val, Dev]] = {}
         # local names (not `self`) whose fields this function stored (`out.value = v` binds "out.value"): a
         # rebinding of the name, or a call that takes it, forgets them (`forget_fields`)
         self.field_heads: set[str] = set()
@@ -2089,8 +2092,20 @@ class Inference:
         device tensor copy or view it where it is (a dtype-only conversion, measured: no sync)."""
         device = self.device_of(node)
         data = node.args[0].value if node.args and node.args[0].keyword is None and not node.args[0].star else None
+        if device is None and qual not in HOST_WRAPPERS and any(a.star == "**" for a in node.args):
+            spread = self.spread_device(node)
+            if isinstance(spread, Val):
+                return spread  # (unknown: the mapping may hold `device=`)
+            if spread is not None and qual in DATA_FACTORIES and data.__class__ not in (cst.List, cst.Tuple):
+                return UNKNOWN  # of data that is no list it may keep the data's own device too
+            device = spread
         if qual in DATA_FACTORIES and data is not None and device is None:
             d = self(data)
+            if qual != "torch.tensor" and d == UNKNOWN and data.__class__ is cst.Name \
+                    and data.value in self.param_names():  # type: ignore[attr-defined]
+                # `torch.as_tensor(sigma)` of a parameter nothing types: a tensor passed in stays where it is (a
+                # no-op), so only data the flow shows to be host data makes it a host tensor
+                return UNKNOWN
             if d.kind in (Kind.TENSOR, Kind.BOOL_TENSOR):
                 kind = Kind.BOOL_TENSOR if is_bool or (d.kind is Kind.BOOL_TENSOR and dtype is None) else Kind.TENSOR
                 return Val(kind, weak=d.weak, rank=d.rank)
@@ -2108,6 +2123,50 @@ class Inference:
             nd = rank is None and qual in DATA_FACTORIES and data is not None and self(data).ref in SEQUENCE_REFS
             return Val(Kind.CPU_TENSOR, pinned=pinned, rank=rank, nd=nd)  # only host memory can be pinned
         return Val(Kind.BOOL_TENSOR if is_bool else Kind.TENSOR, rank=rank)
+
+    def spread_device(self, node: cst.Call) -> Dev | Val | None:
+        """What the `**mapping`s of a factory call without `device=` say of its device: None where the keys they spell
+        out hold no `device` (`**dict(dtype=t)`, a local bound once to such a literal and read nowhere else); the
+        `device_expr` of the value they spell out; for the unit's own `**kwargs` as they came, the device its call
+        sites give them (`spread_params`); UNKNOWN for any other mapping (it may hold `device=`)."""
+        found: Dev | Val | None = None
+        for arg in node.args:
+            if arg.star != "**":
+                continue
+            pairs = self._spelled_mapping(arg.value)
+            if pairs is not None:
+                value = next((v for k, v in reversed(pairs) if k == "device"), None)
+                found = self.device_expr(value) if value is not None and not self.holds_none(value) else found
+                continue
+            entry = self.spread_params.get(arg.value.value) if arg.value.__class__ is cst.Name else None  # type: ignore[union-attr]
+            if entry is None or self.env.get(arg.value.value) is not entry[0] or found is not None:  # type: ignore[union-attr]
+                return UNKNOWN
+            found = entry[1]
+        return found
+
+    def _spelled_mapping(self, expr: cst.BaseExpression) -> list[tuple[str, cst.BaseExpression]] | None:
+        """The (key, value) pairs of a dict display with string keys, of `dict(k=v)`, or of a local the unit binds once
+        to one of those and reads nowhere but in `**` spreads (no store, no update, not handed on); else None."""
+        if expr.__class__ is cst.Name and self.unit_tree is not None:
+            bound = self.bound_once(expr.value)  # type: ignore[attr-defined]
+            if bound is None or not self._only_spread(expr.value):  # type: ignore[attr-defined]
+                return None
+            expr = bound
+        if isinstance(expr, cst.Dict) and all(isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                                              for e in expr.elements):
+            return [(e.key.evaluated_value, e.value) for e in expr.elements]  # type: ignore[union-attr,misc]
+        if isinstance(expr, cst.Call) and expr.func.__class__ is cst.Name and expr.func.value == "dict" \
+                and expr.args and all(a.keyword is not None and not a.star for a in expr.args):  # type: ignore[attr-defined]
+            return [(a.keyword.value, a.value) for a in expr.args]  # type: ignore[union-attr]
+        return None
+
+    def _only_spread(self, name: str) -> bool:
+        """Every read of the local `name` in the unit is a `**name` argument: nothing else could add a key."""
+        assert self.unit_tree is not None
+        spread = {id(n.value) for n in descendants(self.unit_tree) if n.__class__ is cst.Arg and n.star == "**"}
+        targets = {id(t.target) for n in descendants(self.unit_tree) if n.__class__ is cst.Assign for t in n.targets}
+        return all(id(n) in spread or id(n) in targets for n in descendants(self.unit_tree)
+                   if n.__class__ is cst.Name and n.value == name)
 
     def _factory_rank(self, qual: str, node: cst.Call, data: cst.BaseExpression | None) -> int | None:
         """The rank a factory's arguments give its result, when they show it."""

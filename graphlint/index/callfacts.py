@@ -201,6 +201,7 @@ class CallFacts:
         self._memo: dict[str, dict[str, IKind]] = {}
         self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
+        self._spread_devices: dict[str, str | None] = {}  # `_spread_device`, per function
         self._star_passed: dict[str, list[tuple[IKind, ...]] | None] = {}  # `star_passed`, per function
         self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
         # `host_paths`: what each resolved site passed (caller, its kinds, the caller's parameters it passed on as
@@ -615,6 +616,8 @@ class CallFacts:
         `fn` passes for it (a plain class's constructions, for `__init__`), else what its annotation says."""
         if isinstance(kind, Fwd):
             return self.params(fn).get(kind.name) or dict(fn.param_kinds).get(kind.name, UNKNOWN)
+        if isinstance(kind, OnParam) and kind.name == fn.star_kwargs:
+            return self.kwargs_device(fn)  # `self.buf = torch.zeros(n, **kwargs)`: where the call sites' keys put it
         if isinstance(kind, OnParam):  # on a device parameter: the host where every call site passes it, or leaves None
             return CPU_TENSOR if self._host_device_param(fn, kind.name) or self._none_device(fn, kind.name) \
                 else TENSOR
@@ -1031,6 +1034,8 @@ class CallFacts:
             return self.settle(HostIf(SelfField(kind.name.split("|", 2)[1])) if fallback == "self" else
                                HostIf(Field(kind.name.split("|", 2)[1])) if fallback == "field" else UNKNOWN,
                                caller, depth, calls)
+        if isinstance(kind, OnParam) and kind.name == caller.star_kwargs:
+            return self.kwargs_device(caller)  # `torch.randn(size, **kwargs)`: where the call sites' keys put it
         if isinstance(kind, OnParam):  # read through `attr` (`_stored`); anywhere else a tensor, as it was
             return TENSOR
         if not calls:
@@ -1490,23 +1495,83 @@ class CallFacts:
         return found
 
     def _read_received(self, fn: "FunctionInfo") -> dict[str, IKind] | None:
-        sites = self._sites(fn)
-        if not sites:
+        passed = self._site_keywords(fn)
+        if passed is None:
             return None
         named = {*fn.params, *fn.kwonly}
         joined: dict[str, set[IKind]] = {}
+        for caller, keywords in passed:
+            given = self._splatted(keywords, caller)
+            if given is None:
+                return None
+            for key, kind in (*given.items(), *keywords):
+                if key != SPLAT and key not in named:
+                    joined.setdefault(key, set()).add(self._passed({kind}, caller))
+        return {key: join_kinds(kinds) for key, kinds in joined.items()}
+
+    def _site_keywords(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", tuple[tuple[str, IKind], ...]]] | None:
+        """(caller, keywords) of every call each resolved site of `fn` records; None where there is no site or a
+        site's arguments were not recorded."""
+        sites = self._sites(fn)
+        if not sites:
+            return None
+        out: list[tuple["FunctionInfo", tuple[tuple[str, IKind], ...]]] = []
         for caller, callee, line, _how in sites:
             records = self._records(caller, callee, line)
             if records is None:
                 return None
-            for _positional, keywords in records:
-                given = self._splatted(keywords, caller)
-                if given is None:
-                    return None
-                for key, kind in (*given.items(), *keywords):
-                    if key != SPLAT and key not in named:
-                        joined.setdefault(key, set()).add(self._passed({kind}, caller))
-        return {key: join_kinds(kinds) for key, kinds in joined.items()}
+            out.extend((caller, keywords) for _positional, keywords in records)
+        return out
+
+    def kwargs_device(self, fn: "FunctionInfo") -> IKind:
+        """What a factory that spreads `fn`'s own `**kwargs` (`torch.randn(size, **kwargs)`, `OnParam` of it) builds:
+        a host tensor where no resolved call site puts `device=` in them (or every one names the host) and no caller
+        runs `fn` under a device context, a tensor where every site names a device that is not the host, else
+        unknown (a site may leave the key out: either device; a `**mapping` of unknown keys: any)."""
+        where = self._spread_device(fn)
+        if where == "absent" and (self.device_context(fn) is not None or self.index.default_device_moved):
+            return UNKNOWN
+        return CPU_TENSOR if where in ("absent", "cpu") else TENSOR if where == "device" else UNKNOWN
+
+    def _spread_device(self, fn: "FunctionInfo") -> str | None:
+        """Where `fn`'s `**kwargs` place a factory, over every resolved call site (hop by hop through a caller's own
+        `**kwargs` passed on): "absent" (no site passes `device=`), "cpu", "device", or None (mixed, or the evidence
+        is incomplete)."""
+        if fn.key in self._spread_devices:
+            return self._spread_devices[fn.key]
+        self._spread_devices[fn.key] = None  # a cycle of forwarding calls: no evidence
+        found = self._spread_devices[fn.key] = self._read_spread_device(fn) if fn.star_kwargs else None
+        return found
+
+    def _read_spread_device(self, fn: "FunctionInfo") -> str | None:
+        passed = self._site_keywords(fn)
+        if passed is None:
+            return None
+        if "device" in {*fn.params, *fn.kwonly}:
+            return "absent"  # a named `device` parameter takes the keyword: the mapping never holds it
+        seen = {self._site_device(keywords, caller) for caller, keywords in passed}
+        return next(iter(seen)) if len(seen) == 1 else None
+
+    def _site_device(self, keywords: tuple[tuple[str, IKind], ...], caller: "FunctionInfo") -> str | None:
+        """Where one call's keywords place the callee's spread factory: its `device=` (the host, or a device value
+        that is not the host), else what the caller's own `**kwargs` passed on carry; None for a `**mapping` of
+        unknown keys or a `device=` of a value nothing types."""
+        passed = [kind for key, kind in keywords if key == "device"]
+        if passed:
+            kind = self._passed({passed[-1]}, caller)
+            if kind == CPU_DEVICE or kind == Base.CPU_TENSOR_DEVICE and not self.index.default_device_moved:
+                return "cpu"
+            # a device value the index reads (a string, `torch.device(..)`: host data, not the host) names a device;
+            # one it does not (`device=None`, a parameter nothing types) says nothing
+            return "device" if kind == HOST else None
+        where = "absent"
+        for key, kind in keywords:
+            if key != SPLAT:
+                continue
+            if not (isinstance(kind, Fwd) and kind.name == caller.star_kwargs):
+                return None
+            where = self._spread_device(caller)
+        return where
 
     def _splatted(self, keywords: tuple[tuple[str, IKind], ...], caller: "FunctionInfo") -> dict[str, IKind] | None:
         """What the `**mapping`s of one call pass, key by key: the caller's own `**kwargs` passed on is what the

@@ -427,6 +427,7 @@ def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]
             # call-site facts come from callers in other files: a changed caller re-lints the callee
             facts = sorted(index.call_facts.params(fn).items())
             facts += sorted((f"**{key}", kind) for key, kind in index.call_facts.keywords(fn).items())
+            facts += [("**device", index.call_facts.kwargs_device(fn))] if fn.star_kwargs else []
             facts += [(f"filled:{name}", "") for name in sorted(index.call_facts.filled(fn))]
             # a host path's callers are elsewhere too: the path (its chain's key), tier and bound parameters
             facts += [(f"host:{hop.key.hex()}:{tier}", repr(params)) for hop, tier, params in info.host]

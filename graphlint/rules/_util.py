@@ -58,12 +58,17 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
 BLOCKING_READS = ("cpu", "item", "tolist", "numpy", "to")
 
 
-def blocking_device_read(ctx: "Context", node: cst.Call) -> bool:
+def blocking_device_read(ctx: "Context", node: cst.Call, *, claimed: bool = False) -> bool:
     """`node` copies a tensor the data flow shows on the device to the host, blocking (no `non_blocking=True`): the
     host returns only after the stream has run up to the copy, as after a `synchronize()` on one stream. Stronger
-    than `tensor_method(on_device=True)`: a read used to excuse a later wait must see a device value, not a claim."""
+    than `tensor_method(on_device=True)`: a read used to excuse a later wait must see a device value, not a claim.
+    `claimed`: also a receiver nothing types where the read's own rule claims it (`claims_device`, a root reaches
+    the code); the caller then needs other evidence that it is a tensor, not a module moved by `.cpu()`."""
     m = tensor_method(ctx, node, BLOCKING_READS, on_device=True)
-    if m is None or m[0] is None or not ctx.is_device_tensor(m[0]) or ctx.val(m[0]).weak:
+    if m is None or m[0] is None:
+        return False
+    val = ctx.val(m[0])
+    if not (ctx.is_device_tensor(m[0]) and not val.weak or claimed and val.kind is Kind.UNKNOWN):
         return False
     flag = kwarg(node, "non_blocking")
     if flag is not None and is_true(flag.value, ctx):

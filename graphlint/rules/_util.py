@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
 from graphlint.facts.syntax import code_of, is_true, kwarg, method_call
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, VMAPS
+from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, TENSOR_ONLY_COPIES, VMAPS
 from graphlint.facts.values import HOST_DATA, Dev, Kind
 
 if False:  # typing only
@@ -142,11 +142,20 @@ def library_copy(ctx: "Context", node: cst.Call) -> tuple[str, str] | None:
     """(direction, name) of a library call that copies a device tensor's data across inside the library
     (`LIBRARY_COPIES`: `to_pil_image(frame)`, `normalize(x, mean, std)`, `Normalize(m, s)(x)` or a field holding one,
     `kaldi.fbank(wav)`, a field holding `partial(kaldi.fbank, ...)` called or mapped: `torch.vmap(self._fbank)(wav)`),
-    where its first argument is a device tensor; None otherwise (a CPU tensor, a PIL image)."""
+    where its first argument is a device tensor (or, for a copy that takes tensors only, one nothing types where a root
+    reaches the code: `TENSOR_ONLY_COPIES`); None otherwise (a CPU tensor, a PIL image)."""
     ref = _called_library(ctx, node.func, ctx.call_name(node))  # (every rule asks `call_name`: cached)
     direction = LIBRARY_COPIES.get(ref or "")
     first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
-    if direction is None or first is None or not ctx.is_device_tensor(first.value):
+    if direction is None or first is None:
+        return None
+    val = ctx.val(first.value)
+    if ref in TENSOR_ONLY_COPIES and val.kind is Kind.UNKNOWN and ctx.claims_device(val) \
+            and not isinstance(first.value, (cst.List, cst.Tuple)) and val.ref not in ("list", HOST_DATA.ref):
+        # (a list display holds what its items are, which nothing here types: BasicSR's `tensor2img([visuals['x']])`
+        # of tensors another method moved to the host)
+        return direction, (ref or "").rpartition(".")[2]
+    if not ctx.is_device_tensor(first.value):
         return None
     # the uploads take tensors only (a parameter named like one is claimed on the device, as for `.item()`); a PIL
     # image or a NumPy array converts as well as a tensor does, so a name alone says nothing there

@@ -8,8 +8,8 @@ from graphlint.diagnostics import Family
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev, Kind
 from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
-from graphlint.facts.torch_kinds import DIST_UNCONSTRAINED, VALIDATED_SAMPLE_METHODS, distribution_class  # noqa: F401
-from graphlint.rules._util import LOG_METHODS, blocking_device_read
+from graphlint.facts.torch_kinds import D2H, DIST_UNCONSTRAINED, VALIDATED_SAMPLE_METHODS, distribution_class  # noqa: F401
+from graphlint.rules._util import LOG_METHODS, blocking_device_read, library_copy
 from graphlint.rules.base import Rule
 
 if False:  # typing only
@@ -182,12 +182,14 @@ class EmptyCache(Rule):
 
     def _drains(self, value: cst.BaseExpression, node: cst.Call) -> bool:
         """`node` (on the spine of the statement's `value`) blocks until the stream has run up to it: a blocking read
-        of a device tensor, or a project helper's read of one it is passed. A value nothing types counts where the
-        read's rule claims it (a root reaches the code) and the code shows a tensor, not a module that `.cpu()` also
-        moves (its weights then wait one by one, but nothing here shows what it holds): a step no module has
+        of a device tensor, a project helper's read of one it is passed, or a library's copy of one to the host. A
+        value nothing types counts where the read's rule claims it (a root reaches the code) and the code shows a
+        tensor, not a module that `.cpu()` also moves (its weights then wait one by one, but nothing here shows what it holds): a step no module has
         (`x[0, 0].data.cpu().float().numpy()`), or a helper whose read no module has (`.item()`, `.tolist()`, `int(t)`)."""
         if blocking_device_read(self.ctx, node) or self.ctx.helper_read(node) is not None:
             return True
+        if (lib := library_copy(self.ctx, node)) is not None and lib[0] == D2H:
+            return True  # a library that copies its device argument to the host (`to_pil_image`, `tensor2img`)
         if _shows_tensor(value) and blocking_device_read(self.ctx, node, claimed=True):
             return True
         read = self.ctx.helper_read(node, claimed=True)

@@ -1010,3 +1010,34 @@ def test_empty_cache_after_a_drain_that_ends_a_block_does_not_wait():
     """
     got = {line for line, code in findings(src) if code == "GL145"}
     assert got == {33, 48, 53, 56, 59, 62, 64, 70}
+
+
+def test_empty_cache_after_a_library_copy_to_the_host_does_not_wait():
+    """A library call that copies its device argument to the host (`LIBRARY_COPIES`: BasicSR's `tensor2img`,
+    torchvision's `to_pil_image`) drains the stream as a `.cpu()` does (CodeFormer's `tensor2img(output)` in a
+    `with torch.no_grad():` block, then `del output; torch.cuda.empty_cache()`). Decoy that stays GL145: the same
+    call of a host tensor (`img2tensor`'s), which waits for nothing."""
+    src = """
+        import numpy as np
+        import torch
+        from basicsr.utils import img2tensor, tensor2img
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.net = torch.nn.Linear(4, 4)
+
+            def forward(self, x: torch.Tensor, img: np.ndarray):
+                with torch.no_grad():
+                    out = self.net(x)
+                    a = tensor2img(out, rgb2bgr=True, min_max=(-1, 1))
+                del out
+                torch.cuda.empty_cache()
+                y = self.net(x)
+                b = tensor2img(img2tensor(img))
+                torch.cuda.empty_cache()
+                return a, b, y
+    """
+    got = {line for line, code in findings(src) if code == "GL145"}
+    assert got == {19}

@@ -422,26 +422,30 @@ class Context:
             return []
         return self.index.resolve_call(self.unit.function, self.module.module, qual, dispatch=False)
 
-    def helper_read(self, call: cst.Call) -> HelperRead | None:
+    def helper_read(self, call: cst.Call, *, claimed: bool = False) -> HelperRead | None:
         """The read on the host a project helper does with a device tensor this call passes it (`to_np(loss)` of
         `to_np = lambda x: x.detach().cpu().numpy()`, `as_int(n)` of `def as_int(t): return int(t.item())`): the
         first of its parameters' reads on every path (`FunctionInfo.host_reads`, `ModuleSummary.lambda_reads`) whose
         argument here is a device tensor by the data flow (not one only named like a tensor); None otherwise. The
-        call waits where it is made, once, whatever else the helper reads."""
-        key = (id(call), "helper_read")
+        call waits where it is made, once, whatever else the helper reads. `claimed`: an argument nothing types is
+        enough where a root reaches the code (`claims_device`: the helper's own read is reported as the wait there),
+        for a question that asks whether the stream has drained, not whether to report the call."""
+        key = (id(call), "helper_read", claimed)
         cache = self._call_names  # (cleared with the call names, per statement)
         if key not in cache:
-            cache[key] = self._helper_read(call)
+            cache[key] = self._helper_read(call, claimed)
         return cache[key]
 
-    def _helper_read(self, call: cst.Call) -> HelperRead | None:
+    def _helper_read(self, call: cst.Call, claimed: bool) -> HelperRead | None:
         if not call.args or any(a.star for a in call.args):
             return None
         for params, reads in self._helper_summaries(call):
             passed = _passed_args(params, call.args)
             for param, kind, line, read in reads:
                 arg = passed.get(param)
-                if arg is not None and self.is_device_tensor(arg) and not self.val(arg).weak:
+                val = self.val(arg) if arg is not None else None
+                if val is not None and (self.is_device_tensor(arg) and not val.weak
+                                        or claimed and val.kind is Kind.UNKNOWN and self.claims_device(val)):
                     return HelperRead(code_of(call.func), kind, line, read, param)
         return None
 

@@ -200,6 +200,8 @@ CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safe
 # PIL/NumPy converters. Their `.to(device)` is a pageable host-to-device copy.
 HOST_LIBRARY_TENSORS = frozenset({
     "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
+    # BasicSR's `img2tensor(img)`: `torch.from_numpy(img.transpose(2, 0, 1))` of a NumPy image, `.float()`
+    "basicsr.utils.img2tensor", "basicsr.utils.img_util.img2tensor",
     "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
     # torchvision's file readers and CPU decoders (`decode_jpeg` takes a `device=`: not one of these), and the v2
     # converters of a PIL image
@@ -294,7 +296,14 @@ LIBRARY_COPIES = {
     **{f"torchvision.transforms.{ns}normalize": H2D for ns in ("functional.", "v2.functional.")},
     **{f"torchvision.transforms.{ns}Normalize": H2D for ns in ("", "transforms.", "v2.")},
     **{f"torchaudio.compliance.kaldi.{name}": H2D for name in ("fbank", "mfcc", "spectrogram")},
+    # BasicSR's `tensor2img(t)` (CodeFormer, GFPGAN, Real-ESRGAN): `t.squeeze(0).float().detach().cpu()` of each
+    # tensor it is given, then NumPy
+    **{f"basicsr.utils.{ns}tensor2img": D2H for ns in ("", "img_util.")},
 }
+# Library copies that take tensors only (`tensor2img` raises a TypeError for anything else): an argument nothing types
+# is claimed on the device where a root reaches the code, as the receiver of a `.cpu()` is (`Context.claims_device`);
+# `to_pil_image` converts NumPy arrays too, so an untyped argument says nothing there
+TENSOR_ONLY_COPIES = frozenset({f"basicsr.utils.{ns}tensor2img" for ns in ("", "img_util.")})
 
 
 # TensorBoard writers (torch's own and tensorboardX's): `add_scalar(tag, v)`, `add_scalars(tag, {name: v})` and

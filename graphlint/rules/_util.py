@@ -7,7 +7,7 @@ import libcst as cst
 from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
 from graphlint.facts.syntax import code_of, is_true, kwarg, method_call
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, SUMMARY_WRITERS, VMAPS, WRITER_READS
+from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, SUMMARY_WRITERS, TENSOR_ONLY_COPIES, VMAPS, WRITER_READS
 from graphlint.facts.values import HOST_DATA, Dev, Kind
 
 if False:  # typing only
@@ -58,12 +58,17 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
 BLOCKING_READS = ("cpu", "item", "tolist", "numpy", "to")
 
 
-def blocking_device_read(ctx: "Context", node: cst.Call) -> bool:
+def blocking_device_read(ctx: "Context", node: cst.Call, *, claimed: bool = False) -> bool:
     """`node` copies a tensor the data flow shows on the device to the host, blocking (no `non_blocking=True`): the
     host returns only after the stream has run up to the copy, as after a `synchronize()` on one stream. Stronger
-    than `tensor_method(on_device=True)`: a read used to excuse a later wait must see a device value, not a claim."""
+    than `tensor_method(on_device=True)`: a read used to excuse a later wait must see a device value, not a claim.
+    `claimed`: also a receiver nothing types where the read's own rule claims it (`claims_device`, a root reaches
+    the code); the caller then needs other evidence that it is a tensor, not a module moved by `.cpu()`."""
     m = tensor_method(ctx, node, BLOCKING_READS, on_device=True)
-    if m is None or m[0] is None or not ctx.is_device_tensor(m[0]) or ctx.val(m[0]).weak:
+    if m is None or m[0] is None:
+        return False
+    val = ctx.val(m[0])
+    if not (ctx.is_device_tensor(m[0]) and not val.weak or claimed and val.kind is Kind.UNKNOWN):
         return False
     flag = kwarg(node, "non_blocking")
     if flag is not None and is_true(flag.value, ctx):
@@ -137,11 +142,20 @@ def library_copy(ctx: "Context", node: cst.Call) -> tuple[str, str] | None:
     """(direction, name) of a library call that copies a device tensor's data across inside the library
     (`LIBRARY_COPIES`: `to_pil_image(frame)`, `normalize(x, mean, std)`, `Normalize(m, s)(x)` or a field holding one,
     `kaldi.fbank(wav)`, a field holding `partial(kaldi.fbank, ...)` called or mapped: `torch.vmap(self._fbank)(wav)`),
-    where its first argument is a device tensor; None otherwise (a CPU tensor, a PIL image)."""
+    where its first argument is a device tensor (or, for a copy that takes tensors only, one nothing types where a root
+    reaches the code: `TENSOR_ONLY_COPIES`); None otherwise (a CPU tensor, a PIL image)."""
     ref = _called_library(ctx, node.func, ctx.call_name(node))  # (every rule asks `call_name`: cached)
     direction = LIBRARY_COPIES.get(ref or "")
     first = node.args[0] if node.args and node.args[0].keyword is None and not node.args[0].star else None
-    if direction is None or first is None or not ctx.is_device_tensor(first.value):
+    if direction is None or first is None:
+        return None
+    val = ctx.val(first.value)
+    if ref in TENSOR_ONLY_COPIES and val.kind is Kind.UNKNOWN and ctx.claims_device(val) \
+            and not isinstance(first.value, (cst.List, cst.Tuple)) and val.ref not in ("list", HOST_DATA.ref):
+        # (a list display holds what its items are, which nothing here types: BasicSR's `tensor2img([visuals['x']])`
+        # of tensors another method moved to the host)
+        return direction, (ref or "").rpartition(".")[2]
+    if not ctx.is_device_tensor(first.value):
         return None
     # the uploads take tensors only (a parameter named like one is claimed on the device, as for `.item()`); a PIL
     # image or a NumPy array converts as well as a tensor does, so a name alone says nothing there

@@ -5,10 +5,11 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
+from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev, Kind
 from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
-from graphlint.facts.torch_kinds import DIST_UNCONSTRAINED, VALIDATED_SAMPLE_METHODS, distribution_class  # noqa: F401
-from graphlint.rules._util import LOG_METHODS, blocking_device_read
+from graphlint.facts.torch_kinds import D2H, DIST_UNCONSTRAINED, VALIDATED_SAMPLE_METHODS, distribution_class  # noqa: F401
+from graphlint.rules._util import LOG_METHODS, blocking_device_read, library_copy
 from graphlint.rules.base import Rule
 
 if False:  # typing only
@@ -122,7 +123,11 @@ class EmptyCache(Rule):
     `del`, rebinding to a constant, `gc.collect()`, a container's `.clear()`) the device is idle with nothing
     queued, so `cudaFree` returns without a wait: such a call is not reported (the wait itself is GL140). A statement
     that copies a device tensor to the host and blocks (`y = x.cpu()`, `.item()`, `.tolist()`, `.to("cpu")`, no
-    `non_blocking=True`) is the same wait on one stream: the copy returns once the stream has run up to it.
+    `non_blocking=True`) is the same wait on one stream: the copy returns once the stream has run up to it, and so
+    is a call of a project helper that reads its device argument so (`img = tensor2img(out)`). The wait counts
+    where every path runs it last: at the tail of a preceding `with` or `try` body, in every arm of a preceding `if`
+    that falls through, or before the `if torch.cuda.is_available():` (a test or context that queues nothing) the
+    call sits in; not in a loop body, which may run zero times.
     """
 
     code = "GL145"
@@ -172,36 +177,138 @@ class EmptyCache(Rule):
             return
         stmt = self.ctx.statement
         if isinstance(stmt, (cst.Expr, cst.Assign, cst.AnnAssign)) and _on_spine(stmt.value, node) \
-                and blocking_device_read(self.ctx, node):
+                and self._drains(stmt.value, node):
             self._drained.append(stmt)
 
+    def _drains(self, value: cst.BaseExpression, node: cst.Call) -> bool:
+        """`node` (on the spine of the statement's `value`) blocks until the stream has run up to it: a blocking read
+        of a device tensor, a project helper's read of one it is passed, or a library's copy of one to the host. A
+        value nothing types counts where the read's rule claims it (a root reaches the code) and the code shows a
+        tensor, not a module that `.cpu()` also moves (its weights then wait one by one, but nothing here shows what it holds): a step no module has
+        (`x[0, 0].data.cpu().float().numpy()`), or a helper whose read no module has (`.item()`, `.tolist()`, `int(t)`)."""
+        if blocking_device_read(self.ctx, node) or self.ctx.helper_read(node) is not None:
+            return True
+        if (lib := library_copy(self.ctx, node)) is not None and lib[0] == D2H:
+            return True  # a library that copies its device argument to the host (`to_pil_image`, `tensor2img`)
+        if _shows_tensor(value) and blocking_device_read(self.ctx, node, claimed=True):
+            return True
+        read = self.ctx.helper_read(node, claimed=True)
+        return read is not None and read.kind != "cpu"
+
     def _after_device_wait(self, node: cst.Call) -> bool:
-        """The call is a statement that follows a device-wide wait in its block with only reference drops between:
-        the device is idle and nothing is queued, so the free does not wait."""
+        """The call is a statement that every path reaches from a device-wide wait or a blocking read with only
+        reference drops between: the device is idle and nothing is queued, so the free does not wait. The wait may
+        end a preceding block (`with torch.no_grad(): ..; a = y.cpu()`), end every arm of a preceding `if` (an arm
+        that leaves by `return`/`raise` takes no path here), or precede the `if`/`with` the call sits in when the
+        test or the context queues nothing (`if torch.cuda.is_available():`). A loop body may run zero times and an
+        `except` arm after any part of its `try`: neither drains the paths after them."""
         stmt = self.ctx.statement
         if not isinstance(stmt, cst.Expr) or stmt.value is not node or self.ctx.tree is None:
             return False
-        found = _enclosing_line(self.ctx.tree, stmt)
-        if found is None:
-            return False
-        line, block = found
-        earlier = list(line.body[:line.body.index(stmt)])
-        for prior in block.body[:block.body.index(line)]:
-            earlier.extend(prior.body if isinstance(prior, cst.SimpleStatementLine) else (prior,))
-        for prior in reversed(earlier):
-            if isinstance(prior, cst.Expr) and isinstance(prior.value, cst.Call) \
-                    and self.ctx.call_name(prior.value) in DEVICE_SYNCS:
-                return True
-            if any(prior is s for s in self._drained):
-                return True  # a blocking copy of a device tensor to the host waits for the stream as a sync does
-            if not self._drops_references(prior):
-                return False
+        parents = _statement_parents(self.ctx.tree)
+        at: cst.CSTNode = stmt
+        while (up := parents.get(id(at))) is not None:
+            if isinstance(up, (cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.IndentedBlock, cst.Module)):
+                state = self._tail(_sequence(up)[:_index(_sequence(up), at)])
+                if state is not _CLEAN:
+                    return state is _DRAINED
+            elif isinstance(up, cst.If):
+                if not self._queues_nothing(up.test):
+                    return False
+            elif isinstance(up, cst.With):
+                if not all(self._quiet_context(item.item) for item in up.items):
+                    return False
+            elif isinstance(up, cst.Try):
+                if at is up.orelse:  # the whole body ran before the `else` arm
+                    state = self._tail(_sequence(up.body))
+                    if state is not _CLEAN:
+                        return state is _DRAINED
+                elif at is not up.body:
+                    return False  # an `except` or `finally` arm: any part of the body may have run
+            elif not (isinstance(up, cst.Else) and isinstance(parents.get(id(up)), (cst.If, cst.Try))):
+                return False  # a loop (its body may follow an earlier iteration's work), a function, a class
+            at = up
         return False
 
+    def _tail(self, stmts: list[cst.CSTNode]) -> str:
+        """What the statements leave when they have run, read from the last back: `_DRAINED` (a wait or a blocking
+        read, then only reference drops), `_CLEAN` (only reference drops: look further back), or `_DIRTY`."""
+        for prior in reversed(stmts):
+            state = self._effect(prior)
+            if state is not _CLEAN:
+                return state
+        return _CLEAN
+
+    def _effect(self, stmt: cst.CSTNode) -> str:
+        if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call) \
+                and self.ctx.call_name(stmt.value) in DEVICE_SYNCS:
+            return _DRAINED
+        if any(stmt is s for s in self._drained):
+            return _DRAINED  # a blocking copy of a device tensor to the host waits for the stream as a sync does
+        if isinstance(stmt, cst.With):
+            state = self._tail(_sequence(stmt.body))
+            return state if state is _DRAINED or all(self._quiet_context(i.item) for i in stmt.items) else _DIRTY
+        if isinstance(stmt, cst.If):
+            return self._arms(stmt)
+        if isinstance(stmt, cst.Try):
+            return self._try(stmt)
+        return _CLEAN if self._drops_references(stmt) else _DIRTY
+
+    def _arms(self, stmt: cst.If) -> str:
+        """An `if` drains when every arm that falls through to the next statement ends drained; it is clean when
+        they all end drained or clean and its test queues nothing."""
+        states = []
+        arm: cst.CSTNode | None = stmt
+        while isinstance(arm, cst.If):
+            states.append(None if _leaves(arm.body) else self._tail(_sequence(arm.body)))
+            arm = arm.orelse
+        states.append(_CLEAN if arm is None else None if _leaves(arm.body) else self._tail(_sequence(arm.body)))
+        reached = [s for s in states if s is not None]
+        if reached and all(s is _DRAINED for s in reached):
+            return _DRAINED
+        if _DIRTY in reached or not self._tests_queue_nothing(stmt):
+            return _DIRTY
+        return _CLEAN
+
+    def _try(self, stmt: cst.Try) -> str:
+        """A `try` drains when its `finally` does, or when the body (then its `else`) ends drained and every `except`
+        arm that falls through ends drained too (an arm runs after any part of the body)."""
+        if stmt.finalbody is not None and (final := self._tail(_sequence(stmt.finalbody.body))) is not _CLEAN:
+            return final
+        normal = self._tail(_sequence(stmt.body) + (_sequence(stmt.orelse.body) if stmt.orelse else []))
+        handlers = [self._tail(_sequence(h.body)) for h in stmt.handlers if not _leaves(h.body)]
+        if not handlers or normal is _DIRTY:
+            return normal
+        return _DRAINED if normal is _DRAINED and all(h is _DRAINED for h in handlers) else _DIRTY
+
+    def _tests_queue_nothing(self, stmt: cst.If) -> bool:
+        arm: cst.CSTNode | None = stmt
+        while isinstance(arm, cst.If):
+            if not self._queues_nothing(arm.test):
+                return False
+            arm = arm.orelse
+        return True
+
+    def _queues_nothing(self, test: cst.BaseExpression) -> bool:
+        """A condition whose calls hand no tensor or module to anything and return no tensor
+        (`torch.cuda.is_available() and not graphs_on(self.device)`): it queues no device work."""
+        for call in descendants(test):
+            if not isinstance(call, cst.Call):
+                continue
+            m = method_call(call)
+            handed = [a.value for a in call.args] + ([m[0]] if m is not None else [])
+            if self.ctx.is_tensor(call) or any(self.ctx.is_tensor(v) or self.ctx.val(v).kind is Kind.MODULE
+                                               for v in handed):
+                return False
+        return True
+
+    def _quiet_context(self, item: cst.BaseExpression) -> bool:
+        """A context manager that only switches autograd or autocast modes: entering and leaving queue nothing."""
+        return isinstance(item, cst.Call) and self.ctx.call_name(item) in _QUIET_CONTEXTS
+
     def _drops_references(self, stmt: cst.CSTNode) -> bool:
-        """A statement that only drops or rebinds references (it queues no device work): `del`, `pass`, a name or
-        field rebound to a constant, `gc.collect()`, `.clear()`, or an `if` of such statements whose test calls
-        nothing."""
+        """A small statement that only drops or rebinds references (it queues no device work): `del`, `pass`, a name
+        or field rebound to a constant, `gc.collect()`, `.clear()` (an `if` of such statements: `_arms`)."""
         if isinstance(stmt, (cst.Del, cst.Pass)):
             return True
         if isinstance(stmt, (cst.Assign, cst.AnnAssign)):
@@ -210,39 +317,91 @@ class EmptyCache(Rule):
             call = stmt.value
             m = method_call(call)
             return self.ctx.call_name(call) == "gc.collect" or (m is not None and m[1] == "clear" and not call.args)
-        if isinstance(stmt, cst.If):
-            if any(isinstance(n, cst.Call) for n in descendants(stmt.test)):
-                return False
-            arms = [stmt.body] + ([stmt.orelse] if stmt.orelse is not None else [])
-            return all(self._drops_references(s) for arm in arms for s in _small_statements(arm))
         return False
 
 
-def _enclosing_line(tree: cst.CSTNode, stmt: cst.CSTNode) -> tuple[cst.SimpleStatementLine, cst.CSTNode] | None:
-    """The line holding the small statement `stmt` and the block (a node with a statement `body`) holding the line.
-    The walker keeps no statement parents; this one search runs only for the rare call that asks."""
-    for node in descendants(tree, prune=_EXPRESSIONS):
-        body = getattr(node, "body", None)
-        if body.__class__ is list or body.__class__ is tuple:
-            for line in body:
-                if line.__class__ is cst.SimpleStatementLine and any(s is stmt for s in line.body):
-                    return line, node
-    return None
+# What the statements before a call leave on the device (`EmptyCache._tail`).
+_DRAINED, _CLEAN, _DIRTY = "drained", "clean", "dirty"
+# Context managers that only switch autograd or autocast modes: entering and leaving them queue no device work.
+_QUIET_CONTEXTS = frozenset({
+    "torch.no_grad", "torch.enable_grad", "torch.inference_mode", "torch.set_grad_enabled", "torch.autograd.no_grad",
+    "torch.autograd.enable_grad", "torch.autograd.inference_mode", "torch.autograd.set_grad_enabled",
+    "torch.autograd.grad_mode.no_grad", "torch.autograd.grad_mode.inference_mode", "torch.autocast",
+    "torch.amp.autocast", "torch.cuda.amp.autocast", "contextlib.nullcontext",
+})
+# Nodes that hold statements: blocks, the lines in them, and the compound statements and arms around the blocks.
+_STATEMENT_HOLDERS = (cst.Module, cst.IndentedBlock, cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.If,
+                      cst.Else, cst.With, cst.Try, cst.TryStar, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally,
+                      cst.For, cst.While, cst.FunctionDef, cst.ClassDef, cst.Match)
 
 
-_EXPRESSIONS = (cst.Expr, cst.Assign, cst.AugAssign, cst.AnnAssign, cst.Return)
+def _statement_parents(tree: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    """id(statement, block or arm) -> the node holding it. The walker keeps no statement parents; this one search
+    runs only for the rare call that asks, and enters no expression."""
+    parents: dict[int, cst.CSTNode] = {}
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        for child in node.children:
+            if isinstance(child, (cst.BaseStatement, cst.BaseSmallStatement, cst.BaseSuite, cst.Else,
+                                  cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally)):
+                parents[id(child)] = node
+                if isinstance(child, _STATEMENT_HOLDERS):
+                    todo.append(child)
+    return parents
 
 
-def _small_statements(arm: cst.CSTNode) -> list[cst.CSTNode]:
-    """The statements of an `if` arm (an `elif` is itself an `if`), small statements of a line flattened."""
-    if isinstance(arm, cst.If):
-        return [arm]
-    if isinstance(arm, cst.Else):
-        arm = arm.body
+def _sequence(holder: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statements a block or line runs in order: small statements of its lines flattened, compound ones kept
+    (`holder` a line, a block, a module)."""
     out: list[cst.CSTNode] = []
-    for s in getattr(arm, "body", ()):
+    for s in getattr(holder, "body", ()):
         out.extend(s.body if isinstance(s, cst.SimpleStatementLine) else (s,))
     return out
+
+
+def _index(seq: list[cst.CSTNode], at: cst.CSTNode) -> int:
+    """Where `at` (a statement of the sequence, or the line holding one) sits in `seq`."""
+    inner = at.body if isinstance(at, cst.SimpleStatementLine) else (at,)
+    for i, s in enumerate(seq):
+        if any(s is t for t in inner):
+            return i
+    return 0
+
+
+def _leaves(block: cst.BaseSuite) -> bool:
+    """The block ends by leaving (`return`, `raise`, `continue`, `break`): no path through it reaches what follows."""
+    seq = _sequence(block)
+    return bool(seq) and isinstance(seq[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+
+
+# `nn.Module` methods a tensor has too: a chain of them shows no tensor (`model.float().cpu()`)
+_MODULE_METHODS = frozenset({
+    "cpu", "cuda", "to", "float", "half", "double", "bfloat16", "type", "xpu", "ipu", "mtia", "apply",
+    "share_memory", "requires_grad_", "to_empty", "zero_grad", "train", "eval",
+})
+
+
+def _shows_tensor(value: cst.BaseExpression | None) -> bool:
+    """The spine of `value` takes a step only a tensor has: a tensor method no module has (`.numpy()`, `.detach()`,
+    `.item()`), `.data`, or an index of several axes (`x[0, 0]`)."""
+    while value is not None:
+        if isinstance(value, cst.Call):
+            m = method_call(value)
+            if m is not None and m[1] in TENSOR_METHOD_NAMES and m[1] not in _MODULE_METHODS:
+                return True
+            value = m[0] if m is not None else None
+        elif isinstance(value, cst.Attribute):
+            if value.attr.value == "data":
+                return True
+            value = value.value
+        elif isinstance(value, cst.Subscript):
+            if len(value.slice) > 1:
+                return True
+            value = value.value
+        else:
+            return False
+    return False
 
 
 def _on_spine(value: cst.BaseExpression | None, node: cst.Call) -> bool:

@@ -1946,3 +1946,39 @@ def test_module_level_tensorboard_writer_read_in_a_function():
             writer.add_scalar("loss", x.sum(), step)
     """
     assert findings(src, scope="all") == {(11, "GL103")}
+
+def test_basicsr_image_converters():
+    """BasicSR's `img2tensor(img)` is `torch.from_numpy` of a NumPy image (a host tensor: its `.to(device)` is a
+    pageable upload, GL131), and `tensor2img(t)` runs `t.squeeze(0).float().detach().cpu()` (GL103 at the call) and
+    raises a TypeError for anything but a tensor or a list of them, so an argument nothing types is claimed on the
+    device where a root reaches the code, as a `.cpu()` receiver is (CodeFormer's inference loops). Decoys: a list
+    display of values nothing types (BasicSR's `tensor2img([visuals['result']])` of tensors another method moved to
+    the host), a host tensor from `img2tensor`; a helper no root reaches is checked only in `--scope all`, where its
+    untyped argument is claimed as an `out.cpu()` receiver is there."""
+    src = """
+        import numpy as np
+        import torch
+        from basicsr.utils import img2tensor, tensor2img
+
+
+        class M(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.net = torch.nn.Linear(4, 4)
+
+            def forward(self, img: np.ndarray, out, visuals: dict):
+                t = img2tensor(img / 255.0, bgr2rgb=True, float32=True)
+                t = t.unsqueeze(0).to("cuda")
+                y = self.net(t)
+                a = tensor2img(y)
+                b = tensor2img(out)
+                c = tensor2img([visuals["x"]])
+                d = tensor2img(img2tensor(img))
+                return a, b, c, d
+
+
+        def save(out):
+            return tensor2img(out)
+    """
+    assert findings(src) == {(13, "GL131"), (15, "GL103"), (16, "GL103")}
+    assert findings(src, scope="all") == {(13, "GL131"), (15, "GL103"), (16, "GL103"), (23, "GL103")}

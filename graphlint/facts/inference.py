@@ -2807,7 +2807,10 @@ def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
         return {}, {}
     key, current = found
     rest = inf.untensored(key)
-    not_tensor = {key: rest} if rest is not None else {key: NOT_TENSOR} if current.is_tensor else {}
+    # (an annotation whose other members the inference cannot name, `Union[LongTensor, list, tuple]`, still leaves
+    # no tensor: `torch.as_tensor(ids)` there builds a host tensor)
+    not_tensor = {key: rest if rest != UNKNOWN else NOT_TENSOR} if rest is not None \
+        else {key: NOT_TENSOR} if current.is_tensor else {}
     if current.kind is Kind.UNKNOWN and current.ref != "list" \
             or current.kind in ANNOTATED_NON_TENSORS and inf.is_prior(key):
         return {key: Val(Kind.TENSOR, weak=True)}, not_tensor

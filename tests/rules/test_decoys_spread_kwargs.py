@@ -7,7 +7,7 @@ its own unknown `**kwargs` on."""
 
 from __future__ import annotations
 
-from snippets import findings
+from snippets import check, findings
 
 GEN = """
     import torch
@@ -243,3 +243,27 @@ def test_as_tensor_of_an_untyped_parameter_is_no_host_tensor():
     `forward`) keeps a tensor passed in where it is, so its `.to(device)` (line 12) is no upload; a helper every
     caller hands a list (`ids_of([1, 2, 3])`) still builds a host tensor, uploaded at line 21."""
     assert findings(AS_TENSOR, scope="hot") == {(21, "GL131"), (25, "GL131")}
+
+
+def test_as_tensor_in_the_non_tensor_arm_of_a_union_parameter_builds_on_the_host():
+    """`torch.as_tensor(p)` of an untyped parameter is no claim (a tensor passed in stays where it is), but in the
+    arm where a type test rules a tensor out it builds a host tensor, even where the annotation's other members are
+    ones the inference cannot name (moondream's `input_ids: Union[torch.LongTensor, list, tuple]`): its `.to(device)`
+    is an upload on that path."""
+    check("""
+        from typing import Union
+
+        import torch
+        from torch import nn
+
+        class M(nn.Module):
+            def embed(self, input_ids: Union[torch.LongTensor, list, tuple], *, device: torch.device | None = None):
+                if not torch.is_tensor(input_ids):
+                    input_ids = torch.as_tensor(input_ids)
+                if device is not None:
+                    input_ids = input_ids.to(device)  # <- GL131
+                return input_ids
+
+            def forward(self, x):
+                return x
+    """, scope="all")

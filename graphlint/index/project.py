@@ -3143,6 +3143,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 elif _within(line, train_spans) and (part := self._trained_part(fn, callee, line)):
                     # a training step calling a part typed only `nn.Module` (an RL algorithm's `self.critic(mb.obs)`)
                     hit = f"calls the model: trains its part {part}"
+                elif learns and not targets and (field := self._backpropagated_field(fn, callee, line)):
+                    # a training step through a field the index cannot type (`loss_dict = self.model(data)` with
+                    # `self.model = model` an untyped parameter): the backward and optimizer step are the evidence
+                    hit = f"calls the model: a training step backpropagates through {field}"
                 elif not targets and (held := self._held_module(fn, callee)):
                     hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
                 elif not targets and not learns and callee.rpartition(".")[2] not in ("generate", *GENERATION_LOOPS) \
@@ -4307,15 +4311,35 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         head = callee.removesuffix(".forward")
         if not head.startswith("self.") or head.count(".") != 1 or head not in self._library_models(fn):
             return ""
-        if any(c.startswith(f"{head}().") and c.rpartition(".")[2] == "backward" for c, _l in fn.calls):
-            return ""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
-        for name, at, args, keywords in fn.call_args:
-            if name == callee and at == line and cls is not None and any(
-                    self._is_part(cls, ref) for kind in (*args, *(k for _n, k in keywords))
-                    if (ref := _self_call(kind))):
-                return ""
-        return head
+        return "" if self._loss_part(fn, cls, callee, line) else head
+
+    def _backpropagated_field(self, fn: FunctionInfo, callee: str, line: int) -> str:
+        """The field `self.<x>` a training step calls on `line` before its backward, whatever the field's class: `fn`
+        steps an optimizer after that backward (`self.optimizer.step()`, `scaler.step(self.optimizer)`), so the field
+        run before it is the module trained (detectron2's `SimpleTrainer.run_step`: `loss_dict = self.model(data)`,
+        `losses.backward()`, `self.optimizer.step()`). A host autograd toy or a hook calls no field; an evaluation has
+        no backward; an optimizer step with no backward trains nothing; a loss part (`self.loss_fn(pred, y)`) is
+        `_loss_part`. A library model the field is known to hold (`self.unet = pipe.unet`: `_library_models`) is
+        left to that reading, which takes no fine-tuning for a step. "" otherwise."""
+        head = callee.removesuffix(".forward")
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is None or not head.startswith("self.") or head.count(".") != 1 or not self._is_part(cls, head) \
+                or not _feeds_backward(fn, line) or not _steps_after_backward(fn) or head in self._library_models(fn):
+            return ""
+        return "" if self._loss_part(fn, cls, callee, line) else head
+
+    def _loss_part(self, fn: FunctionInfo, cls: ClassInfo | None, callee: str, line: int) -> bool:
+        """The call `callee` (`self.<x>(..)`) on `line` is the loss, not the model trained: its own result is
+        backpropagated (`self.loss_fn(pred, y).backward()`) or it takes another part's output
+        (`self.loss_fn(self.critic(x), y)`)."""
+        head = callee.removesuffix(".forward")
+        if any(c.startswith(f"{head}().") and c.rpartition(".")[2] == "backward" for c, _l in fn.calls):
+            return True
+        return cls is not None and any(
+            name == callee and at == line and any(
+                self._is_part(cls, ref) for kind in (*args, *(k for _n, k in keywords)) if (ref := _self_call(kind)))
+            for name, at, args, keywords in fn.call_args)
 
     def _is_part(self, cls: ClassInfo, ref: str) -> bool:
         """`ref` (`self.<x>`) is a callable field of the object, a part (`self.head(x)`), not one of its own methods
@@ -5135,6 +5159,15 @@ def _feeds_backward(fn: FunctionInfo, line: int) -> bool:
     the model on) computes no loss of this step."""
     return any(line < at and all(a <= line <= b for a, b in fn.loops if a <= at <= b)
                for callee, at in fn.calls if callee.rpartition(".")[2] == "backward")
+
+
+def _steps_after_backward(fn: FunctionInfo) -> bool:
+    """`fn` calls a `step` after a `.backward()` of its own, in the same loops: an optimizer step of the gradients that
+    backward made (`self.optimizer.step()`, `scaler.step(self.optimizer)`). An environment's `step` comes before."""
+    backwards = [at for callee, at in fn.calls if callee.rpartition(".")[2] == "backward"]
+    return any(callee.rpartition(".")[2] == "step" and any(
+        b < at and all(a <= b <= e for a, e in fn.loops if a <= at <= e) for b in backwards)
+        for callee, at in fn.calls)
 
 
 def _env_cycle(calls) -> bool:

@@ -5252,6 +5252,7 @@ def _is_program(s: ModuleSummary, imported: set[str]) -> bool:
     not as a library's import-time code."""
     return s.main_guard or s.module not in imported
 
+
 def _factory_callee(desc: str) -> str:
     """The project function a field's factory descriptor calls: `pkg.load` for `pkg.load` and `pkg.load().to`
     (`_module_method`); "" for what a call's result is called with (`pkg.get_cls()`)."""

@@ -192,6 +192,7 @@ def writer_read(ctx: "Context", node: cst.Call) -> str | None:
         return func.attr.value  # type: ignore[attr-defined]
     return None
 
+
 def _called_library(ctx: "Context", func: cst.BaseExpression, ref: str | None) -> str | None:
     """What a call of `func` runs, as `LIBRARY_COPIES` names it: the function by its import, a transform object
     (`Normalize(m, s)`, a local or a field holding one), the callable a field holds (`self._fbank`), or what

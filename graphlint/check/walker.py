@@ -1226,7 +1226,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
         if val.kind is Kind.MODULE and val.ref in DATA_LOADERS \
                 and (loader := index.call_facts.attr(owner, attr)) in (ik.HOST_LOADER, ik.PINNED_LOADER):
-            return kind_val(loader)  # `self.loader = DataLoader(ds)`: each store a loader of host batches
+            return kind_val(loader)  # `self.loader = DataLoader(ds)`: each store a loader of host (or pinned) batches
         if val == UNKNOWN or val.kind is Kind.MODULE:
             # `self.allocator = BlockAllocator(...)`, `self.context = context` with `context: Context`: an object of
             # the one plain class it holds (`CallFacts.instance`), read weakly: its fields' annotations say nothing

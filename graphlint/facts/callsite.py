@@ -2109,7 +2109,7 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual in GENERATORS and _host_generator(value, scope) or qual in DEFAULT_GENERATOR_SEEDERS:
         return CPU_GENERATOR  # `torch.Generator("cpu")`, `torch.manual_seed(s)`: passed or stored, on the host
     if qual in DATA_LOADERS and (loader := _loader_kind(value)) != UNKNOWN:
-        return loader  # `DataLoader(dataset, batch_size=8)`: torch's default collate stacks host tensors
+        return loader  # `DataLoader(dataset, batch_size=8)`: host batches (pinned ones with `pin_memory=True`)
     if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):
         # `iter(loader)`: the same batches, one `next` at a time; of a field or a project call's return, a loader where
         # that settles to one (`HostIf`)

@@ -2161,7 +2161,8 @@ class Inference:
         return None
 
     def _only_spread(self, name: str) -> bool:
-        """Every read of the local `name` in the unit is a `**name` argument: nothing else could add a key."""
+        """Every use of the local `name` in the unit is a `**name` argument or an assignment target: nothing else
+        could add a key."""
         assert self.unit_tree is not None
         spread = {id(n.value) for n in descendants(self.unit_tree) if n.__class__ is cst.Arg and n.star == "**"}
         targets = {id(t.target) for n in descendants(self.unit_tree) if n.__class__ is cst.Assign for t in n.targets}

@@ -129,7 +129,7 @@ CYCLE: IKind = Call("<cycle>")
 
 def _batch_of(iterated: IKind) -> IKind:
     """An element of a settled iterated value (`Batch`): a host tensor where that is a loader of host batches or a
-    host tensor (a row); a cycle stays one; anything else unknown."""
+    host tensor (a row), a pinned batch where it is a pinning loader; a cycle stays one; anything else unknown."""
     if iterated == PINNED_LOADER:
         return PINNED_BATCH
     return CPU_TENSOR if iterated in (HOST_LOADER, CPU_TENSOR) else CYCLE if iterated == CYCLE else UNKNOWN

@@ -2451,7 +2451,8 @@ def _factory_kind(qual: str, call: ast.Call, again: Callable[[ast.expr], IKind],
     elif spread is not None:
         # `torch.randn(size, **kwargs)`: the mapping may hold `device=`; of a list, the default device (or what the
         # function's own `**kwargs` place it on, by its call sites), of other data it may keep its own too
-        data_kept = qual in ("torch.tensor", "torch.as_tensor", "torch.asarray") and not (call.args and isinstance(call.args[0], (ast.List, ast.Tuple)))
+        data_kept = qual in ("torch.tensor", "torch.as_tensor", "torch.asarray") \
+            and not (call.args and isinstance(call.args[0], (ast.List, ast.Tuple)))
         return UNKNOWN if data_kept else spread
     if device is None and qual not in HOST_WRAPPERS:
         device = _context_device(call, scope, resolve)

@@ -3116,7 +3116,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             why = ""
             receivers = self._model_receivers(fn)
             train_spans = self._part_train_loops(fn)
-            learns = trains(fn) or bool(train_spans)  # (a function that trains drives no inference loop: `_inference_loops`)
+            # (a function that trains drives no inference loop: `_inference_loops`)
+            learns = trains(fn) or bool(train_spans)
             for callee, line in fn.calls:
                 in_loop = _within(line, fn.loops)
                 # (a loop over its collection's members calls each once per pass: an ensemble, no step loop)

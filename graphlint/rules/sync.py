@@ -184,8 +184,9 @@ class EmptyCache(Rule):
         """`node` (on the spine of the statement's `value`) blocks until the stream has run up to it: a blocking read
         of a device tensor, a project helper's read of one it is passed, or a library's copy of one to the host. A
         value nothing types counts where the read's rule claims it (a root reaches the code) and the code shows a
-        tensor, not a module that `.cpu()` also moves (its weights then wait one by one, but nothing here shows what it holds): a step no module has
-        (`x[0, 0].data.cpu().float().numpy()`), or a helper whose read no module has (`.item()`, `.tolist()`, `int(t)`)."""
+        tensor, not a module that `.cpu()` also moves (its weights then wait one by one, but nothing here shows what
+        it holds): a step no module has (`x[0, 0].data.cpu().float().numpy()`), or a helper whose read no module has
+        (`.item()`, `.tolist()`, `int(t)`)."""
         if blocking_device_read(self.ctx, node) or self.ctx.helper_read(node) is not None:
             return True
         if (lib := library_copy(self.ctx, node)) is not None and lib[0] == D2H:

@@ -344,8 +344,9 @@ class Context:
             # `def optimizer_step(model, scaler, opt)` inside the training method, called with `self.scaler`
             return True
         expr = self.bound_value(expr)
-        arms = [arm for arm in live_arms(expr) if isinstance(arm, cst.Call)]
-        if arms and len(arms) == len(live_arms(expr)):  # `GradScaler() if amp else None`: every arm but None is one
+        live = live_arms(expr)  # `GradScaler() if amp else None`: every arm but None must be a construction
+        arms = [arm for arm in live if isinstance(arm, cst.Call)]
+        if arms and len(arms) == len(live):
             return all(syncing_grad_scaler(self.call_name(arm) or "", *self._scaler_literals(arm)) for arm in arms)
         return self._every_store(expr, lambda cls: cls.grad_scalers)
 

@@ -2058,7 +2058,7 @@ def _loader_kind(call: ast.Call) -> IKind:
     pinned host batches where `pin_memory=` may pin (pinned where it can be). `pin_memory=True` with a collate
     function of its own pins too: only host tensors can be pinned, so its batches are host data whatever the
     function builds. UNKNOWN otherwise."""
-    if len(call.args) > 6 or any(isinstance(a, ast.Starred) or a is None for a in call.args) \
+    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args) \
             or any(kw.arg is None for kw in call.keywords):
         return UNKNOWN  # `**loader_kwargs`, a positional `collate_fn`: not read
     keywords = {kw.arg: kw.value for kw in call.keywords}

@@ -624,9 +624,12 @@ class CallFacts:
         return self.settle(kind, fn, calls=False)
 
     def _host_device_param(self, fn: "FunctionInfo", name: str) -> bool:
-        """Every call site passes the host for the device parameter `name`: `"cpu"`, or a host tensor's `.device`
-        where no default device is moved off the host (which would have built that tensor elsewhere)."""
-        passed = self.params(fn).get(name)
+        """Every call site passes the host for the device parameter `name` (`_names_host`)."""
+        return self._names_host(self.params(fn).get(name))
+
+    def _names_host(self, passed: IKind | None) -> bool:
+        """A device value that is the host: `"cpu"`, or a host tensor's `.device` where no default device is moved off
+        the host (which would have built that tensor elsewhere)."""
         return passed == CPU_DEVICE or passed == Base.CPU_TENSOR_DEVICE and not self.index.default_device_moved
 
     def _none_device(self, fn: "FunctionInfo", name: str) -> bool:
@@ -1559,7 +1562,7 @@ class CallFacts:
         passed = [kind for key, kind in keywords if key == "device"]
         if passed:
             kind = self._passed({passed[-1]}, caller)
-            if kind == CPU_DEVICE or kind == Base.CPU_TENSOR_DEVICE and not self.index.default_device_moved:
+            if self._names_host(kind):
                 return "cpu"
             # a device value the index reads (a string, `torch.device(..)`: host data, not the host) names a device;
             # one it does not (`device=None`, a parameter nothing types) says nothing

@@ -2757,6 +2757,7 @@ def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
 
 
 def _as_operand(kind: IKind) -> IKind:
+    """`kind` where it is an operand, an argument or a receiver: a deferred batch (`Batch`) reads as unknown there."""
     return UNKNOWN if isinstance(kind, Batch) else kind
 
 

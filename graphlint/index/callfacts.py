@@ -1547,6 +1547,7 @@ class CallFacts:
         return found
 
     def _read_spread_device(self, fn: "FunctionInfo") -> str | None:
+        """`_spread_device`, uncached: one answer its sites all agree on (`_site_device`), else None."""
         passed = self._site_keywords(fn)
         if passed is None:
             return None

@@ -241,6 +241,8 @@ class EmptyCache(Rule):
         return _CLEAN
 
     def _effect(self, stmt: cst.CSTNode) -> str:
+        """What one statement leaves (`_tail`'s states): a sync or a blocking read drains; a `with`, `if` or `try`
+        leaves what its blocks do; a reference drop is clean; anything else may queue device work."""
         if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call) \
                 and self.ctx.call_name(stmt.value) in DEVICE_SYNCS:
             return _DRAINED
@@ -283,6 +285,7 @@ class EmptyCache(Rule):
         return _DRAINED if normal is _DRAINED and all(h is _DRAINED for h in handlers) else _DIRTY
 
     def _tests_queue_nothing(self, stmt: cst.If) -> bool:
+        """No test of the `if` or its `elif`s queues device work (`_queues_nothing`)."""
         arm: cst.CSTNode | None = stmt
         while isinstance(arm, cst.If):
             if not self._queues_nothing(arm.test):

@@ -241,8 +241,9 @@ class EmptyCache(Rule):
         return _CLEAN
 
     def _effect(self, stmt: cst.CSTNode) -> str:
-        """What one statement leaves (`_tail`'s states): a sync or a blocking read drains; a `with`, `if` or `try`
-        leaves what its blocks do; a reference drop is clean; anything else may queue device work."""
+        """What one statement leaves (`_tail`'s states): a sync or a blocking read drains; a `with` what its body
+        leaves (dirty, unless drained, where a context may queue work); an `if` or a `try` what its arms leave
+        (`_arms`, `_try`); a reference drop is clean; anything else may queue device work."""
         if isinstance(stmt, cst.Expr) and isinstance(stmt.value, cst.Call) \
                 and self.ctx.call_name(stmt.value) in DEVICE_SYNCS:
             return _DRAINED

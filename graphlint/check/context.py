@@ -49,6 +49,7 @@ class Rule(Protocol):
 PLAIN_BASES = frozenset({"object", "abc.ABC", "typing.Generic", "typing.Protocol", "typing.NamedTuple",
                          "collections.namedtuple", "enum.Enum", "enum.IntEnum", "enum.Flag", "enum.IntFlag"})
 
+
 @dataclass
 class Unit:
     """What to analyse: a function (or `<module>`) and why it is hot."""

@@ -5247,7 +5247,6 @@ def _factory_hop(how: str) -> bool:
     return how.startswith("self.") and " = factory " in how
 
 
-
 def _is_program(s: ModuleSummary, imported: set[str]) -> bool:
     """A program's entry: its top level runs as the program (a `__main__` block, or nothing in the project imports it),
     not as a library's import-time code."""

@@ -10,6 +10,18 @@ from graphlint.facts.kinds import Base
 # `__init__` imports its own name), so `torch.from_numpy` there is `torch.from_numpy`, not `torch.torch.from_numpy`.
 SELF_EXPORTS = {"torch.torch": "torch"}
 
+# nn.Module's public API: an object of unknown class calling one may well be a module; a tensor shares a dozen of
+# them (`cpu`, `to`, `float`), so a chain of those shows no tensor (`EmptyCache` drains)
+MODULE_METHOD_NAMES = frozenset({
+    "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
+    "extra_repr", "float", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half", "ipu",
+    "load_state_dict", "modules", "mtia", "named_buffers", "named_children", "named_modules", "named_parameters",
+    "parameters", "register_backward_hook", "register_buffer", "register_forward_hook", "register_forward_pre_hook",
+    "register_full_backward_hook", "register_full_backward_pre_hook", "register_load_state_dict_post_hook",
+    "register_module", "register_parameter", "register_state_dict_pre_hook", "requires_grad_", "set_extra_state",
+    "share_memory", "state_dict", "to", "to_empty", "train", "type", "xpu", "zero_grad",
+})
+
 HOST_TORCH = frozenset({
     "torch.is_tensor", "torch.numel", "torch.is_floating_point", "torch.is_complex",
     "torch.get_default_dtype", "torch.device", "torch.Size", "torch.finfo", "torch.iinfo",

@@ -4309,8 +4309,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         (`_typed_models`: `self.critic = critic` with `critic: nn.Module | ContinuousCritic`), "" otherwise. A part
         whose own result is backpropagated (`self.loss_fn(pred, y).backward()`, through a local) or that takes another
         part's output (`self.loss_fn(self.critic(x), y)`) is the loss, not the model trained."""
-        head = callee.removesuffix(".forward")
-        if not head.startswith("self.") or head.count(".") != 1 or head not in self._library_models(fn):
+        head = _field_call(callee)
+        if not head or head not in self._library_models(fn):
             return ""
         cls = self.classes.get(fn.class_key) if fn.class_key else None
         return "" if self._loss_part(fn, cls, callee, line) else head
@@ -4323,9 +4323,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         no backward; an optimizer step with no backward trains nothing; a loss part (`self.loss_fn(pred, y)`) is
         `_loss_part`. A library model the field is known to hold (`self.unet = pipe.unet`: `_library_models`) is
         left to that reading, which takes no fine-tuning for a step. "" otherwise."""
-        head = callee.removesuffix(".forward")
+        head = _field_call(callee)
         cls = self.classes.get(fn.class_key) if fn.class_key else None
-        if cls is None or not head.startswith("self.") or head.count(".") != 1 or not self._is_part(cls, head) \
+        if cls is None or not head or not self._is_part(cls, head) \
                 or not _feeds_backward(fn, line) or not _steps_after_backward(fn) or head in self._library_models(fn):
             return ""
         return "" if self._loss_part(fn, cls, callee, line) else head
@@ -4591,9 +4591,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def _called_fields(self, cls: ClassInfo) -> set[str]:
         """The fields `self.x` that a method of `cls` or a project base calls (`self.x(..)`, `self.x.forward(..)`)."""
-        return {callee.removesuffix(".forward") for c in self.mro(cls) for key in c.methods.values()
+        return {head for c in self.mro(cls) for key in c.methods.values()
                 if (m := self.functions.get(key)) is not None for callee, _line in m.calls
-                if callee.startswith("self.") and callee.removesuffix(".forward").count(".") == 1}
+                if (head := _field_call(callee))}
 
     def _passes_library_model(self, fn: FunctionInfo, param: str) -> bool:
         """Some project call of `fn` fills `param` with what a library's model loader or model class made
@@ -5192,6 +5192,13 @@ def _tensor_work(fn: FunctionInfo) -> bool:
     (`x.new_ones(n)`, `sigmas.detach()`), so what it carries through the calls of its loops is a tensor."""
     return any(callee.startswith("torch.") or callee.rpartition(".")[2] in TORCH_ONLY_METHODS
                for callee, _line in fn.calls)
+
+
+def _field_call(callee: str) -> str:
+    """`self.<x>` of a call of one of the object's own fields (`self.critic(obs)`, `self.critic.forward(obs)`), ""
+    for any other call."""
+    head = callee.removesuffix(".forward")
+    return head if head.startswith("self.") and head.count(".") == 1 else ""
 
 
 def _within(line: int, spans) -> bool:

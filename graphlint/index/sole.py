@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
+from graphlint.facts.torch_kinds import MODULE_METHOD_NAMES  # noqa: F401  (re-exported: serving, protocols, project)
 from graphlint.index.summary import HOT_METHOD_NAMES, ClassInfo, FunctionInfo
 
 if TYPE_CHECKING:
@@ -38,16 +39,8 @@ if TYPE_CHECKING:
 SOLE_DEFINER = "method of the only class"
 MAX_SOLE_FAMILIES = 2  # class families (a base and its overriding subclasses) a name may have to identify them
 # Methods an object of a library type has: a receiver of unknown class calling one may well be that object.
-# nn.Module's public API (the model's parts are modules) and the builtin containers, strings and numbers.
-MODULE_METHOD_NAMES = frozenset({
-    "add_module", "apply", "bfloat16", "buffers", "children", "compile", "cpu", "cuda", "double", "eval",
-    "extra_repr", "float", "get_buffer", "get_extra_state", "get_parameter", "get_submodule", "half", "ipu",
-    "load_state_dict", "modules", "mtia", "named_buffers", "named_children", "named_modules", "named_parameters",
-    "parameters", "register_backward_hook", "register_buffer", "register_forward_hook", "register_forward_pre_hook",
-    "register_full_backward_hook", "register_full_backward_pre_hook", "register_load_state_dict_post_hook",
-    "register_module", "register_parameter", "register_state_dict_pre_hook", "requires_grad_", "set_extra_state",
-    "share_memory", "state_dict", "to", "to_empty", "train", "type", "xpu", "zero_grad",
-})
+# nn.Module's public API (the model's parts are modules, `torch_kinds.MODULE_METHOD_NAMES`) and the builtin
+# containers, strings and numbers.
 BUILTIN_METHOD_NAMES = frozenset(
     name for t in (dict, list, set, frozenset, tuple, str, bytes, int, float, object) for name in dir(t))
 LIBRARY_METHOD_NAMES = TENSOR_METHOD_NAMES | MODULE_METHOD_NAMES | BUILTIN_METHOD_NAMES | set(HOT_METHOD_NAMES)

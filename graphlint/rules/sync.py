@@ -8,7 +8,9 @@ from graphlint.diagnostics import Family
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev, Kind
 from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
-from graphlint.facts.torch_kinds import D2H, DIST_UNCONSTRAINED, VALIDATED_SAMPLE_METHODS, distribution_class  # noqa: F401
+from graphlint.facts.torch_kinds import (  # noqa: F401
+    D2H, DIST_UNCONSTRAINED, MODULE_METHOD_NAMES, VALIDATED_SAMPLE_METHODS, distribution_class,
+)
 from graphlint.rules._util import LOG_METHODS, blocking_device_read, library_copy
 from graphlint.rules.base import Rule
 
@@ -380,20 +382,13 @@ def _leaves(block: cst.BaseSuite) -> bool:
     return bool(seq) and isinstance(seq[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
 
 
-# `nn.Module` methods a tensor has too: a chain of them shows no tensor (`model.float().cpu()`)
-_MODULE_METHODS = frozenset({
-    "cpu", "cuda", "to", "float", "half", "double", "bfloat16", "type", "xpu", "ipu", "mtia", "apply",
-    "share_memory", "requires_grad_", "to_empty", "zero_grad", "train", "eval",
-})
-
-
 def _shows_tensor(value: cst.BaseExpression | None) -> bool:
     """The spine of `value` takes a step only a tensor has: a tensor method no module has (`.numpy()`, `.detach()`,
     `.item()`), `.data`, or an index of several axes (`x[0, 0]`)."""
     while value is not None:
         if isinstance(value, cst.Call):
             m = method_call(value)
-            if m is not None and m[1] in TENSOR_METHOD_NAMES and m[1] not in _MODULE_METHODS:
+            if m is not None and m[1] in TENSOR_METHOD_NAMES and m[1] not in MODULE_METHOD_NAMES:
                 return True
             value = m[0] if m is not None else None
         elif isinstance(value, cst.Attribute):

@@ -169,6 +169,8 @@ class EmptyCache(Rule):
         # statements whose value is a blocking read of a device tensor, seen earlier in the walk (where the receiver's
         # value is the one the read sees, before a rebinding such as `x = x.cpu()`)
         self._drained: list[cst.CSTNode] = []
+        # the statement parents of the tree walked (`_statement_parents`), built once per tree a call asks about
+        self._parents: tuple[cst.CSTNode, dict[int, cst.CSTNode]] | None = None
 
     def visit_Call(self, node: cst.Call) -> None:
         qual = self.ctx.call_name(node)
@@ -208,7 +210,9 @@ class EmptyCache(Rule):
         stmt = self.ctx.statement
         if not isinstance(stmt, cst.Expr) or stmt.value is not node or self.ctx.tree is None:
             return False
-        parents = _statement_parents(self.ctx.tree)
+        if self._parents is None or self._parents[0] is not self.ctx.tree:
+            self._parents = (self.ctx.tree, _statement_parents(self.ctx.tree))
+        parents = self._parents[1]
         at: cst.CSTNode = stmt
         while (up := parents.get(id(at))) is not None:
             if isinstance(up, (cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.IndentedBlock, cst.Module)):
@@ -344,7 +348,7 @@ _STATEMENT_HOLDERS = (cst.Module, cst.IndentedBlock, cst.SimpleStatementLine, cs
 
 def _statement_parents(tree: cst.CSTNode) -> dict[int, cst.CSTNode]:
     """id(statement, block or arm) -> the node holding it. The walker keeps no statement parents; this one search
-    runs only for the rare call that asks, and enters no expression."""
+    runs only for a file with a call that asks (once per file), and enters no expression."""
     parents: dict[int, cst.CSTNode] = {}
     todo = [tree]
     while todo:

@@ -7,6 +7,7 @@ checker's reading of direct calls alone, `direct`).
 from __future__ import annotations
 
 import bisect
+import enum
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
@@ -127,6 +128,14 @@ def followed_kind(where: list[IKind]) -> IKind:
 CYCLE: IKind = Call("<cycle>")
 
 
+class Spread(enum.Enum):
+    """Where a function's spread `**kwargs` place a factory, over its call sites (`CallFacts._spread_device`)."""
+
+    ABSENT = "absent"  # no site passes `device=`: the default device
+    CPU = "cpu"  # every site names the host
+    DEVICE = "device"  # every site names a device that is not the host
+
+
 def _batch_of(iterated: IKind) -> IKind:
     """An element of a settled iterated value (`Batch`): a host tensor where that is a loader of host batches or a
     host tensor (a row), a pinned batch where it is a pinning loader; a cycle stays one; anything else unknown."""
@@ -201,7 +210,7 @@ class CallFacts:
         self._memo: dict[str, dict[str, IKind]] = {}
         self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
-        self._spread_devices: dict[str, str | None] = {}  # `_spread_device`, per function
+        self._spread_devices: dict[str, Spread | None] = {}  # `_spread_device`, per function
         self._star_passed: dict[str, list[tuple[IKind, ...]] | None] = {}  # `star_passed`, per function
         self._site_joins: dict[str, dict[str, IKind]] = {}  # `passed`: every parameter's join, unknown included
         # `host_paths`: what each resolved site passed (caller, its kinds, the caller's parameters it passed on as
@@ -1532,13 +1541,13 @@ class CallFacts:
         runs `fn` under a device context, a tensor where every site names a device that is not the host, else
         unknown (a site may leave the key out: either device; a `**mapping` of unknown keys: any)."""
         where = self._spread_device(fn)
-        if where == "absent" and (self.device_context(fn) is not None or self.index.default_device_moved):
+        if where is Spread.ABSENT and (self.device_context(fn) is not None or self.index.default_device_moved):
             return UNKNOWN
-        return CPU_TENSOR if where in ("absent", "cpu") else TENSOR if where == "device" else UNKNOWN
+        return CPU_TENSOR if where in (Spread.ABSENT, Spread.CPU) else TENSOR if where is Spread.DEVICE else UNKNOWN
 
-    def _spread_device(self, fn: "FunctionInfo") -> str | None:
+    def _spread_device(self, fn: "FunctionInfo") -> Spread | None:
         """Where `fn`'s `**kwargs` place a factory, over every resolved call site (hop by hop through a caller's own
-        `**kwargs` passed on): "absent" (no site passes `device=`), "cpu", "device", or None (mixed, or the evidence
+        `**kwargs` passed on): a `Spread`, or None (mixed, or the evidence
         is incomplete)."""
         if fn.key in self._spread_devices:
             return self._spread_devices[fn.key]
@@ -1546,17 +1555,17 @@ class CallFacts:
         found = self._spread_devices[fn.key] = self._read_spread_device(fn) if fn.star_kwargs else None
         return found
 
-    def _read_spread_device(self, fn: "FunctionInfo") -> str | None:
+    def _read_spread_device(self, fn: "FunctionInfo") -> Spread | None:
         """`_spread_device`, uncached: one answer its sites all agree on (`_site_device`), else None."""
         passed = self._site_keywords(fn)
         if passed is None:
             return None
         if "device" in {*fn.params, *fn.kwonly}:
-            return "absent"  # a named `device` parameter takes the keyword: the mapping never holds it
+            return Spread.ABSENT  # a named `device` parameter takes the keyword: the mapping never holds it
         seen = {self._site_device(keywords, caller) for caller, keywords in passed}
         return next(iter(seen)) if len(seen) == 1 else None
 
-    def _site_device(self, keywords: tuple[tuple[str, IKind], ...], caller: "FunctionInfo") -> str | None:
+    def _site_device(self, keywords: tuple[tuple[str, IKind], ...], caller: "FunctionInfo") -> Spread | None:
         """Where one call's keywords place the callee's spread factory: its `device=` (the host, or a device value
         that is not the host), else what the caller's own `**kwargs` passed on carry; None for a `**mapping` of
         unknown keys or a `device=` of a value nothing types."""
@@ -1564,11 +1573,11 @@ class CallFacts:
         if passed:
             kind = self._passed({passed[-1]}, caller)
             if self._names_host(kind):
-                return "cpu"
+                return Spread.CPU
             # a device value the index reads (a string, `torch.device(..)`: host data, not the host) names a device;
             # one it does not (`device=None`, a parameter nothing types) says nothing
-            return "device" if kind == HOST else None
-        where = "absent"
+            return Spread.DEVICE if kind == HOST else None
+        where: Spread | None = Spread.ABSENT
         for key, kind in keywords:
             if key != SPLAT:
                 continue

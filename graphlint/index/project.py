@@ -258,6 +258,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
+        # (function key, parameter) of the `_handed_class_values` questions being answered: a question that comes
+        # back through its own callers' resolution (same-named functions calling each other) answers nothing
+        self._handing_classes: set[tuple[str, str]] = set()
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # functions reached only through a handed step loop's own code (`_handed_only`): weak evidence of the device
         self.handed_only: frozenset[str] = frozenset()
@@ -1056,16 +1059,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             refs = [ref for c, ln, slot, ref in caller.callable_args if c == desc and ln == line and slot in slots]
             return refs, [c for ref in refs if (c := self.class_by_dotted(ref)) is not None]
 
-        if not any(handed(*call)[1] for call in self._project_calls(owner, handing=True)):
+        key = (owner.key, name)
+        if key in self._handing_classes:
             return []
-        out: dict[str, tuple[ClassInfo, str]] = {}
-        for caller, desc, line in self._project_calls(owner):
-            refs, classes = handed(caller, desc, line)
-            if not refs or len(classes) != len(refs):
+        self._handing_classes.add(key)
+        try:
+            if not any(handed(*call)[1] for call in self._project_calls(owner, handing=True)):
                 return []
-            for c in classes:
-                out.setdefault(c.key, (c, f"{name} = {c.qualname} by {caller.display}"))
-        return list(out.values())
+            out: dict[str, tuple[ClassInfo, str]] = {}
+            for caller, desc, line in self._project_calls(owner):
+                refs, classes = handed(caller, desc, line)
+                if not refs or len(classes) != len(refs):
+                    return []
+                for c in classes:
+                    out.setdefault(c.key, (c, f"{name} = {c.qualname} by {caller.display}"))
+            return list(out.values())
+        finally:
+            self._handing_classes.discard(key)
 
     def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
         """The classes whose instances the project's calls of `fn` pass for `param` as their own `self`

@@ -3300,3 +3300,27 @@ def test_reading_a_property_runs_its_getter():
     """})
     assert found["Base.started"] == ("forward", ("Normalizer.forward", "Base.started [property started]"))
     assert "Base.unused" not in found and "Base.on_done" not in found
+
+
+def test_a_method_call_on_a_parameter_whose_callers_share_its_name_ends():
+    """`node.run(self, arg)` in `Tree.run` and `node.run(node, arg)` in a function `run`: which classes `node` holds
+    is read off every project call named `run`, and resolving those calls asks the same question again. Without a
+    guard the question recursed until a RecursionError (GL002 on every file of torch's `_inductor/codegen`)."""
+    files = {"m": """
+        import torch
+
+        class Tree:
+            def run(self, node, arg):
+                return node.run(self, arg)
+
+        def run(node, arg):
+            return node.run(node, arg)
+
+        def main(x: torch.Tensor):
+            return run(Tree(), x)
+    """}
+    summaries = [index_source(textwrap.dedent(src), f"{mod}.py", mod) for mod, src in files.items()]
+    index = ProjectIndex(summaries)
+    index.hot_functions()  # ends: no RecursionError
+    run = next(fn for fn in index.functions.values() if fn.qualname == "run")
+    assert {fn.qualname for fn in index.resolve_call(run, "m", "m.node.run")} <= {"Tree.run"}

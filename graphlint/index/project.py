@@ -261,6 +261,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (function key, parameter) of the `_handed_class_values` questions being answered: a question that comes
         # back through its own callers' resolution (same-named functions calling each other) answers nothing
         self._handing_classes: set[tuple[str, str]] = set()
+        # (class key, attribute) of the `_stored_callables` questions being answered: resolving the constructions that
+        # fill the attribute can come back to the same question (a class built in its own field's callable)
+        self._storing: set[tuple[str, str]] = set()
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # functions reached only through a handed step loop's own code (`_handed_only`): weak evidence of the device
         self.handed_only: frozenset[str] = frozenset()
@@ -2923,15 +2926,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         ...`. Only what a construction passes by name or position: a parameter filled from a config runs
         nothing. Also the methods a method of the class stores there (`_rebound_methods`)."""
         out: dict[str, tuple[FunctionInfo, str]] = {fn.key: (fn, how) for fn, how in self._rebound_methods(cls, name)}
-        for c in self.mro(cls):
-            init = self.functions.get(c.methods.get("__init__", ""))
-            if init is None:
-                continue
-            for attr, kind in init.attr_sets:
-                if attr == name and isinstance(kind, Fwd) and kind.name in init.params:
-                    for fn, how in self._passed_callables(init, f"{init.module}.{kind.name}"):
-                        out.setdefault(fn.key, (fn, f"self.{name} = {kind.name}, {how}"))
-            break  # the nearest `__init__` is the one that runs
+        key = (cls.key, name)
+        if key in self._storing:
+            return list(out.values())
+        self._storing.add(key)
+        try:
+            for c in self.mro(cls):
+                init = self.functions.get(c.methods.get("__init__", ""))
+                if init is None:
+                    continue
+                for attr, kind in init.attr_sets:
+                    if attr == name and isinstance(kind, Fwd) and kind.name in init.params:
+                        for fn, how in self._passed_callables(init, f"{init.module}.{kind.name}"):
+                            out.setdefault(fn.key, (fn, f"self.{name} = {kind.name}, {how}"))
+                break  # the nearest `__init__` is the one that runs
+        finally:
+            self._storing.discard(key)
         return list(out.values())
 
     def _rebound_methods(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:

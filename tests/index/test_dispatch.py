@@ -3324,3 +3324,25 @@ def test_a_method_call_on_a_parameter_whose_callers_share_its_name_ends():
     index.hot_functions()  # ends: no RecursionError
     run = next(fn for fn in index.functions.values() if fn.qualname == "run")
     assert {fn.qualname for fn in index.resolve_call(run, "m", "m.node.run")} <= {"Tree.run"}
+
+
+def test_a_property_over_a_stored_parameter_handed_to_its_own_class_ends():
+    """torch's `DeviceMesh(self.device_type, ..)` in a method of `DeviceMesh`, whose `device_type` property returns
+    the `__init__` parameter it stored: what `self._device_type` may call is read off the constructions, and the
+    construction hands `self.device_type`, which asks the same question again (a RecursionError, GL002, before)."""
+    src = """
+        class Mesh:
+            def __init__(self, device_type, rank_map=None):
+                self._device_type = device_type
+
+            @property
+            def device_type(self):
+                return self._device_type
+
+            def sub(self, rank_map):
+                return Mesh(self.device_type, rank_map=rank_map)
+    """
+    index = ProjectIndex([index_source(textwrap.dedent(src), "m.py", "m")])
+    sub = next(fn for fn in index.functions.values() if fn.qualname == "Mesh.sub")
+    edges = index.resolve_call(sub, "m", "self._device_type")  # ends (the getter handed on is all it finds)
+    assert {fn.qualname for fn in edges} <= {"Mesh.device_type"}

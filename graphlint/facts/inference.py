@@ -19,6 +19,7 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
+from graphlint.facts.correlated import ArmFacts
 from graphlint.facts.elements import bound_names, element_reads, flat_subscript, index_code, single_bindings
 from graphlint.facts.names import LOG_METHODS, dotted_name
 from graphlint.facts import packed as packed_seq
@@ -497,6 +498,12 @@ class Inference:
         # isinstance(x, Tensor): x = torch.tensor(x)`): unknown after the `if`, but host memory whenever that arm
         # ran; kept beside the environment as `none_params` is, and dropped by any rebinding (`host_arm`)
         self.host_arms: dict[str, tuple[Val, cst.If]] = {}
+        # name or dotted attribute -> the count of writes when it was last written (bound, forgotten, stored to);
+        # `arm_facts`: an `if` test's syntax -> what its body left, recalled by the next `if` of the same test while
+        # none of the stamps it holds under moved (`facts.correlated`)
+        self.stamps: dict[str, int] = {}
+        self.arm_facts: dict[str, ArmFacts] = {}
+        self._writes = 0
         self._cache: dict[int, Val] = {}
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
@@ -693,6 +700,7 @@ class Inference:
         if name in self.field_heads:
             self.forget_fields(name)  # `out = model(x)` again: the fields stored on the old object are not its
         self.env[name] = val
+        self.touch(name)
         self._cache.clear()
         self.priors.pop(name, None)
         if self.tests:
@@ -708,7 +716,13 @@ class Inference:
         prefix = head + "."
         for key in [k for k in self.env if k.startswith(prefix)]:
             self.env[key] = FORGOTTEN
+            self.touch(key)
         self._cache.clear()
+
+    def touch(self, name: str) -> None:
+        """`name` (a local, a dotted attribute, a stored element) is written here (`facts.correlated`)."""
+        self._writes += 1
+        self.stamps[name] = self._writes
 
     def prior(self, name: str, val: Val, untensored: Val | None = None) -> None:
         """`name` is a parameter bound to `val` by its annotation alone; `untensored`: what the annotation leaves

@@ -909,6 +909,8 @@ class Walker:
         for target in _store_targets(small):
             for text in written(target):
                 inf.touch(text)  # `self.cfg.offload = False`: an `if` test reading it answers anew
+                if small.__class__ is not cst.Assign and text in inf.field_heads and text != code_of(target):
+                    inf.forget_fields(text)  # `del z[0]`, `z[0] += t`: the stored elements say nothing from here on
         if small.__class__ is cst.Assign:
             val = inf(small.value)
             # `main, rest = parts[0], parts[1:]`: a literal tuple on both sides binds element by element

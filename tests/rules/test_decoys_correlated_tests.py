@@ -124,3 +124,75 @@ def test_a_loop_that_writes_the_test_after_the_first_if_stays_silent():
     """
     assert _gl131(body)[0] == set()
 
+
+_ELEMENTS = """
+    def keep(z):
+        pass
+
+
+    def main(offload: bool, feats: dict, j: int, buf):
+        device = torch.device("cuda")
+        net = Net().to(device)
+        for step in range(100):
+            x = torch.randn(8, 4, device=device)
+            y = net(x)
+            e = net(x)
+"""
+
+
+def test_an_element_stored_as_a_host_tensor_is_read_back_as_one():
+    """openfold's activation offload: `input_tensors[1] = input_tensors[1].cpu()`, `z[0] = z[0].cpu()` (under the
+    same test as the upload), `d["pair"] = d["pair"].cpu()`, then `.to(device)` of the same element: an upload."""
+    body = _ELEMENTS + """
+            lst = [y, e]
+            lst[1] = lst[1].cpu()
+            lst[1] = lst[1].to(device)  # hit
+            z = [y]
+            if offload:
+                z[0] = z[0].cpu()
+            e = net(x)
+            if offload:
+                z[0] = z[0].to(e.device)  # hit
+            feats["pair"] = feats["pair"].cpu()
+            feats["pair"] = feats["pair"].to(device)  # hit
+    """
+    found, marked = _gl131(body)
+    assert found == marked and len(marked) == 3
+
+
+def test_elements_changed_since_or_of_a_tensor_stay_silent():
+    """Decoys: a store under a variable index, the container passed to a call, another key, a `del` of an element,
+    a rebinding, a mutating method between; a tensor whose element takes the store (the copy goes back into it), an
+    untyped container under an int index (it may be a tensor)."""
+    body = _ELEMENTS + """
+            u = [y, e]
+            u[0] = u[0].cpu()
+            u[j] = e
+            u[0] = u[0].to(device)
+            v = [y, e]
+            v[0] = v[0].cpu()
+            keep(v)
+            v[0] = v[0].to(device)
+            w = {"a": y, "b": e}
+            w["a"] = w["a"].cpu()
+            w["b"] = w["b"].to(device)
+            q = [y, e]
+            q[0] = q[0].cpu()
+            del q[0]
+            q[0] = q[0].to(device)
+            t = net(x)
+            t[0] = t[0].cpu()  # hit: the store itself writes a host tensor into a device one
+            r = [y, e]
+            r[0] = r[0].cpu()
+            r = [e, y]
+            r[0] = r[0].to(device)
+            s = [y, e]
+            s[0] = s[0].cpu()
+            s.insert(0, e)
+            s[0] = s[0].to(device)
+            t = t[0].to(device)
+            buf[0] = buf[0].cpu()
+            x = buf[0].to(device)
+    """
+    found, marked = _gl131(body)
+    assert found == marked and len(marked) == 1

@@ -1571,6 +1571,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:
         inf.default_device = context  # its callers call it under `with <torch.device>:` (all: DEVICE; some: UNKNOWN)
+    inf.legacy_moved = index.tensor_type_moved
     inf_ref.append(inf)
     return inf
 

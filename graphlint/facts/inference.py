@@ -508,6 +508,9 @@ class Inference:
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
         self.default_device: Dev = Dev.CPU
+        # some module sets a CUDA default tensor type, which the legacy `torch.Tensor(x)` follows (where the index
+        # says so: `ProjectIndex.tensor_type_moved`; unknown, so True, elsewhere)
+        self.legacy_moved = True
         # name -> (scope depth, the names whose device it shares): `lens = cu[1:] - cu[:-1]` lives where `cu` does,
         # so a device test of `cu` places `lens` too (`same_device_roots`); dropped when either is rebound
         self.roots: dict[str, tuple[int, frozenset[str]]] = {}
@@ -1996,10 +1999,11 @@ class Inference:
             if qual == "torch.Tensor" and (kept := self._legacy_alias(node)) is not None:
                 return kept
             # `torch.LongTensor([ids])`: the legacy constructors build on the CPU, under `with torch.device(d):` and
-            # after `set_default_device(d)` too (torch's device mode does not reach them: measured, torch 2.11); only
-            # a process-wide `set_default_tensor_type` (read, with `set_default_device`, as an unknown default) moves
-            # the untyped `torch.Tensor(...)`, never one whose name fixes its type
-            return UNKNOWN if self.default_device is Dev.UNKNOWN and not typed_legacy(qual) else CPU
+            # after `set_default_device(d)` too (torch's device mode does not reach them: measured, torch 2.11 and
+            # 2.13); only a process-wide `set_default_tensor_type` (`legacy_moved`) moves the untyped
+            # `torch.Tensor(...)`, never one whose name fixes its type
+            return UNKNOWN if self.default_device is Dev.UNKNOWN and self.legacy_moved and not typed_legacy(qual) \
+                else CPU
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         if qual.startswith(DISTRIBUTIONS) and qual.rpartition(".")[2][:1].isupper():

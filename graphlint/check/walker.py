@@ -38,6 +38,7 @@ from graphlint.facts import kinds as ik
 from graphlint.facts.lazy_messages import LAZY_MESSAGE_SLOTS
 from graphlint.facts.names import dotted_name
 from graphlint.facts.elements import bound_names
+from graphlint.facts.correlated import ArmFacts, test_key, written
 from graphlint.facts.syntax import _CODE_FIELDS, _NODE_CLASSES, code_fields, code_of, descendants, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 from graphlint.check.trees import parse_unit, parse_unvalidated  # noqa: F401 (parse_unvalidated: re-exported)
@@ -281,6 +282,15 @@ class _Dispatcher:
             iter_val = inf(comp.iter)
 
 
+def _store_targets(small: cst.BaseSmallStatement) -> list[cst.BaseExpression]:
+    """The targets a small statement stores to or deletes."""
+    if small.__class__ is cst.Assign:
+        return [t.target for t in small.targets]  # type: ignore[attr-defined]
+    if small.__class__ in (cst.AnnAssign, cst.AugAssign, cst.Del):
+        return [small.target]  # type: ignore[attr-defined]
+    return []
+
+
 def _target_names(target: cst.BaseExpression) -> set[str]:
     """The names a `for` target binds (`i`, `(k, (a, b))`, `*rest`)."""
     if isinstance(target, cst.Name):
@@ -372,6 +382,7 @@ class Walker:
     # -- entry points -------------------------------------------------------------------------
     def run_function(self, fn: cst.FunctionDef) -> None:
         self.ctx.inference.field_heads = set()  # stored fields of local objects are this function's own
+        self.ctx.inference.arm_facts = {}
         self._bind_params(fn, self._library_host_params())
         self._bind_library_fields()
         info = self.ctx.unit.function
@@ -636,6 +647,7 @@ class Walker:
                 inf.pop()
             else:
                 self.header(stmt, stmt.test)
+            when_true = {**self._recalled(stmt.test), **when_true}
             self._branches([stmt.body], stmt.orelse, [when_true], when_false, owner=stmt,
                            eager=self._eager_arm(stmt.test))
         elif stmt.__class__ is cst.While:
@@ -727,6 +739,9 @@ class Walker:
         inf = self.ctx.inference
         base = dict(inf.env)
         normalised = self._normalised(owner) if owner is not None and len(bodies) == 1 else None
+        keyed = test_key(owner.test) if owner is not None and len(bodies) == 1 and not self.dry else None
+        before = {ref: inf.stamps.get(ref, 0) for ref in keyed[1]} if keyed is not None else {}
+        body_left: dict[str, Val] | None = None
         # An arm that ends in `return`/`raise`/`continue`/`break` does not reach the code after the `if`; when
         # only one arm does, its narrowing holds there (`if not isinstance(x, torch.Tensor): return x`).
         orelse_exits = orelse is not None and _exits(orelse)
@@ -743,6 +758,7 @@ class Walker:
                 self.ctx.if_stack.pop()
             if not _exits(body):
                 arms.append((dict(inf.env.maps[0]), narrowed[i] if narrowed else {}, orelse_exits and len(bodies) == 1))
+                body_left = arms[-1][0]
             inf.pop()
         inf.push(dict(orelse_narrowed or {}))
         self.ctx.eager_depth += eager == "orelse"
@@ -771,6 +787,31 @@ class Walker:
                 val = val._replace()  # (its own object: `Inference.host_arm` knows the binding by identity)
                 inf.host_arms[name] = (val, owner)  # type: ignore[assignment]
             inf.bind(name, val)
+        if keyed is not None:
+            self._remember_arm(keyed, before, body_left)
+
+    def _remember_arm(self, keyed: tuple[str, frozenset[str]], before: dict[str, int],
+                      body_left: dict[str, Val] | None) -> None:
+        """Keep what the body of an `if` left for the next `if` of the same test (`facts.correlated`): only where
+        neither arm wrote what the test reads (`if offload: offload = False` answers the next test otherwise)."""
+        inf = self.ctx.inference
+        inf.arm_facts.pop(keyed[0], None)
+        if body_left is None or any(inf.stamps.get(ref, 0) != stamp for ref, stamp in before.items()):
+            return
+        names = [*before, *body_left]
+        inf.arm_facts[keyed[0]] = ArmFacts(dict(body_left), {n: inf.stamps.get(n, 0) for n in names},
+                                           inf.env.maps[0])
+
+    def _recalled(self, test: cst.BaseExpression) -> dict[str, Val]:
+        """What the body of the last `if` of this very test left, where nothing it holds under was written since:
+        the body of this `if` runs on the same path (`if offload: y = y.cpu()` ... `if offload: y.to(dev)`)."""
+        inf = self.ctx.inference
+        keyed = test_key(test) if inf.arm_facts else None
+        facts = inf.arm_facts.get(keyed[0]) if keyed is not None else None
+        if facts is None or facts.scope is not inf.env.maps[0] \
+                or any(inf.stamps.get(n, 0) != stamp for n, stamp in facts.stamps.items()):
+            return {}
+        return dict(facts.values)
 
     def _normalised(self, owner: cst.If) -> tuple[str, bool] | None:
         """(the local, whether the body is its arm) where `owner`'s test shows the local holds no tensor in one arm
@@ -865,6 +906,11 @@ class Walker:
         inf = self.ctx.inference
         if inf.field_heads:
             forget_passed(inf, small)  # before the store: `out.value = fill(out)` binds what `fill` left
+        for target in _store_targets(small):
+            for text in written(target):
+                inf.touch(text)  # `self.cfg.offload = False`: an `if` test reading it answers anew
+                if small.__class__ is not cst.Assign and text in inf.field_heads and text != code_of(target):
+                    inf.forget_fields(text)  # `del z[0]`, `z[0] += t`: the stored elements say nothing from here on
         if small.__class__ is cst.Assign:
             val = inf(small.value)
             # `main, rest = parts[0], parts[1:]`: a literal tuple on both sides binds element by element
@@ -1525,6 +1571,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:
         inf.default_device = context  # its callers call it under `with <torch.device>:` (all: DEVICE; some: UNKNOWN)
+    inf.legacy_moved = index.tensor_type_moved
     inf_ref.append(inf)
     return inf
 

@@ -89,6 +89,15 @@ def _setter_calls(stmt: ast.stmt, resolve: Callable[[str], str | None]) -> Itera
                 yield from _setter_calls(child, resolve)
 
 
+def moves_tensor_type(tree: ast.Module, resolve: Callable[[str], str | None]) -> bool:
+    """A call of `torch.set_default_tensor_type` that names a CUDA type (or one nothing shows) anywhere in the module:
+    the legacy constructors (`torch.Tensor(x)`, untyped) build on the host under `set_default_device(d)` and
+    `with torch.device(d):` (measured, torch 2.13: `torch.Tensor(np.zeros(3))` on "cpu" under "meta"), and follow
+    this setter only."""
+    return any(isinstance(n, ast.Call) and _qualname(n.func, resolve) == SET_TENSOR_TYPE and _effect(n, resolve)
+               for n in walk_ast(tree))
+
+
 def _restores(stmt: ast.stmt, resolve: Callable[[str], str | None]) -> bool:
     """`stmt` itself is a setter call that puts the host back."""
     return isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _setter(stmt.value, resolve) \

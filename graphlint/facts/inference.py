@@ -19,6 +19,7 @@ from graphlint.facts.literals import (
     may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
+from graphlint.facts.correlated import ArmFacts
 from graphlint.facts.elements import bound_names, element_reads, flat_subscript, index_code, single_bindings
 from graphlint.facts.names import LOG_METHODS, dotted_name
 from graphlint.facts import packed as packed_seq
@@ -497,10 +498,19 @@ class Inference:
         # isinstance(x, Tensor): x = torch.tensor(x)`): unknown after the `if`, but host memory whenever that arm
         # ran; kept beside the environment as `none_params` is, and dropped by any rebinding (`host_arm`)
         self.host_arms: dict[str, tuple[Val, cst.If]] = {}
+        # name or dotted attribute -> the count of writes when it was last written (bound, forgotten, stored to);
+        # `arm_facts`: an `if` test's syntax -> what its body left, recalled by the next `if` of the same test while
+        # none of the stamps it holds under moved (`facts.correlated`)
+        self.stamps: dict[str, int] = {}
+        self.arm_facts: dict[str, ArmFacts] = {}
+        self._writes = 0
         self._cache: dict[int, Val] = {}
         # where a factory without `device=` builds: the host, unless `with torch.device(d):` or
         # `torch.set_default_device(d)` earlier in the flow names another device (`Dev.UNKNOWN`: one nothing shows)
         self.default_device: Dev = Dev.CPU
+        # some module sets a CUDA default tensor type, which the legacy `torch.Tensor(x)` follows (where the index
+        # says so: `ProjectIndex.tensor_type_moved`; unknown, so True, elsewhere)
+        self.legacy_moved = True
         # name -> (scope depth, the names whose device it shares): `lens = cu[1:] - cu[:-1]` lives where `cu` does,
         # so a device test of `cu` places `lens` too (`same_device_roots`); dropped when either is rebound
         self.roots: dict[str, tuple[int, frozenset[str]]] = {}
@@ -693,6 +703,7 @@ class Inference:
         if name in self.field_heads:
             self.forget_fields(name)  # `out = model(x)` again: the fields stored on the old object are not its
         self.env[name] = val
+        self.touch(name)
         self._cache.clear()
         self.priors.pop(name, None)
         if self.tests:
@@ -708,7 +719,13 @@ class Inference:
         prefix = head + "."
         for key in [k for k in self.env if k.startswith(prefix)]:
             self.env[key] = FORGOTTEN
+            self.touch(key)
         self._cache.clear()
+
+    def touch(self, name: str) -> None:
+        """`name` (a local, a dotted attribute, a stored element) is written here (`facts.correlated`)."""
+        self._writes += 1
+        self.stamps[name] = self._writes
 
     def prior(self, name: str, val: Val, untensored: Val | None = None) -> None:
         """`name` is a parameter bound to `val` by its annotation alone; `untensored`: what the annotation leaves
@@ -986,6 +1003,10 @@ class Inference:
         return recv.kind is Kind.MODULE and self.lookup_attr is not None and self.lookup_attr(recv.ref, attr) == HOST
 
     def _eval_Subscript(self, node: cst.Subscript) -> Val:
+        if node.value.__class__ is cst.Name and node.value.value in self.field_heads \
+                and (slot := element_slot(node)) is not None \
+                and (stored := self.env.get(slot)) is not None and stored is not FORGOTTEN:
+            return stored  # `z[0] = z[0].cpu()` earlier in this function: the element it stored
         recv = self(node.value)
         if recv == DEVICE_RESULT:
             return recv  # `codec.encode_code(a)[0]`: a device tensor where the result is one
@@ -1978,10 +1999,11 @@ class Inference:
             if qual == "torch.Tensor" and (kept := self._legacy_alias(node)) is not None:
                 return kept
             # `torch.LongTensor([ids])`: the legacy constructors build on the CPU, under `with torch.device(d):` and
-            # after `set_default_device(d)` too (torch's device mode does not reach them: measured, torch 2.11); only
-            # a process-wide `set_default_tensor_type` (read, with `set_default_device`, as an unknown default) moves
-            # the untyped `torch.Tensor(...)`, never one whose name fixes its type
-            return UNKNOWN if self.default_device is Dev.UNKNOWN and not typed_legacy(qual) else CPU
+            # after `set_default_device(d)` too (torch's device mode does not reach them: measured, torch 2.11 and
+            # 2.13); only a process-wide `set_default_tensor_type` (`legacy_moved`) moves the untyped
+            # `torch.Tensor(...)`, never one whose name fixes its type
+            return UNKNOWN if self.default_device is Dev.UNKNOWN and self.legacy_moved and not typed_legacy(qual) \
+                else CPU
         if qual.startswith("torch.Tensor."):
             return self._tensor_method(TENSOR, qual.rpartition(".")[2], node, unbound=True)
         if qual.startswith(DISTRIBUTIONS) and qual.rpartition(".")[2][:1].isupper():
@@ -3095,25 +3117,71 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
     elif target.__class__ is cst.StarredElement:
         bind_targets(inf, target.value, UNKNOWN)
     elif target.__class__ is cst.Subscript:
-        found = _subject(inf, target.value)
-        if found is None:
-            return
-        key, current = subscript_key(target), found[1]
-        if current == EMPTY_DICT or key is None and current.keys is None \
-                and (held := dict_item(current)) is not None and held.kind in STORED_ITEMS:
-            inf.bind(found[0], stored_dict(current, key, val))  # `d = {}; d[k] = np.full(n, False)`
-        elif current.keys is not None:  # `out["ids"] = t`: that key holds `t` from here on
-            pairs = [(k, v) for k, v in current.keys if k != key]
-            inf.bind(found[0], keyed_dict([*pairs, (key, val)]) if key is not None else UNKNOWN)
-        elif val.kind is not Kind.CPU_TENSOR and dict_item(current) is not None:
-            inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
-        elif val.kind in DEVICE_TENSORS and not val.weak and current.kind is Kind.HOST_SEQ and current != SLICES:
-            # `counts = [0] * n; counts[i] += mask.sum()`: only a list takes a store, and from here on it holds
-            # device values; a slot never stored keeps its number, so an element joins as an optional tensor does
-            inf.bind(found[0], Val(Kind.TENSOR_SEQ, ref="list", elem=join(HOST, val)))
-        elif val.is_tensor and (is_list(current) or current == EMPTY_LIST):
-            # `idx = [slice(None)] * n; idx[d] = t`: a list that holds a tensor, an index of several dimensions
-            inf.bind(found[0], UNKNOWN)
+        head = target.value.value if target.value.__class__ is cst.Name else None  # type: ignore[attr-defined]
+        container = inf.env.get(head) if head is not None else None
+        _store_item(inf, target, val)
+        if head is not None:
+            store_element(inf, head, container, element_slot(target), val)
+
+
+def element_slot(node: cst.Subscript) -> str | None:
+    """The environment's name of one element of a local container (`z.[0]` of `z[0]`, `d.['pair']` of
+    `d["pair"]`: a field name no attribute can take), under a non-negative int or a string literal; None for any
+    other index (a variable, a slice, `-1`, which may name any slot)."""
+    if node.value.__class__ is not cst.Name or len(node.slice) != 1 or node.slice[0].slice.__class__ is not cst.Index:
+        return None
+    key = node.slice[0].slice.value  # type: ignore[attr-defined]
+    i = _int_literal(key)
+    text = str(i) if i is not None and i >= 0 else repr(cst_literal(key)) if key.__class__ is cst.SimpleString \
+        else None
+    return f"{node.value.value}.[{text}]" if text is not None else None  # type: ignore[attr-defined]
+
+
+def store_element(inf: Inference, head: str, container: Val | None, slot: str | None, val: Val) -> None:
+    """`z[0] = z[0].cpu()`, `d["pair"] = d["pair"].cpu()`: the element holds a host tensor until the container is
+    rebound, stored to under another index, or taken by a call (`Inference.field_heads`, as a local object's stored
+    fields are); later stores of the element bind what they store. Only from a store of a host tensor on, into a
+    container that is no tensor (`_holds_elements`)."""
+    if slot is None or (head not in inf.field_heads and not (
+            val.kind is Kind.CPU_TENSOR and not val.weak and _holds_elements(container, slot))):
+        if head in inf.field_heads:
+            inf.forget_fields(head)  # `z[i] = t`: any element may have changed
+        return
+    inf.field_heads.add(head)
+    inf.bind(slot, val if val.is_tensor and not val.weak else FORGOTTEN)
+
+
+def _holds_elements(container: Val | None, slot: str) -> bool:
+    """A store under `slot` replaces an element rather than copying into a tensor (which keeps its place whatever
+    the stored value's): a string key shows a mapping wherever nothing types the container; an int key only a
+    container the code shows a sequence (an untyped `t` of `t[0] = t[0].cpu()` may be a tensor)."""
+    if container is None or container.weak:
+        return False
+    keyed = slot.endswith(("']", '"]'))
+    return container.kind in SEQS or keyed and container.kind is Kind.UNKNOWN
+
+
+def _store_item(inf: Inference, target: cst.Subscript, val: Val) -> None:
+    """What a store under an index does to the container's own value (a keyed dict's key, a list's items)."""
+    found = _subject(inf, target.value)
+    if found is None:
+        return
+    key, current = subscript_key(target), found[1]
+    if current == EMPTY_DICT or key is None and current.keys is None \
+            and (held := dict_item(current)) is not None and held.kind in STORED_ITEMS:
+        inf.bind(found[0], stored_dict(current, key, val))  # `d = {}; d[k] = np.full(n, False)`
+    elif current.keys is not None:  # `out["ids"] = t`: that key holds `t` from here on
+        pairs = [(k, v) for k, v in current.keys if k != key]
+        inf.bind(found[0], keyed_dict([*pairs, (key, val)]) if key is not None else UNKNOWN)
+    elif val.kind is not Kind.CPU_TENSOR and dict_item(current) is not None:
+        inf.bind(found[0], UNKNOWN)  # `d["k"] = t` of anything but a host tensor: no longer all host
+    elif val.kind in DEVICE_TENSORS and not val.weak and current.kind is Kind.HOST_SEQ and current != SLICES:
+        # `counts = [0] * n; counts[i] += mask.sum()`: only a list takes a store, and from here on it holds
+        # device values; a slot never stored keeps its number, so an element joins as an optional tensor does
+        inf.bind(found[0], Val(Kind.TENSOR_SEQ, ref="list", elem=join(HOST, val)))
+    elif val.is_tensor and (is_list(current) or current == EMPTY_LIST):
+        # `idx = [slice(None)] * n; idx[d] = t`: a list that holds a tensor, an index of several dimensions
+        inf.bind(found[0], UNKNOWN)
 
 
 def _rewritten_items(loop: cst.For) -> tuple[str, str, str | None, cst.BaseExpression] | None:

@@ -277,6 +277,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.call_facts = CallFacts(self)  # what every call site passes (graphlint._callsite_facts)
         self._default_moved: bool | None = None
         self._default_surely_moved: bool | None = None
+        self._tensor_type_moved: bool | None = None
         self._moved_modules: frozenset[str] | None | bool = False  # `default_moved_modules` (False: not computed)
         self._validation_modules: frozenset[str] | None | bool = False  # `validation_off_in` (False: not computed)
         self._dynamo_targets: frozenset[str] | None = None  # `dynamo_compiled` (None: not computed)
@@ -414,6 +415,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     break
 
     @property
+    def tensor_type_moved(self) -> bool:
+        """Some module sets a CUDA default tensor type (`torch.set_default_tensor_type`): the one setter the legacy
+        constructors (`torch.Tensor(x)`) follow; `set_default_device` leaves them on the host."""
+        if self._tensor_type_moved is None:
+            self._tensor_type_moved = any(s.moves_tensor_type for s in self.modules.values())
+        return self._tensor_type_moved
+
+    @property
     def default_device_surely_moved(self) -> bool:
         """Some function (or module) leaves the default device off the host on every path through it, not only in
         one arm of an `if`: a factory without `device=` builds on the device. A move on some paths only leaves it
@@ -440,7 +449,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self.classes.update({c.key: c for c in old.classes.values()})
             return False
         self.modules[new.module] = new
-        self._default_moved = self._default_surely_moved = None
+        self._default_moved = self._default_surely_moved = self._tensor_type_moved = None
         self._moved_modules = self._validation_modules = False
         self._dynamo_targets = self._compiling_processes = None
         self.functions.update({f.key: f for f in new.functions.values()})

@@ -25,7 +25,7 @@ from graphlint.facts.names import (bound_names as _bound_names, child_fields, do
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
-    validation_turned_off,
+    moves_tensor_type, validation_turned_off,
 )
 from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.host_reads import HostRead, host_reads
@@ -494,6 +494,8 @@ class ModuleSummary:
     # ... only the module's own top-level code does (no function of it): where nothing imports the module, a
     # script's move, which holds in its own process only (`ProjectIndex.default_moved_in`)
     moves_default_device_at_top: bool = False
+    # the module (anywhere) sets a CUDA default tensor type (`facts.default_device.moves_tensor_type`)
+    moves_tensor_type: bool = False
     # a call `<torch.distributions class>.set_default_validate_args(False)` turns argument validation off for the
     # process (graphlint.facts.default_device.turns_validation_off): in a function, or at the top level only
     validation_off: bool = False
@@ -3014,6 +3016,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
                           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
         indexer.s.moves_default_device = at_top or in_function
         indexer.s.moves_default_device_at_top = at_top and not in_function
+        indexer.s.moves_tensor_type = moves_tensor_type(tree, indexer.resolve)
         indexer.s.surely_moves_default_device = indexer.s.moves_default_device and (
             leaves_default_surely_moved(tree.body, indexer.resolve, module_level=True) or any(
                 leaves_default_surely_moved(n.body, indexer.resolve) for n in walk_ast(tree)

@@ -637,6 +637,51 @@ def test_the_untyped_legacy_constructor_builds_on_the_cpu():
     assert findings(src) == {(6, "GL131"), (7, "GL131"), (8, "GL131")}
 
 
+def test_the_untyped_legacy_constructor_ignores_a_default_device():
+    """cleanrl's PPO-TrXL: `if args.cuda: device = ...; torch.set_default_device(device)`, then
+    `torch.Tensor(next_obs).to(device)` of a NumPy observation: the legacy constructor builds on the host whatever
+    `set_default_device` names (measured, torch 2.13), so moving it is an upload (GL131); before, the unknown
+    default left it unknown. `torch.tensor(obs)` follows the default: it stays unknown (silent)."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def main(cuda: bool, n: int):
+            if cuda:
+                device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+                torch.set_default_device(device)
+            else:
+                device = torch.device("cpu")
+            for step in range(n):
+                obs = np.zeros((8, 4), np.float32)
+                x = torch.Tensor(obs).to(device)
+                r = torch.tensor(obs).to(device)
+    """
+    assert findings(src, scope="all") == {(13, "GL131")}
+
+
+def test_decoy_a_default_tensor_type_moves_the_untyped_legacy_constructor():
+    """Decoy: `torch.set_default_tensor_type(torch.cuda.FloatTensor)` anywhere in the project makes `torch.Tensor(x)`
+    build on the device: under a default nothing shows, its `.to(device)` may move nothing (silent)."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def main(cuda: bool, n: int):
+            if cuda:
+                device = torch.device("cuda")
+                torch.set_default_tensor_type(torch.cuda.FloatTensor)
+            else:
+                device = torch.device("cpu")
+            for step in range(n):
+                obs = np.zeros((8, 4), np.float32)
+                x = torch.Tensor(obs).to(device)
+    """
+    assert findings(src, scope="all") == set()
+
+
 def test_an_f_string_device_names_its_type():
     """`.to(f"cuda:{rank}")` names a CUDA device as plainly as `"cuda:0"` (lightllm's NCCL warm-up
     `torch.zeros([1]).to(f"cuda:{device_id}")`): a CPU tensor sent there is a pageable H2D copy (GL131). Decoys:
@@ -1975,9 +2020,9 @@ def test_typed_legacy_constructors_stay_on_the_cpu_under_a_moved_default():
     """`torch.IntTensor(sum(prompts, [])).cuda()` where the project calls `torch.set_default_device(device)` (xformers'
     Llama example, BitNet's `gpu/generate.py`): a typed legacy constructor builds on the CPU whatever the default device
     (measured on an H200, torch 2.11: `set_default_device("cuda")` and `with torch.device("cuda")` leave
-    `torch.IntTensor(list)` on the CPU; its `.cuda()` syncs), so the copy up is GL131. Decoys: the untyped
-    `torch.Tensor(...)` (a `set_default_tensor_type`, read as the same moved default, moves it), and `torch.tensor`
-    (GL130's: built on the device, the host list copied over)."""
+    `torch.IntTensor(list)` on the CPU; its `.cuda()` syncs), so the copy up is GL131. The untyped `torch.Tensor(...)`
+    too where no module sets a default tensor type (session 49: `set_default_device` leaves it on the host, measured
+    on "meta", torch 2.13). Decoy: `torch.tensor` (GL130's: built on the device, the host list copied over)."""
     src = """
         import torch
 
@@ -1993,7 +2038,7 @@ def test_typed_legacy_constructors_stay_on_the_cpu_under_a_moved_default():
                 u = torch.Tensor([1.0]).cuda()
                 return x, tokens, lens, u
     """
-    assert findings(src) == {(10, "GL131"), (11, "GL131")}
+    assert findings(src) == {(10, "GL131"), (11, "GL131"), (12, "GL131")}
     on_host = src.replace("torch.set_default_device(device)", "print(device)")
     assert findings(on_host) == {(10, "GL131"), (11, "GL131"), (12, "GL131")}
 

@@ -33,7 +33,7 @@ from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.packed import is_packed
-from graphlint.facts.callsite import join_kinds
+from graphlint.facts.callsite import SPLAT, join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.lazy_messages import LAZY_MESSAGE_SLOTS
 from graphlint.facts.names import dotted_name
@@ -1466,7 +1466,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         where its `device=` says, as the factory's own `device=d` would place it; on the default device without one
         (a `**mapping` of this call's: where it places it, `Inference.spread_device`). None for any other callee."""
         returned = fn.returns
-        if not (isinstance(returned, ik.OnParam) and returned.name == fn.star_kwargs):
+        if not (isinstance(returned, ik.OnParam) and returned.name == fn.star_kwargs) and not forwards_spread(fn):
             return None
         inf = inf_ref[0]
         given = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "device"), None)
@@ -1482,6 +1482,25 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if where is None:
             return CPU if inf.default_device is Dev.CPU else UNKNOWN
         return CPU if where is Dev.CPU else TENSOR
+
+    def forwards_spread(fn: FunctionInfo) -> bool:
+        """`def relay(n, **kw): return noise(n, **kw)`, one hop: every call `fn` makes of the callee it returns hands
+        its own `**kwargs` on whole (no `device=` of its own, no named `device` parameter on either side), and that
+        callee returns a factory spreading its `**kwargs` (`spread_return`), so the keywords of a call of `fn` are
+        the factory's. Direct calls only (the callee's module is imported by `fn`'s, so within the cache key)."""
+        returned = fn.returns
+        if not (isinstance(returned, ik.Call) and not returned.receiver and returned.item is None and fn.star_kwargs) \
+                or "device" in {*fn.params, *fn.kwonly}:
+            return False
+        handed = (SPLAT, ik.Fwd(fn.star_kwargs))
+        records = [kw for callee, _line, _pos, kw in fn.call_args if callee == returned.callee]
+        if not records or len(records) != sum(callee == returned.callee for callee, _line in fn.calls) \
+                or any(handed not in kw or any(key == "device" for key, _kind in kw) for kw in records):
+            return False
+        targets = index.resolve_call(fn, fn.module, returned.callee, dispatch=False)
+        inner = targets[0] if len(targets) == 1 else None
+        return inner is not None and isinstance(inner.returns, ik.OnParam) and inner.returns.name == inner.star_kwargs \
+            and "device" not in {*inner.params, *inner.kwonly}
 
     def with_rank(val: Val, targets: list[FunctionInfo]) -> Val:
         """A tensor the one callee builds with a factory of a shape the code shows (`FunctionInfo.return_rank`:

@@ -1994,6 +1994,12 @@ def _parts(value: ast.expr, scope: Scope) -> list[ast.expr]:
     return []
 
 
+def _pieces(name: str) -> bool:
+    """`split`, `chunk`, `unbind`, ...: a tensor method (or torch function) whose result is a list of views of its
+    input (the inference's sequence results, less the values/indices pairs, which `_pair_result` reads item by item)."""
+    return name in SEQ_RESULT_METHODS and name not in PAIR_RESULTS
+
+
 def _host_parts(value: ast.expr, resolve: Resolve, again: Callable[[ast.expr], IKind]) -> bool:
     """A torch call that splits or broadcasts host tensors (`torch.meshgrid(torch.arange(h), torch.arange(w))`,
     `torch.split(ids_cpu, n)`) into a sequence of host tensors: computed where its inputs live, as the inference
@@ -2136,6 +2142,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return spread  # `torch.stack([torch.randn(s, **kwargs) for ..])`: where the call sites' keys put them
     if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
+    if qual and qual.startswith("torch.") and _pieces(qual[len("torch."):]) and _host_parts(value, resolve, again):
+        return CPU_SEQ  # `torch.split(pts_cpu, 1)`, `torch.unbind(mask_cpu)`: the pieces of host tensors
     if qual and qual.startswith(HOST_ARRAY_LIBRARIES) and qual not in NUMPY_OBJECTS:
         return NDARRAY  # NumPy (and pandas) computes on the host and never returns a tensor, as the checker reads it
     if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
@@ -2220,6 +2228,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return TENSOR  # `torch.zeros(n).to(self.device)`: a host tensor copied up, as the checker reads it
         if receiver == CPU_TENSOR and meth not in NOT_CPU_METHODS:
             return CPU_TENSOR  # `ids_cpu.long()`, `lens.cpu().cumsum(0)`
+        if receiver == CPU_TENSOR and _pieces(meth):
+            # `pts.cpu().split(1)`, `.chunk(n)`, `.unbind()`: views of a host tensor, so every piece is a host tensor
+            # (the pairs, `topk` and the like, are read above); the inference reads them so (`CPU_TSEQ`)
+            return CPU_SEQ
         if receiver == CPU_TENSOR and meth in ("to", "type") and dtype_cast(value, lambda e: resolve(dotted(e))):
             return CPU_TENSOR  # `torch.from_numpy(a).to(torch.float64)`, `d.type(torch.long)`: a cast keeps it there
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor

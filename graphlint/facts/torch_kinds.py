@@ -328,6 +328,13 @@ SUMMARY_WRITERS = frozenset({
 })
 WRITER_READS = {"add_scalar": (1, "scalar_value"), "add_scalars": (1, "tag_scalar_dict"),
                 "add_histogram": (1, "values")}
+# Experiment trackers' log calls that convert every value of the logged dict in the calling thread, a tensor on the
+# host: wandb (0.31.0) `Run.log` -> `_log` -> `_partial_history_callback` (wandb_run.py:1459) -> interface.py
+# `publish_partial_history` (:765, `set_history_value` per key) -> history_value.py `set_history_value` ->
+# util.py `json_dumps_safer_history` (:786) -> `WandBHistoryJSONEncoder.default` (:746) -> `json_friendly` (:557): a
+# 0-d tensor by `.item()` (:588), any other by `.cpu().detach().numpy()` (:586); `wandb.log` is the run's `log`.
+# value: the logged dict's parameter (position, keyword).
+TRACKER_LOGS = {"wandb.log": (0, "data"), "wandb.run.log": (0, "data")}
 
 # torchvision's `Compose([...])` runs its transforms in order (`composed_transform`)
 TRANSFORM_COMPOSE = frozenset({f"torchvision.transforms.{ns}Compose" for ns in ("", "transforms.", "v2.")})

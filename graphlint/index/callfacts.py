@@ -630,6 +630,10 @@ class CallFacts:
         if isinstance(kind, OnParam):  # on a device parameter: the host where every call site passes it, or leaves None
             return CPU_TENSOR if self._host_device_param(fn, kind.name) or self._none_device(fn, kind.name) \
                 else TENSOR
+        if direct_call(kind) and self.direct(kind, owner=fn) is Base.SUMMARY_WRITER:
+            # `self.writer = make_writer(cfg)` whose body returns `SummaryWriter(..)`: a writer, read as the checker
+            # reads a call's return (`direct`: only calls of modules the storing module imports, so in its cache key)
+            return Base.SUMMARY_WRITER
         return self.settle(kind, fn, calls=False)
 
     def _host_device_param(self, fn: "FunctionInfo", name: str) -> bool:

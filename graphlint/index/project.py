@@ -1292,7 +1292,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         module class's fields are its parts, read as such."""
         if self.is_nn_module(cls):
             return frozenset()
-        names = {name for c in self.mro(cls) for name in c.factories}
+        names = {name for c in self.mro(cls) for name in (*c.factories, *c.factory_items)}
         return frozenset(f"self.{name}" for name in names if self.factory_module_field(cls, name))
 
     def factory_module_field(self, cls: ClassInfo, name: str) -> bool:
@@ -1304,10 +1304,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         nn.Module API (a registry's object never `.eval()`-ed or `load_state_dict`-ed)."""
         mro = self.mro(cls)
         descs = [desc for c in mro for desc in c.factories.get(name, ())]
-        if not descs or any(name in c.attrs or name in c.callables for c in mro):
+        # `self.net_g, cpt = get_synthesizer(..)`: the item the factory returns there must be the module
+        items = [pair for c in mro for pair in c.factory_items.get(name, ())]
+        if not (descs or items) or any(name in c.attrs or name in c.callables for c in mro):
             return False
         return all((fn := self.function_by_dotted(_factory_callee(desc))) is not None and self.returns_module(fn)
-                   for desc in descs)
+                   for desc in descs) \
+            and all((fn := self.function_by_dotted(ref)) is not None and self.returns_module(fn, i) for ref, i in items)
 
     def _returned_elements(self, base: str) -> list[tuple["ClassInfo | FunctionInfo", str]]:
         """`get_potentials()[]`, an element of the list a project function returns: instances of the project

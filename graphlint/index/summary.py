@@ -379,6 +379,9 @@ class ClassInfo:
     attrs: dict[str, Held] = field(default_factory=dict)  # attribute -> what `__init__` (or a field) puts there
     # attribute -> call descriptors whose result `__init__` stored there (`self.impl = backend.build(...)`)
     factories: dict[str, list[str]] = field(default_factory=dict)
+    # attribute -> (callee descriptor, item) of each tuple unpacking of a call's return that stores it (`self.net_g,
+    # cpt = get_synthesizer(..)`: item 0 of what `get_synthesizer` returns), read by `ProjectIndex.factory_module_field`
+    factory_items: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
     # attribute -> callables stored there (`self.act = F.silu`, `self.fn = partial(f, ...)`)
     callables: dict[str, list[str]] = field(default_factory=dict)
     # functions held in class-level dicts/lists (`_global_mapping = {"sdpa": sdpa_mask, ...}`)
@@ -1458,6 +1461,7 @@ class _Indexer(ast.NodeVisitor):
         for sub in walk_ast(node):
             if isinstance(sub, (ast.Assign, ast.AnnAssign)) and sub.value is not None:
                 targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target]
+                self._item_fields(cls, targets, sub.value)
                 for target in targets:
                     if isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
                             and target.value.id == "self":
@@ -1505,6 +1509,19 @@ class _Indexer(ast.NodeVisitor):
         if found:
             cls.device_models |= found
 
+    def _item_fields(self, cls: ClassInfo, targets: list[ast.expr], value: ast.expr) -> None:
+        """`self.net_g, cpt = get_synthesizer(path, device)`: each `self.<attr>` of a flat tuple target is item `i` of
+        what the called project callee returns (`ClassInfo.factory_items`); whether that item is a model is the
+        index's question (`returns_module`), as for `self.model = load_model(..)`."""
+        made = built_by(value, self.resolve) if isinstance(value, ast.Call) else None
+        for target in targets:
+            if made is None or not isinstance(target, ast.Tuple) \
+                    or any(isinstance(e, ast.Starred) for e in target.elts):
+                continue
+            for i, elt in enumerate(target.elts):
+                if isinstance(elt, ast.Attribute) and isinstance(elt.value, ast.Name) and elt.value.id == "self":
+                    cls.factory_items.setdefault(elt.attr, []).append((made, i))
+
     def _wrapped_elements(self, value: ast.expr, elements: dict[str, str]) -> str | None:
         """The element class of a module container (`MODULE_LIST_CALLS`) built from one parameter annotated as a
         homogeneous container of a class (`nn.ModuleDict(conditioners)`, `nn.ModuleList(blocks)`; `elements`:
@@ -1524,6 +1541,8 @@ class _Indexer(ast.NodeVisitor):
         for sub in statements(node.body):
             if not isinstance(sub, (ast.Assign, ast.AnnAssign)) or sub.value is None:
                 continue
+            if isinstance(sub, ast.Assign):
+                self._item_fields(cls, sub.targets, sub.value)
             for target in (sub.targets if isinstance(sub, ast.Assign) else [sub.target]):
                 if (entry := _self_entry(target)) and isinstance(sub.value, ast.Call) and entry not in cls.attrs:
                     # `self.timers[name] = _Timer(name)` (a cache a method fills lazily): its entries are instances

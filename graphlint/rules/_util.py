@@ -7,8 +7,10 @@ import libcst as cst
 from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
 from graphlint.facts.syntax import code_of, is_true, kwarg, method_call
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import D2H, LIBRARY_COPIES, SUMMARY_WRITERS, TENSOR_ONLY_COPIES, VMAPS, WRITER_READS
-from graphlint.facts.values import HOST_DATA, Dev, Kind
+from graphlint.facts.torch_kinds import (
+    D2H, LIBRARY_COPIES, SUMMARY_WRITERS, TENSOR_ONLY_COPIES, TRACKER_LOGS, VMAPS, WRITER_READS,
+)
+from graphlint.facts.values import DEVICE_TENSORS, HOST_DATA, Dev, Kind
 
 if False:  # typing only
     from graphlint.check.context import Context
@@ -176,14 +178,9 @@ def writer_read(ctx: "Context", node: cst.Call) -> str | None:
     # (a field the index saw built by a class call holds a `MODULE` of that class: the writer, by its construction)
     if recv.kind not in (Kind.OBJECT, Kind.MODULE) or recv.ref not in SUMMARY_WRITERS:
         return None
-    position, keyword = WRITER_READS[func.attr.value]  # type: ignore[attr-defined]
-    arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == keyword), None)
-    leading = node.args[:position + 1]
-    if arg is None and len(leading) > position and all(a.keyword is None and not a.star for a in leading):
-        arg = leading[position]
-    if arg is None:
+    value = _value_arg(node, *WRITER_READS[func.attr.value])  # type: ignore[attr-defined]
+    if value is None:
         return None
-    value = arg.value
     # `add_scalars(tag, {"a": t, "b": u})`: each value is converted
     values = [e.value for e in value.elements if isinstance(e, cst.DictElement)] if isinstance(value, cst.Dict) \
         else [value]
@@ -191,6 +188,38 @@ def writer_read(ctx: "Context", node: cst.Call) -> str | None:
     if any(ctx.is_device_tensor(v) and not ctx.val(v).weak for v in values):
         return func.attr.value  # type: ignore[attr-defined]
     return None
+
+
+def tracker_read(ctx: "Context", node: cst.Call) -> str | None:
+    """The experiment tracker's log call (`TRACKER_LOGS`: `wandb.log({"loss": loss})`) that converts a device tensor
+    of the logged dict on the host here: a value of a dict display (nested displays too), or of a dict whose string
+    keys the flow shows (`d = {"loss": loss}; wandb.log(d)`). None otherwise: a Python float, an `.item()` already
+    read (GL101's), a value of unknown kind, a project function named `log`."""
+    name = ctx.call_name(node)
+    if name not in TRACKER_LOGS:
+        return None
+    value = _value_arg(node, *TRACKER_LOGS[name])
+    return name if value is not None and _logs_device_tensor(ctx, value) else None
+
+
+def _logs_device_tensor(ctx: "Context", value: cst.BaseExpression) -> bool:
+    """A logged dict holds a device tensor the flow shows (not one only named like one)."""
+    if isinstance(value, cst.Dict):
+        return any(isinstance(e, cst.DictElement) and _logs_device_tensor(ctx, e.value) for e in value.elements)
+    val = ctx.val(value)
+    if val.keys is not None:
+        return any(v.kind in DEVICE_TENSORS and not v.weak for _k, v in val.keys)
+    return ctx.is_device_tensor(value) and not val.weak
+
+
+def _value_arg(node: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    """The argument a call passes for the parameter at `position` named `keyword`, None where it passes none (or
+    spreads its arguments)."""
+    arg = next((a for a in node.args if a.keyword is not None and a.keyword.value == keyword), None)
+    leading = node.args[:position + 1]
+    if arg is None and len(leading) > position and all(a.keyword is None and not a.star for a in leading):
+        arg = leading[position]
+    return arg.value if arg is not None else None
 
 
 def _called_library(ctx: "Context", func: cst.BaseExpression, ref: str | None) -> str | None:

@@ -15,7 +15,7 @@ from graphlint.facts.torch_kinds import D2H
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.facts.syntax import code_of, column_restricted, is_true, kwarg, method_call, positional
-from graphlint.rules._util import LOG_METHODS, helper_wait, library_copy, tensor_method, writer_read
+from graphlint.rules._util import LOG_METHODS, helper_wait, library_copy, tensor_method, tracker_read, writer_read
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -215,6 +215,9 @@ class CpuTransfer(Rule):
     writer_message = ("TensorBoard's `.{call}()` of a device tensor converts it with `.cpu().numpy()`: a copy to the "
                       "host that blocks")
 
+    tracker_message = ("`{call}()` of a device tensor converts it on the host (`.item()` / `.cpu().numpy()`): a copy "
+                       "that blocks")
+
     def visit_Call(self, node: cst.Call) -> None:
         if (helper := helper_wait(self.ctx, node, "cpu")) is not None:
             self.report(node, helper)
@@ -225,6 +228,8 @@ class CpuTransfer(Rule):
                 self.report(node, self.library_message.format(call=lib[1]))
             elif (method := writer_read(self.ctx, node)) is not None:
                 self.report(node, self.writer_message.format(call=method))
+            elif (logger := tracker_read(self.ctx, node)) is not None:
+                self.report(node, self.tracker_message.format(call=logger))
             return
         if m[1] == "copy_":
             self._copy_into_host(node, m[0])

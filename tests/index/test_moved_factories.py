@@ -247,3 +247,72 @@ def test_a_factory_module_of_unknown_class_called_in_its_holder_is_run():
     found = hot({"m": UNKNOWN_CLASS})
     assert "Direct.detect" in found
     assert "ThingDirect.detect" not in found
+
+
+TUPLE_ITEMS = """
+    import torch
+    from extlib.models import build_net
+
+    def get_synth(path, device="cuda"):
+        cpt = torch.load(path, map_location="cpu")
+        net_g = build_net(cpt["config"])
+        net_g.load_state_dict(cpt["weight"])
+        net_g.eval().to(device)
+        return net_g, cpt
+
+    def get_pair(path):
+        cfg = {"a": 1}
+        stats = torch.load(path)
+        return cfg, stats
+
+    class Voice:
+        def __init__(self, path, device):
+            self.device = device
+            self.net_g, self.cpt = get_synth(path, device)
+
+        def infer(self, feats):
+            with torch.no_grad():
+                out = self.net_g(feats.to(self.device))
+            return out.cpu().numpy()
+
+    class Lazy:
+        def load(self, path):
+            self.net_g, cpt = get_synth(path)
+
+        def infer(self, feats):
+            with torch.no_grad():
+                return self.net_g(feats.cuda()).cpu()
+
+    class Config:
+        def __init__(self, path):
+            self.net_g, self.cpt = get_synth(path)
+
+        def infer(self, feats):
+            with torch.no_grad():
+                return self.cpt(feats.cuda()).cpu()
+
+    class Pair:
+        def __init__(self, path):
+            self.cfg, self.stats = get_pair(path)
+
+        def infer(self, feats):
+            with torch.no_grad():
+                return self.cfg(feats.cuda()).cpu() + self.stats(feats.cuda()).cpu()
+"""
+
+
+def test_a_tuple_item_of_a_factory_that_is_its_module_is_a_held_model():
+    """`self.net_g, cpt = get_synth(..)` (RVC's realtime class), in `__init__` or another method: the item the factory
+    `load_state_dict`s and `eval()`s before returning it (`returns_module(fn, 0)`) is a module of unknown class, so
+    calling the field is an inference API, as for `self.model = load_model(..)`."""
+    found = hot({"m": TUPLE_ITEMS})
+    assert "Voice.infer" in found
+    assert "Lazy.infer" in found
+
+
+def test_a_tuple_item_that_is_no_module_is_no_held_model():
+    """Decoys: the checkpoint dict the same factory returns beside the model (item 1), and a factory returning a
+    config dict and a loaded state (no module API on either): calling such a field roots nothing."""
+    found = hot({"m": TUPLE_ITEMS})
+    assert "Config.infer" not in found
+    assert "Pair.infer" not in found

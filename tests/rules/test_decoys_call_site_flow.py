@@ -1170,3 +1170,57 @@ def test_hit_a_call_on_a_union_receiver_passes_device_data_to_each_members_metho
                 "Streamer | AsyncStreamer", "Streamer"):
         found = {f for f in findings(STREAMER.format(ann=ann, ind=DEVICE_IND), scope="all") if f[1].startswith("GL1")}
         assert STREAMER_ITEMS <= found, ann
+
+
+SPLIT_PIECES = """
+    import torch
+    import torch.nn as nn
+
+
+    def pick(example: torch.Tensor, n: int):
+        pts = example.cpu().squeeze(0).numpy()
+        return torch.from_numpy(pts[:n])
+
+
+    def pick2(example: torch.Tensor, n: int):
+        return example.cpu()[:n]
+
+
+    def pick3(example: torch.Tensor, n: int):
+        return example.cpu()[:n]
+
+
+    def pick4(example: torch.Tensor, n: int):
+        return example.cpu()[:n]
+
+
+    class Enc(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(3, 3)
+
+        def forward(self, points):
+            whole = points.HERE()
+            for piece in whole.chunk(2):
+                pick(piece, 4)
+            first = torch.split(whole, 1)[0]
+            pick2(first, 2)
+            a, b = whole.unbind(0)
+            pick3(a, 2)
+            c = [pick4(x, 2) for x in torch.unbind(whole)]
+            return self.l(points)
+"""
+
+
+def test_hit_pieces_of_a_device_tensor_reach_the_callee_on_the_device():
+    """`.chunk()` / `torch.split()` / `.unbind()` / `torch.unbind()` pieces of a device tensor, iterated, indexed,
+    unpacked or named by a comprehension, are device tensors: the callee's `.cpu()` is a read (at the call where
+    the unit sees the piece, in the callee where the call-site facts carry it)."""
+    assert findings(SPLIT_PIECES.replace("HERE", "cuda")) == {
+        (6, "GL103"), (11, "GL103"), (15, "GL103"), (19, "GL103"), (32, "GL103"), (34, "GL103"), (35, "GL103")}
+
+
+def test_decoy_pieces_of_a_host_tensor_reach_the_callee_on_the_host():
+    """`[sample_fps(x) for x in points.cpu().split(1, dim=0)]`: a host tensor's pieces are views of it, so
+    each is a host tensor in the callee (`example.cpu()` copies nothing), in every form the pieces are taken."""
+    assert findings(SPLIT_PIECES.replace("HERE", "cpu")) == {(28, "GL103")}

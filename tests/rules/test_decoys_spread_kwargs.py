@@ -7,6 +7,8 @@ its own unknown `**kwargs` on."""
 
 from __future__ import annotations
 
+import textwrap
+
 from snippets import check, findings
 
 GEN = """
@@ -267,3 +269,72 @@ def test_as_tensor_in_the_non_tensor_arm_of_a_union_parameter_builds_on_the_host
             def forward(self, x):
                 return x
     """, scope="all")
+
+
+
+RELAY = """
+    import torch
+    import torch.nn as nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.l(x)
+
+
+    def noise(n, **kwargs):
+        return torch.randn(n, 4, **kwargs)
+
+
+    def relay(n, **kwargs):
+        return noise(n, **kwargs)
+
+
+    def named(n, device=None, **kwargs):
+        return noise(n, **kwargs)
+
+
+    def main(opts):
+        device = torch.device("cuda")
+        net = Net().to(device)
+        for step in range(10):
+{body}
+
+    if __name__ == "__main__":
+        main({})
+"""
+
+
+def _relay(body: str) -> str:
+    lines = textwrap.dedent(body).strip("\n").splitlines()  # (nested lines keep their indent)
+    return RELAY.replace("{body}", "\n".join(" " * 12 + line for line in lines))
+
+
+def test_hit_a_relay_returning_a_spread_factory_is_placed_by_its_callers_keywords():
+    """`relay(n, **kw)` returns `noise(n, **kw)`, whose factory spreads its `**kwargs`: one hop, the outer call's
+    keywords are the factory's. `relay(4, device=device)` is a device tensor (its test reads the device), `relay(4,
+    dtype=..)` a host tensor (its `.to(device)` uploads)."""
+    src = _relay("""
+        a = relay(4, device=device)
+        if a.sum() > 0:
+            a = net(a.to(device))
+        b = relay(4, dtype=torch.float32)
+        y = net(b.to(device))
+    """)
+    assert findings(src, scope="hot") == {(28, "GL131"), (31, "GL110"), (34, "GL131")}
+
+
+def test_decoy_a_relay_given_unknown_keys_or_a_named_device_claims_nothing():
+    """The relay given the caller's `**opts` (keys unknown), and a relay with a `device` parameter of its own (the
+    keyword never reaches the mapping): no placement is read through, so no upload is claimed."""
+    src = _relay("""
+        c = relay(4, **opts)
+        z = net(c.to(device))
+        d = named(4, device=device)
+        z = net(d.to(device))
+    """)
+    assert findings(src, scope="hot") == {(28, "GL131")}

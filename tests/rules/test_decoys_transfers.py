@@ -1982,3 +1982,59 @@ def test_basicsr_image_converters():
     """
     assert findings(src) == {(13, "GL131"), (15, "GL103"), (16, "GL103")}
     assert findings(src, scope="all") == {(13, "GL131"), (15, "GL103"), (16, "GL103"), (23, "GL103")}
+
+
+def test_wandb_log_converts_a_device_value_on_the_host():
+    """`wandb.log({"loss": loss})` converts each logged value in the calling thread (wandb's `json_friendly`: `.item()`
+    of a 0-d tensor, `.cpu().detach().numpy()` of another): a device value is a blocking copy, in a dict display, a
+    nested one, or a dict the flow shows by its keys. Decoys: `.item()` (GL101's read only), Python numbers, a value
+    of unknown kind, and a project function named `log`."""
+    src = """
+        import torch
+        import wandb
+        def log(d):
+            print(d)
+        def train_step(x: torch.Tensor, step: int, stats):
+            loss = x.pow(2).sum()
+            wandb.log({"loss": loss})
+            wandb.log({"train": {"loss": loss}}, step=step)
+            d = {"loss": loss, "lr": 0.1}
+            wandb.log(d)
+            wandb.log(data={"loss": loss})
+            wandb.log({"loss": loss.item()})
+            wandb.log({"lr": 0.1, "n": step})
+            wandb.log({"s": stats})
+            log({"loss": loss})
+            return loss
+    """
+    assert findings(src, scope="all") == {(7, "GL103"), (8, "GL103"), (10, "GL103"), (11, "GL103"), (12, "GL101")}
+
+
+def test_tensorboard_writer_returned_by_a_project_function_is_one():
+    """`self.writer = make_writer(cfg)` whose body returns a `SummaryWriter(..)` (directly or through a local) holds a
+    writer, as a local bound to the call does. Decoy: a project factory returning a project class with an
+    `add_scalar` of its own."""
+    src = """
+        import torch
+        from torch.utils.tensorboard import SummaryWriter
+        class Board:
+            def add_scalar(self, tag, value, step):
+                pass
+        def make_writer(path):
+            w = SummaryWriter(path)
+            return w
+        def make_board(path):
+            return Board()
+        class Trainer:
+            def __init__(self):
+                self.writer = make_writer("runs")
+                self.board = make_board("runs")
+            def train_step(self, x: torch.Tensor, step: int):
+                loss = x.pow(2).sum()
+                writer = make_writer("runs")
+                self.writer.add_scalar("loss", loss, step)
+                self.board.add_scalar("loss", loss, step)
+                writer.add_scalar("loss", loss, step)
+                return loss
+    """
+    assert findings(src, scope="all") == {(18, "GL103"), (20, "GL103")}

@@ -1265,6 +1265,66 @@ def test_a_method_call_on_what_a_factory_returns_as_a_module_is_inference():
         assert name not in found, name
 
 
+# The same module handed on: SAM2's `tools/vos_inference.py` builds `predictor = build_sam2_video_predictor(..)` in
+# `main` and hands it to `vos_inference(predictor, ..)`, which runs `predictor.propagate_in_video(state)` under
+# `@torch.inference_mode()`. The parameter holds what every project call passes for it: a factory's module, moved or
+# not, also through a parameter of the caller handed on in turn.
+HANDED_FACTORY = FACTORY_RETURNS + """
+    @torch.inference_mode()
+    def run_video(predictor, frames):
+        state = predictor.init_state(frames.cuda())
+        for idx, logits in predictor.propagate(state):
+            print((logits > 0).cpu())
+
+    @torch.inference_mode()
+    def run_moved(predictor, frames):
+        return predictor.track(frames.cuda()).cpu()
+
+    def run_all(cfg, frames):
+        predictor = load(cfg)
+        run_video(predictor, frames)
+        run_moved(load(cfg).to("cuda"), frames)
+        relay(predictor, frames)
+
+    def relay(model, frames):
+        run_relayed(model, frames)
+
+    @torch.inference_mode()
+    def run_relayed(model, frames):
+        return model.track(frames.cuda()).cpu()
+
+    @torch.inference_mode()
+    def run_pair(tok, text):
+        return tok.encode_batch(text).cuda().cpu()
+
+    @torch.inference_mode()
+    def run_mixed(thing, x):
+        return thing.lookup_rows(x.cuda()).cpu()
+
+    @torch.inference_mode()
+    def run_public(predictor, x):
+        return predictor.track(x.cuda()).cpu()
+
+    def run_decoys(cfg, path, x):
+        model, tok = load_pair(cfg)
+        run_pair(tok, x)
+        run_mixed(load(cfg), x)
+        run_mixed(load_state(path), x)
+"""
+
+
+def test_a_parameter_every_caller_fills_with_a_factory_module_is_a_module():
+    """With autograd off, a method of its own called on a parameter that every project call fills with a module a
+    factory's summary shows (`returns_module`), moved by `.to` or not, or with a parameter of the caller filled so in
+    turn, runs the model. Decoys: the tokenizer item of the factory's tuple, a parameter one call fills with a state
+    dict and another with a module (not every call), and a public function no project code calls."""
+    found = hot({"infer": HANDED_FACTORY})
+    for name in ("run_video", "run_moved", "run_relayed"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("run_pair", "run_mixed", "run_public"):
+        assert name not in found, name
+
+
 # VALL-E's `infer.py`: `main` runs, with autograd off, the generation of a model a project loader returns (`model,
 # tokens = load_model(ckpt)`); the generation's loop calls parts of classes outside the tree, so it is a step root but
 # no model entry.

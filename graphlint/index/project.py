@@ -3485,14 +3485,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         anywhere in the function), constructors, warm-up and what is already reached are left out, and so is a
         gradless function that runs no model (weight initialisation, an EMA update, a checkpoint conversion)."""
         todo = [fn for fn in self.functions.values()
-                if fn.gradless and fn.key not in reached and not (fn.parent_key and fn.parent_key in reached)
+                if (fn.gradless or _generate_spans(fn)) and fn.key not in reached
+                and not (fn.parent_key and fn.parent_key in reached)
                 and not fn.qualname.endswith(".__init__") and not self._warms_up(fn)
                 and not trains(fn)]
         out: list[Seed] = []
         entries = set(model)
         while True:  # a gradless call of another one (`model.sample(x)` in a script's loop) runs the model too
             found = [fn for fn in todo if fn.key not in entries
-                     and (self._enters_model(fn, fn.gradless, entries, through_modules=True)
+                     and (self._enters_model(fn, [*fn.gradless, *_generate_spans(fn)], entries, through_modules=True)
                           or self._gradless_generation(fn, reached))]
             if not found:
                 return out
@@ -5081,6 +5082,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 def _module_api_on(head: str, fn: FunctionInfo) -> bool:
     """`fn` calls nn.Module's own API (`MODULE_API`: `eval`, `load_state_dict`, `parameters`, ..) on `head`."""
     return any(c.rpartition(".")[0] == head and c.rpartition(".")[2] in MODULE_API for c, _line in fn.calls)
+
+
+def _generate_spans(fn: FunctionInfo) -> list[tuple[int, int]]:
+    """The lines where `fn` calls `generate` on an object other than its own: a generation model's `generate` (the
+    library's `GenerationMixin.generate` runs under `torch.no_grad()`) runs with autograd off whatever the caller
+    does, so `_inference_roots` reads the call as it reads one inside a `with torch.no_grad():` block. Whether the
+    receiver is a model is `_enters_model`'s question, as for any gradless span (a method's name alone is none)."""
+    return [(line, line) for callee, line in fn.calls
+            if callee.rpartition(".")[2] == "generate" and callee != "self.generate" and not callee.startswith("super()")]
 
 
 def _model_call(callee: str, models: frozenset[str]) -> bool:

@@ -1434,3 +1434,60 @@ def test_a_while_loop_over_requests_is_a_forward_entry():
     found = hot({"pkg.__init__": "", "pkg.items": ITEMS, **WHILE_REQUESTS})
     assert found["serve"] == ("forward", ("pkg.live:<module> (script: runs the model per item)", "serve"))
     assert "copy_forever" not in found and "load" not in found
+
+
+# A generation model's `generate` runs with autograd off inside the library (transformers' `GenerationMixin.generate`
+# is decorated `torch.no_grad()`), so a function that calls it on a module is inference whether or not it switches
+# autograd off itself: SnapKV's `get_pred_single_gpu` (`model, tokenizer = load_model_and_tokenizer(..)`, the model
+# `eval()`ed), MOSS-TTSD's `run_infer_batch(model, ..)` two parameters below its loader.
+LIBRARY_GENERATE = """
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    def load(path):
+        tok = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForCausalLM.from_pretrained(path)
+        model = model.eval()
+        return model, tok
+
+    def answers(data, path):
+        model, tok = load(path)
+        for p in data:
+            out = model.generate(**tok(p, return_tensors="pt").to("cuda"))
+            print(out.cpu())
+
+    def run_batch(model, tok, prompts):
+        out = model.generate(input_ids=tok(prompts, return_tensors="pt")["input_ids"].to("cuda"))
+        return out.cpu()
+
+    def flush(model, tok, prompts):
+        return run_batch(model, tok, prompts)
+
+    def main(path):
+        model, tok = load(path)
+        flush(model, tok, ["a"])
+
+    def decoy_unknown(thing, x):
+        return thing.generate(x.to("cuda")).cpu()
+
+    def decoy_tokenizer(path, x):
+        model, tok = load(path)
+        return tok.generate(x.to("cuda")).cpu()
+
+    def decoy_trains(path, batches):
+        model, tok = load(path)
+        for b in batches:
+            loss = model.compute_loss(model.generate(b.cuda()))
+            loss.backward()
+"""
+
+
+def test_a_module_generate_is_inference_without_the_callers_no_grad():
+    """A call of `generate` on a module (a factory's return, a parameter every caller fills with one) is read as a
+    call inside a gradless block. Decoys: `generate` on an object nothing shows to be a module, on the tokenizer item
+    of the factory's tuple, and in a function that trains."""
+    found = hot({"gen": LIBRARY_GENERATE})
+    for name in ("answers", "run_batch"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("decoy_unknown", "decoy_tokenizer", "decoy_trains"):
+        assert name not in found, name

@@ -218,6 +218,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
         self._backward_memo: dict[tuple[str, int], bool] = {}  # (function key, hops) -> `_backward_below`
         self._module_heads_memo: dict[str, frozenset[str]] = {}  # function key -> what it calls nn.Module API on
+        self._handed_module_memo: dict[tuple[str, str], bool] = {}  # (function key, parameter) -> `_handed_unknown_module`
         # (function key, tuple item or -1) -> what calling it returns is a module (`returns_module`)
         self._returns_module_memo: dict[tuple[str, int], bool] = {}
         self._gradless_memo: tuple[frozenset[str], frozenset[str]] | None = None  # `_gradless_program`
@@ -483,6 +484,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._library_models_memo.clear()
         self._backward_memo.clear()
         self._module_heads_memo.clear()
+        self._handed_module_memo.clear()
         self._returns_module_memo.clear()
         self._gradless_memo = self._imported_memo = None
         self._one_pass_memo.clear()
@@ -3515,14 +3517,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         anywhere in the function), constructors, warm-up and what is already reached are left out, and so is a
         gradless function that runs no model (weight initialisation, an EMA update, a checkpoint conversion)."""
         todo = [fn for fn in self.functions.values()
-                if fn.gradless and fn.key not in reached and not (fn.parent_key and fn.parent_key in reached)
+                if (fn.gradless or _generate_spans(fn)) and fn.key not in reached
+                and not (fn.parent_key and fn.parent_key in reached)
                 and not fn.qualname.endswith(".__init__") and not self._warms_up(fn)
                 and not trains(fn)]
         out: list[Seed] = []
         entries = set(model)
         while True:  # a gradless call of another one (`model.sample(x)` in a script's loop) runs the model too
             found = [fn for fn in todo if fn.key not in entries
-                     and (self._enters_model(fn, fn.gradless, entries, through_modules=True)
+                     and (self._enters_model(fn, [*fn.gradless, *_generate_spans(fn)], entries, through_modules=True)
                           or self._gradless_generation(fn, reached))]
             if not found:
                 return out
@@ -4222,7 +4225,41 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return True
         parts = head.split(".")
         cls = self.classes.get(unit.class_key or "") if len(parts) == 2 and parts[0] == "self" else None
-        return cls is not None and parts[1] in self._module_fields(cls)
+        if cls is not None:
+            return parts[1] in self._module_fields(cls)
+        name = head[len(unit.module) + 1:] if head.startswith(f"{unit.module}.") else ""
+        owner = self._param_owner(unit, name) if name and "." not in name else None
+        return owner is not None and self._handed_unknown_module(owner, name, 0)
+
+    def _handed_unknown_module(self, owner: FunctionInfo, name: str, depth: int) -> bool:
+        """Every project call of `owner` passes a module for its parameter `name`: what a project factory returns that
+        `returns_module` shows to be one (SAM2's `vos_inference(predictor, ..)` called with `predictor =
+        build_sam2_video_predictor(..)`, whose model a config builds and `.eval()`s), moved or not, an instance of a
+        project module class, or the caller's own parameter that every call of it fills so in turn. A public function
+        no project code calls, or one call passing anything else (`None`, a config, an unknown value), says nothing."""
+        if depth > MAX_SETTLE_DEPTH or name in ("self", "cls"):
+            return False
+        key = (owner.key, name)
+        found = self._handed_module_memo.get(key)
+        if found is None:
+            self._handed_module_memo[key] = False  # (cycle guard)
+            calls = list(self._project_calls(owner, scripts=True))
+            found = self._handed_module_memo[key] = bool(calls) and all(
+                (kinds := self._slot_kinds(owner, name, caller, desc, line))
+                and all(self._module_kind(caller, kind, depth) for kind in kinds)
+                for caller, desc, line in calls)
+        return found
+
+    def _module_kind(self, caller: FunctionInfo, kind: IKind, depth: int) -> bool:
+        """An argument of kind `kind` in `caller` is a module (`_handed_unknown_module`)."""
+        if isinstance(kind, Fwd):
+            owner = self._param_owner(caller, kind.name)
+            return owner is not None and self._handed_unknown_module(owner, kind.name, depth + 1)
+        inner = kind.inner if isinstance(kind, Moved) else kind
+        if isinstance(inner, Returned) and not inner.receiver and (inner.item is None or isinstance(inner.item, int)) \
+                and self._factory_returns_module(caller, inner.callee, None if inner.item is None else str(inner.item)):
+            return True
+        return bool(self._module_classes(caller, kind))
 
     def _factory_returns_module(self, unit: FunctionInfo, factory: str, item: str | None) -> bool:
         """Calling `factory` (a project function, called directly) returns a module (item `item` of the tuple it
@@ -5077,6 +5114,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 def _module_api_on(head: str, fn: FunctionInfo) -> bool:
     """`fn` calls nn.Module's own API (`MODULE_API`: `eval`, `load_state_dict`, `parameters`, ..) on `head`."""
     return any(c.rpartition(".")[0] == head and c.rpartition(".")[2] in MODULE_API for c, _line in fn.calls)
+
+
+def _generate_spans(fn: FunctionInfo) -> list[tuple[int, int]]:
+    """The lines where `fn` calls `generate` on an object other than its own: a generation model's `generate` (the
+    library's `GenerationMixin.generate` runs under `torch.no_grad()`) runs with autograd off whatever the caller
+    does, so `_inference_roots` reads the call as it reads one inside a `with torch.no_grad():` block. Whether the
+    receiver is a model is `_enters_model`'s question, as for any gradless span (a method's name alone is none)."""
+    return [(line, line) for callee, line in fn.calls
+            if callee.rpartition(".")[2] == "generate" and callee != "self.generate" and not callee.startswith("super()")]
 
 
 def _model_call(callee: str, models: frozenset[str]) -> bool:

@@ -1265,6 +1265,66 @@ def test_a_method_call_on_what_a_factory_returns_as_a_module_is_inference():
         assert name not in found, name
 
 
+# The same module handed on: SAM2's `tools/vos_inference.py` builds `predictor = build_sam2_video_predictor(..)` in
+# `main` and hands it to `vos_inference(predictor, ..)`, which runs `predictor.propagate_in_video(state)` under
+# `@torch.inference_mode()`. The parameter holds what every project call passes for it: a factory's module, moved or
+# not, also through a parameter of the caller handed on in turn.
+HANDED_FACTORY = FACTORY_RETURNS + """
+    @torch.inference_mode()
+    def run_video(predictor, frames):
+        state = predictor.init_state(frames.cuda())
+        for idx, logits in predictor.propagate(state):
+            print((logits > 0).cpu())
+
+    @torch.inference_mode()
+    def run_moved(predictor, frames):
+        return predictor.track(frames.cuda()).cpu()
+
+    def run_all(cfg, frames):
+        predictor = load(cfg)
+        run_video(predictor, frames)
+        run_moved(load(cfg).to("cuda"), frames)
+        relay(predictor, frames)
+
+    def relay(model, frames):
+        run_relayed(model, frames)
+
+    @torch.inference_mode()
+    def run_relayed(model, frames):
+        return model.track(frames.cuda()).cpu()
+
+    @torch.inference_mode()
+    def run_pair(tok, text):
+        return tok.encode_batch(text).cuda().cpu()
+
+    @torch.inference_mode()
+    def run_mixed(thing, x):
+        return thing.lookup_rows(x.cuda()).cpu()
+
+    @torch.inference_mode()
+    def run_public(predictor, x):
+        return predictor.track(x.cuda()).cpu()
+
+    def run_decoys(cfg, path, x):
+        model, tok = load_pair(cfg)
+        run_pair(tok, x)
+        run_mixed(load(cfg), x)
+        run_mixed(load_state(path), x)
+"""
+
+
+def test_a_parameter_every_caller_fills_with_a_factory_module_is_a_module():
+    """With autograd off, a method of its own called on a parameter that every project call fills with a module a
+    factory's summary shows (`returns_module`), moved by `.to` or not, or with a parameter of the caller filled so in
+    turn, runs the model. Decoys: the tokenizer item of the factory's tuple, a parameter one call fills with a state
+    dict and another with a module (not every call), and a public function no project code calls."""
+    found = hot({"infer": HANDED_FACTORY})
+    for name in ("run_video", "run_moved", "run_relayed"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("run_pair", "run_mixed", "run_public"):
+        assert name not in found, name
+
+
 # VALL-E's `infer.py`: `main` runs, with autograd off, the generation of a model a project loader returns (`model,
 # tokens = load_model(ckpt)`); the generation's loop calls parts of classes outside the tree, so it is a step root but
 # no model entry.
@@ -1374,3 +1434,60 @@ def test_a_while_loop_over_requests_is_a_forward_entry():
     found = hot({"pkg.__init__": "", "pkg.items": ITEMS, **WHILE_REQUESTS})
     assert found["serve"] == ("forward", ("pkg.live:<module> (script: runs the model per item)", "serve"))
     assert "copy_forever" not in found and "load" not in found
+
+
+# A generation model's `generate` runs with autograd off inside the library (transformers' `GenerationMixin.generate`
+# is decorated `torch.no_grad()`), so a function that calls it on a module is inference whether or not it switches
+# autograd off itself: SnapKV's `get_pred_single_gpu` (`model, tokenizer = load_model_and_tokenizer(..)`, the model
+# `eval()`ed), MOSS-TTSD's `run_infer_batch(model, ..)` two parameters below its loader.
+LIBRARY_GENERATE = """
+    import torch
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    def load(path):
+        tok = AutoTokenizer.from_pretrained(path)
+        model = AutoModelForCausalLM.from_pretrained(path)
+        model = model.eval()
+        return model, tok
+
+    def answers(data, path):
+        model, tok = load(path)
+        for p in data:
+            out = model.generate(**tok(p, return_tensors="pt").to("cuda"))
+            print(out.cpu())
+
+    def run_batch(model, tok, prompts):
+        out = model.generate(input_ids=tok(prompts, return_tensors="pt")["input_ids"].to("cuda"))
+        return out.cpu()
+
+    def flush(model, tok, prompts):
+        return run_batch(model, tok, prompts)
+
+    def main(path):
+        model, tok = load(path)
+        flush(model, tok, ["a"])
+
+    def decoy_unknown(thing, x):
+        return thing.generate(x.to("cuda")).cpu()
+
+    def decoy_tokenizer(path, x):
+        model, tok = load(path)
+        return tok.generate(x.to("cuda")).cpu()
+
+    def decoy_trains(path, batches):
+        model, tok = load(path)
+        for b in batches:
+            loss = model.compute_loss(model.generate(b.cuda()))
+            loss.backward()
+"""
+
+
+def test_a_module_generate_is_inference_without_the_callers_no_grad():
+    """A call of `generate` on a module (a factory's return, a parameter every caller fills with one) is read as a
+    call inside a gradless block. Decoys: `generate` on an object nothing shows to be a module, on the tokenizer item
+    of the factory's tuple, and in a function that trains."""
+    found = hot({"gen": LIBRARY_GENERATE})
+    for name in ("answers", "run_batch"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("decoy_unknown", "decoy_tokenizer", "decoy_trains"):
+        assert name not in found, name

@@ -199,5 +199,8 @@ def test_a_queue_loop_whose_callee_runs_no_model_roots_nothing():
     found = hot({"pipe": WORKERS})
     # Decoys: an override running no model, a logging worker, a dict's `get(key)` in a loop that calls the model,
     # a worker that trains
-    for name in ("Chunker.process", "LogWorker.handle", "Lookup.infer", "Trainer.train_step"):
+    for name in ("Chunker.process", "LogWorker.handle", "Lookup.loop", "Trainer.train_step"):
         assert name not in found, name
+    # (`Lookup.infer` runs the held model's `generate`, gradless inside the library: an inference root of its own since
+    # session 49, not a queue's request)
+    assert found["Lookup.infer"] == ("forward", ("Lookup.infer (inference: runs the model with autograd off)",))

@@ -19,7 +19,7 @@ from graphlint.facts.host_reads import HostRead
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference, kind_val
 from graphlint.facts.kinds import GRAD_SCALER, HOST_LIST, HOST_SEQ, LIST, IKind
-from graphlint.facts.torch_kinds import (CHECKPOINT_LOADS, distribution_class, library_module_class,
+from graphlint.facts.torch_kinds import (CHECKPOINT_LOADS, LIBRARY_READS, distribution_class, library_module_class,
                                         syncing_grad_scaler)
 from graphlint.facts.values import HOST, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name, live_arms
@@ -464,6 +464,8 @@ class Context:
         if module is not None and name in module.lambda_reads:
             return [module.lambda_reads[name]]
         callees = self.callees(call) if self.index is not None else []
+        if not callees and qual in LIBRARY_READS:
+            return [LIBRARY_READS[qual]]  # a library's own helper, read from its source (`lpips.tensor2im(t)`)
         if not callees or not all(fn.host_reads for fn in callees):  # (every function the call may run waits)
             return []
         return [(tuple(self.index.call_params(fn, qual)), fn.host_reads) for fn in callees]

@@ -3,6 +3,7 @@ phase-1 index (stdlib `ast`, return-kind guesses for unannotated functions) and 
 
 from __future__ import annotations
 
+from graphlint.facts.library_facts import GENERATED
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.kinds import Base
 
@@ -209,12 +210,18 @@ def pipeline_class(name: str) -> bool:
 CHECKPOINT_LOADS = frozenset({"torch.load", "safetensors.torch.load_file", "safetensors.torch.load"})
 # Library calls that build a tensor on the host, whatever the caller's device (none takes a `device=`): xgrammar's
 # token bitmask ("an int32 tensor on CPU"; the grammar matcher fills it there), torchvision's image decoders and
-# PIL/NumPy converters. Their `.to(device)` is a pageable host-to-device copy.
-HOST_LIBRARY_TENSORS = frozenset({
+# PIL/NumPy converters. Their `.to(device)` is a pageable host-to-device copy. The rows generated from library
+# sources (`library_facts.json`: kornia's `image_to_tensor`, diffusers' `mask_pil_to_torch`, ...) join these. The hand
+# rows are those the generator leaves out as unsure (a list or a tensor by the argument's type, a factory on the
+# default device, a C++ reader) or whose library the file leaves out (torch's own: the generator reproduces
+# `to_tensor` and `read_image`).
+HOST_LIBRARY_TENSORS = GENERATED.host_tensors | frozenset({
     "xgrammar.allocate_token_bitmask", "torchvision.transforms.functional.to_tensor",
-    # BasicSR's `img2tensor(img)`: `torch.from_numpy(img.transpose(2, 0, 1))` of a NumPy image, `.float()`
+    # BasicSR's `img2tensor(img)`: `torch.from_numpy(img.transpose(2, 0, 1))` of a NumPy image, `.float()` (a list of
+    # them for a list: the generator reads the join as unsure)
     "basicsr.utils.img2tensor", "basicsr.utils.img_util.img2tensor",
-    "torchvision.transforms.functional.pil_to_tensor", "torchvision.io.read_image",
+    # (`torch.as_tensor(np.array(pic))`: on the default device by the letter, on the host in practice)
+    "torchvision.transforms.functional.pil_to_tensor",
     # torchvision's file readers and CPU decoders (`decode_jpeg` takes a `device=`: not one of these), and the v2
     # converters of a PIL image
     *(f"torchvision.io.{ns}{name}" for ns in ("", "image.")
@@ -258,6 +265,7 @@ STRING_SPLITS = {"split": False, "rsplit": False, "partition": True, "rpartition
 # `rearrange` / `repeat` / `reduce` / `einsum` return the input's backend type (a torch tensor for a torch tensor, an
 # array for an array) computed by that backend's own ops. (value: keeps a bool mask's dtype)
 DEVICE_KEEPING_LIBRARY = {
+    **dict.fromkeys(GENERATED.device_keeping, False),  # (generated from library sources: `library_facts.json`)
     "einops.rearrange": True, "einops.repeat": True, "einops.reduce": False, "einops.einsum": False,
 }
 # DLPack imports share the producer's memory (no copy): the tensor lives where the exported object did
@@ -312,6 +320,12 @@ LIBRARY_COPIES = {
     # tensor it is given, then NumPy
     **{f"basicsr.utils.{ns}tensor2img": D2H for ns in ("", "img_util.")},
 }
+# Library functions that read a parameter on the host on every call (`.cpu()`, `.item()`, `.tolist()`, `int()`),
+# generated from their source as `FunctionInfo.host_reads` reads a project helper's (`library_facts.json`:
+# `lpips.tensor2im(t)`, k-diffusion's `sample_lms(model, x, sigmas)`): function -> (its positional parameters, the
+# reads as `HostRead`s, line 0). A call passing a device tensor for one waits there (`Context.helper_read`).
+LIBRARY_READS = {name: (params, tuple((param, kind, 0, read) for param, kind, read in reads))
+                 for name, (params, reads) in GENERATED.reads.items()}
 # Library copies that take tensors only (`tensor2img` raises a TypeError for anything else): an argument nothing types
 # is claimed on the device where a root reaches the code, as the receiver of a `.cpu()` is (`Context.claims_device`);
 # `to_pil_image` converts NumPy arrays too, so an untyped argument says nothing there

@@ -125,6 +125,7 @@ class AssignedTypes:
         if self._foreign_table is not None:
             return self._foreign_table
         if self._foreign_building:
+            self.guard_cut()  # type: ignore[attr-defined]
             return {}
         self._foreign_building = True
         table: dict[tuple[str, str], list[str]] = {}

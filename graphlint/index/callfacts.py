@@ -34,6 +34,14 @@ class ProjectIndex(Protocol):
 
     def call_edges(self, caller: FunctionInfo | None, module: str, callee: str) -> list[tuple[FunctionInfo, str]]: ...
 
+    def guard_open(self, memo: str, key: object) -> None: ...
+
+    def guard_close(self, memo: str, key: object) -> None: ...
+
+    def guard_read(self, memo: str, key: object) -> None: ...
+
+    def guard_cut(self) -> None: ...
+
     def call_params(self, fn: FunctionInfo, callee: str) -> list[str]: ...
 
     def class_by_dotted(self, name: str) -> ClassInfo | None: ...
@@ -260,13 +268,18 @@ class CallFacts:
         found = self._memo.get(fn.key)
         if found is None:
             if self._climb >= MAX_FORWARD_DEPTH:  # a chain this deep: no evidence here (not memoised)
+                self.index.guard_cut()  # (an answer cut by the climb of the questions around it)
                 return {}
             self._memo[fn.key] = {}  # a caller that forwards the parameter back (recursion): no evidence
+            self.index.guard_open("params", fn.key)
             self._climb += 1
             try:
                 found = self._memo[fn.key] = self._compute(fn)
             finally:
                 self._climb -= 1
+            self.index.guard_close("params", fn.key)
+        else:
+            self.index.guard_read("params", fn.key)
         return found
 
     def passed(self, fn: "FunctionInfo") -> dict[str, IKind]:
@@ -341,8 +354,11 @@ class CallFacts:
         dtype=torch.bool))`: a field annotated `torch.Tensor` names no dtype); None when any assignment is
         anything else, or there is none. Assignments from outside the class (`obj.x = ...`) are not seen."""
         key = (cls.key, name)
-        if key not in self._attrs:
+        if key in self._attrs:
+            self.index.guard_read("attr", key)
+        else:
             self._attrs[key] = None  # `self.a = self.b` and `self.b = self.a`: a cycle is no evidence
+            self.index.guard_open("attr", key)
             # calls are not followed here: the checker's cache keys a file on the modules it imports only; a
             # parameter stored as it came is read from its call sites, which `forwarded` puts in every file's key
             kinds = {self._stored(own, self.index.functions[meth]) for c in self._class_family(cls)
@@ -353,6 +369,7 @@ class CallFacts:
                 kinds = kinds | built if built is not None else {UNKNOWN}
             kind = join_kinds(kinds) if kinds else None
             self._attrs[key] = kind if kind in KEPT or kind in LIBRARY_OBJECTS else None
+            self.index.guard_close("attr", key)
         return self._attrs[key]
 
     def attr_rank(self, cls: "ClassInfo", name: str) -> int | None:
@@ -792,16 +809,20 @@ class CallFacts:
         ...])`, `self.age[~mask]`, `self.age += 1`: a device tensor, so `rm_factors(self.age > self.max_age)` passes a
         device mask (`Mask`)."""
         key = (cls.key, name)
-        if key not in self._self_devices:
+        if key in self._self_devices:
+            self.index.guard_read("self_device", key)
+        else:
             self._self_devices[key] = None  # a field read while its stores are read: no answer, not a cycle
             family = self._class_family(cls)
             if name in self._foreign() or any(name in c.init_fields for c in family):
-                return None
+                return None  # (final: no guard left open)
+            self.index.guard_open("self_device", key)
             kinds = {self._device_store(own, self.index.functions[meth], passed=True) for c in family
                      for meth in c.methods.values() for attr, kind in self.index.functions[meth].attr_sets
                      if attr == name and (own := _device_evidence(kind, name)) is not None}
             self._self_devices[key] = BOOL_TENSOR if kinds == {BOOL_TENSOR} \
                 else TENSOR if kinds and kinds <= {TENSOR, BOOL_TENSOR} else None
+            self.index.guard_close("self_device", key)
         return self._self_devices[key]
 
     def keyed(self, slot: str, depth: int = 0) -> IKind | None:
@@ -1134,6 +1155,7 @@ class CallFacts:
         passes for the parameters the return follows live (`FunctionInfo.follows`, `item_follows`)."""
         if item is None and returns == UNKNOWN and target.follows:
             if (caller.key, callee) in self._following:
+                self.index.guard_cut()  # (an answer the questions around it cut)
                 return CYCLE  # `w = self._lead(w, s)` read while `_lead`'s argument is: what `w`'s other values say
             self._following.add((caller.key, callee))
             try:
@@ -1368,7 +1390,11 @@ class CallFacts:
             return None
         if fn.key not in self._device_ctx:
             self._device_ctx[fn.key] = None
+            self.index.guard_open("device_ctx", fn.key)
             self._device_ctx[fn.key] = self._device_sites(fn)
+            self.index.guard_close("device_ctx", fn.key)
+        else:
+            self.index.guard_read("device_ctx", fn.key)
         return self._device_ctx[fn.key]
 
     def _device_sites(self, fn: "FunctionInfo") -> Dev | None:
@@ -1505,9 +1531,12 @@ class CallFacts:
         None where the evidence is incomplete: no `**kwargs`, no resolved site (`_sites`), a site whose arguments
         were not recorded, or one that passes a `**mapping` of unknown keys."""
         if fn.key in self._received:
+            self.index.guard_read("received", fn.key)
             return self._received[fn.key]
         self._received[fn.key] = None  # a cycle of forwarding calls: no evidence
+        self.index.guard_open("received", fn.key)
         found = self._received[fn.key] = self._read_received(fn) if fn.star_kwargs else None
+        self.index.guard_close("received", fn.key)
         return found
 
     def _read_received(self, fn: "FunctionInfo") -> dict[str, IKind] | None:
@@ -1554,9 +1583,12 @@ class CallFacts:
         `**kwargs` passed on): a `Spread`, or None (mixed, or the evidence
         is incomplete)."""
         if fn.key in self._spread_devices:
+            self.index.guard_read("spread", fn.key)
             return self._spread_devices[fn.key]
         self._spread_devices[fn.key] = None  # a cycle of forwarding calls: no evidence
+        self.index.guard_open("spread", fn.key)
         found = self._spread_devices[fn.key] = self._read_spread_device(fn) if fn.star_kwargs else None
+        self.index.guard_close("spread", fn.key)
         return found
 
     def _read_spread_device(self, fn: "FunctionInfo") -> Spread | None:
@@ -1636,9 +1668,12 @@ class CallFacts:
         settled where they are passed (hop by hop through callers that pass their own `*args` on). None where the
         evidence is incomplete: no `*args`, no resolved site, or a site whose arguments were not recorded."""
         if fn.key in self._star_passed:
+            self.index.guard_read("star_passed", fn.key)
             return self._star_passed[fn.key]
         self._star_passed[fn.key] = None  # a cycle of forwarding calls: no evidence
+        self.index.guard_open("star_passed", fn.key)
         found = self._star_passed[fn.key] = self._read_star_passed(fn) if fn.star_args else None
+        self.index.guard_close("star_passed", fn.key)
         return found
 
     def _read_star_passed(self, fn: "FunctionInfo") -> list[tuple[IKind, ...]] | None:

@@ -101,7 +101,11 @@ class PatchEdges:
         key = (caller.key, param)
         if key not in self._bound_memo:
             self._bound_memo[key] = []  # cycle guard
+            self.guard_open("bound", key)  # type: ignore[attr-defined]
             self._bound_memo[key] = list(self._bound_values(caller, param))
+            self.guard_close("bound", key)  # type: ignore[attr-defined]
+        else:
+            self.guard_read("bound", key)  # type: ignore[attr-defined]
         return self._bound_memo[key]
 
     def _bound_values(self, fn: FunctionInfo, param: str) -> Iterator[tuple[FunctionInfo, str]]:

@@ -174,7 +174,8 @@ class HotInfo:
 Seed = tuple[FunctionInfo, str, "Hop | None", bool]
 
 
-NO_EDGES: tuple[tuple[FunctionInfo, str], ...] = ()  # (one object for every call that reaches nothing)
+Edges = tuple[tuple[FunctionInfo, str], ...]  # a call's targets, each with how (`call_edges`)
+NO_EDGES: Edges = ()  # (one object for every call that reaches nothing)
 
 
 class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleDefiners, StructuralTypes):
@@ -286,8 +287,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # id(caller) -> (caller, {callee (or (module, callee) outside the caller's module): `call_edges`' answer}) of
         # each outermost call: the hot path's tiers and the rules ask the same call again and again (274k calls, 46%
         # distinct, on transformers' models/). Nested dicts keyed by the summaries' own strings keep it small.
-        self._edges_memo: dict[int, tuple[FunctionInfo | None, dict[object, tuple[tuple[FunctionInfo, str], ...]]]] = {}
-        self._edges_depth = 0  # `call_edges` calls in progress: an inner one may meet a cycle guard, so no memo
+        # Each answer is kept twice: the one outermost calls read, and the one inner calls read (None: not yet asked
+        # without meeting a cycle guard's placeholder, `call_edges`).
+        self._edges_memo: dict[int, tuple[FunctionInfo | None, dict[object, tuple[Edges, Edges | None]]]] = {}
+        self._edges_depth = 0  # `call_edges` calls in progress (an outermost one's answer is kept whatever it met)
+        # (memo, key) of the answers being computed, whose memo holds a cycle guard's placeholder meanwhile; and how
+        # many times a question read such a placeholder (`guard_read`): an answer computed meanwhile may differ from
+        # one asked afresh, so an inner `call_edges` keeps only an answer that read none
+        self._open_guards: set[tuple[str, object]] = set()
+        self.guard_reads = 0
 
     @property
     def default_device_moved(self) -> bool:
@@ -506,6 +514,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._foreign_table = None
         self.call_facts = CallFacts(self)
         self._edges_memo.clear()
+        self._open_guards.clear()  # (a question an exception ended left its guard open: its memo is gone too)
         return True
 
     # -- lookups ------------------------------------------------------------------------------
@@ -665,11 +674,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """Look `pkg.mod.Qual.name` up in `table`, following re-exports (`from .x import y` in a
         package `__init__`). Cycles in re-exports end the search instead of recursing forever."""
         if name in cache:
+            self.guard_read("dotted", name)
             return cache[name]
         cache[name] = None  # cycle guard while resolving
+        self.guard_open("dotted", name)
         result = next((found for mod, qual in self._reexports(name)
                        if (found := table.get(f"{mod}:{qual}")) is not None), None)
         cache[name] = result
+        self.guard_close("dotted", name)
         return result
 
     def mro(self, cls: ClassInfo) -> list[ClassInfo]:
@@ -847,8 +859,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def is_nn_module(self, cls: ClassInfo) -> bool:
         if cls.key in self._is_module_cache:
+            self.guard_read("is_module", cls.key)
             return self._is_module_cache[cls.key]
         self._is_module_cache[cls.key] = False  # cycle guard
+        self.guard_open("is_module", cls.key)
         result = False
         for base in cls.bases:
             tail = base.rpartition(".")[2]
@@ -862,6 +876,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if result:
                 break
         self._is_module_cache[cls.key] = result
+        self.guard_close("is_module", cls.key)
         return result
 
     def int_setting(self, cls: ClassInfo, attr: str) -> bool:
@@ -881,8 +896,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The project functions a call can reach, each with how: "" for a direct call, else the dynamic
         dispatch that was followed (a registry, a factory-built attribute, `Function.apply`, ...).
         `depth`: dispatch hops already followed to get here (an alias of an alias, which may be a cycle).
-        An outermost call's answer is kept (`_edges_memo`); one made while another is resolving is not."""
-        if depth or self._edges_depth:
+        An outermost call's answer is kept (`_edges_memo`), and so is an inner one's (asked while another call is
+        resolving: `_caller_classes` resolving every call of a parameter's function, once per question) that read no
+        cycle guard's placeholder (`guard_read`): it is the answer the question asked afresh gets. An inner call
+        reads only such answers (`clean`); an outermost call reads any, as before."""
+        if depth:
             return self._call_edges(caller, module, callee, depth)
         held = self._edges_memo.get(id(caller))
         if held is None:
@@ -890,13 +908,37 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         answers = held[1]
         key: object = callee if caller is not None and module == caller.module else (module, callee)
         kept = answers.get(key)
-        if kept is None:
-            self._edges_depth += 1
-            try:
-                kept = answers[key] = tuple(self._call_edges(caller, module, callee, 0)) or NO_EDGES
-            finally:
-                self._edges_depth -= 1
-        return list(kept)
+        inner = self._edges_depth > 0
+        if kept is not None and (found := kept[1] if inner else kept[0]) is not None:
+            return list(found)
+        reads = self.guard_reads
+        self._edges_depth += 1
+        try:
+            edges = tuple(self._call_edges(caller, module, callee, 0)) or NO_EDGES
+        finally:
+            self._edges_depth -= 1
+        clean = edges if self.guard_reads == reads else None
+        if kept is None and (clean is not None or not inner):
+            answers[key] = (edges, clean)
+        elif kept is not None and clean is not None:
+            answers[key] = (kept[0], clean)  # (an outermost call keeps the answer it got first, as before)
+        return list(edges)
+
+    def guard_open(self, memo: str, key: object) -> None:
+        """`memo[key]` holds a cycle guard's placeholder until `guard_close`."""
+        self._open_guards.add((memo, key))
+
+    def guard_close(self, memo: str, key: object) -> None:
+        self._open_guards.discard((memo, key))
+
+    def guard_read(self, memo: str, key: object) -> None:
+        """A question read `memo[key]`: counted where that is a placeholder (`guard_reads`)."""
+        if (memo, key) in self._open_guards:
+            self.guard_reads += 1
+
+    def guard_cut(self) -> None:
+        """A question got a cut answer from the state of those around it (a depth they climbed, a cycle they are in)."""
+        self.guard_reads += 1
 
     def _call_edges(self, caller: FunctionInfo | None, module: str, callee: str,
                     depth: int) -> list[tuple[FunctionInfo, str]]:
@@ -1097,6 +1139,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         (recorded next to capture regions), each with the `via` label `param = self of Caller.method`."""
         key = (fn.key, param)
         if key in self._handed:
+            self.guard_read("handed", key)
             return self._handed[key]
         if self._handed_to is None:  # name -> the slots some call fills with a parameter: most have none
             self._handed_to = {}
@@ -1108,6 +1151,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if self._handed_to.get(fn.qualname.rpartition(".")[2], set()).isdisjoint({param, str(i), str(i - 1)}):
             return []  # (`i - 1`: a method's first parameter is implicit at `obj.m(...)`)
         self._handed[key] = []  # cycle guard
+        self.guard_open("handed", key)
         out: dict[str, tuple[ClassInfo, str]] = {}
         for caller, desc, line in (self._project_calls(fn, handing=True) if depth <= MAX_SETTLE_DEPTH else ()):
             params = self.call_params(fn, desc)
@@ -1122,6 +1166,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     for cls, how in self._handed_self(caller, ref[len(PARAM):], depth + 1):
                         out.setdefault(cls.key, (cls, how))
         self._handed[key] = list(out.values())
+        self.guard_close("handed", key)
         return self._handed[key]
 
     def _instance_call(self, cls: ClassInfo) -> list[FunctionInfo]:
@@ -1617,12 +1662,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if depth > MAX_REEXPORT_HOPS:
                 return {}
             table = self._stars[module] = {}  # cycle guard: modules that import each other with `*`
+            self.guard_open("stars", module)
             for written in self.modules[module].star_imports:  # a later one rebinds a name, as at run time
                 star = self.project_module(written)
                 if star is None:
                     continue
                 table.update({n: f"{star}.{n}" for n in self.modules[star].public_names()})
                 table.update({n: f"{star}.{n}" for n in self._star_names(star, depth + 1)})
+            self.guard_close("stars", module)
+        else:
+            self.guard_read("stars", module)
         return table
 
     def _canonical(self, name: str) -> str:
@@ -1821,7 +1870,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         found = self._stored_memo.get(key)
         if found is None:
             self._stored_memo[key] = []  # cycle guard (`self.model = self.model if keep else load()`)
+            self.guard_open("stored", key)
             found = self._stored_memo[key] = self._param_stores_classes(cls, name)
+            self.guard_close("stored", key)
+        else:
+            self.guard_read("stored", key)
         return found
 
     def _param_stores_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
@@ -4071,11 +4124,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         key = (owner.key, name, modules, every)
         found = self._caller_memo.get(key)
         if found is not None:
+            self.guard_read("caller", key)
             return found
         if not self._may_pass_classes(owner, name, every):
             self._caller_memo[key] = []
             return []
         self._caller_memo[key] = []  # cycle guard
+        self.guard_open("caller", key)
         out: dict[str, tuple[ClassInfo, str]] = {}
         # (the calls recording their arguments first: most parameters have none, and resolving every call of a
         # common method name only to find that is the cost `passing_calls_named` avoids; `every` then reads all
@@ -4091,6 +4146,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             for cls, how in passed:
                 out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
         self._caller_memo[key] = list(out.values())
+        self.guard_close("caller", key)
         return self._caller_memo[key]
 
     def _may_pass_classes(self, owner: FunctionInfo, name: str, every: bool) -> bool:
@@ -4366,11 +4422,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         found = self._backward_memo.get((fn.key, hops))
         if found is None:
             self._backward_memo[(fn.key, hops)] = False  # (a recursive call below finds no backward through `fn`)
+            self.guard_open("backward", (fn.key, hops))
             found = self._backward_memo[(fn.key, hops)] = any(
                 callee.rpartition(".")[2] == "backward" for callee, _line in fn.calls
             ) or hops > 1 and any(self._backward_below(t, hops - 1) for callee, _line in fn.calls
                                   for t, how in self.call_edges(fn, fn.module, callee)
                                   if not how.startswith((*BY_NAME, NEW, SOLE_DEFINER)) and t.key != fn.key)
+            self.guard_close("backward", (fn.key, hops))
+        else:
+            self.guard_read("backward", (fn.key, hops))
         return found
 
     def _trained_part(self, fn: FunctionInfo, callee: str, line: int) -> str:
@@ -4951,7 +5011,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         found = self._escaped_calls.get(fn.key)
         if found is None:
             self._escaped_calls[fn.key] = False
+            self.guard_open("escaped", fn.key)
             found = self._escaped_calls[fn.key] = self._escapes(fn) and bool(self._call_sites(fn))
+            self.guard_close("escaped", fn.key)
+        else:
+            self.guard_read("escaped", fn.key)
         return found
 
     def _field_aliases(self, fn: FunctionInfo) -> list[str]:

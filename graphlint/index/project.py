@@ -1117,8 +1117,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
         key = (owner.key, name)
         if key in self._handing_classes:
+            self.guard_read("handing", key)  # (a cut answer: `call_edges` keeps no inner answer built on it)
             return []
         self._handing_classes.add(key)
+        self.guard_open("handing", key)
         try:
             if not any(handed(*call)[1] for call in self._project_calls(owner, handing=True)):
                 return []
@@ -1132,6 +1134,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return list(out.values())
         finally:
             self._handing_classes.discard(key)
+            self.guard_close("handing", key)
 
     def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
         """The classes whose instances the project's calls of `fn` pass for `param` as their own `self`
@@ -2995,8 +2998,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         out: dict[str, tuple[FunctionInfo, str]] = {fn.key: (fn, how) for fn, how in self._rebound_methods(cls, name)}
         key = (cls.key, name)
         if key in self._storing:
+            self.guard_read("storing", key)
             return list(out.values())
         self._storing.add(key)
+        self.guard_open("storing", key)
         try:
             for c in self.mro(cls):
                 init = self.functions.get(c.methods.get("__init__", ""))
@@ -3009,6 +3014,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 break  # the nearest `__init__` is the one that runs
         finally:
             self._storing.discard(key)
+            self.guard_close("storing", key)
         return list(out.values())
 
     def _rebound_methods(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:

@@ -4335,8 +4335,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return summary (`makes` / `item_makes`): an instance of a project nn.Module class (`return Net(cfg)`), a local
         that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
         model`, `m = torch.load(p); m.load_state_dict(sd)`: `MODULE_API`, which no tensor, dict, optimizer or
-        tokenizer has), or the return of a project factory that does, up to MAX_SETTLE_DEPTH factories down. A
-        state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
+        tokenizer has), what a library's model loader makes (`return AutoModelForCausalLM.from_pretrained(p)`,
+        `timm.create_model(name)`: `is_model_loader`, SnapKV's `load_model_and_tokenizer`), or the return of a
+        project factory that does, up to MAX_SETTLE_DEPTH factories down. A state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
         item) and an optimizer are no module. (Not the annotation, `-> nn.Module`: a method picking one of its
         modules (`_select_expert(t)`) hands out a part, whose `reset_parameters()` runs no model.)"""
         key = (fn.key, -1 if item is None else item)
@@ -4363,6 +4364,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cls = self.class_by_dotted(name)
         if cls is not None:
             return self.is_nn_module(cls)
+        if called and is_model_loader(name):  # (a library's model loader: `AutoModelForCausalLM.from_pretrained(p)`)
+            owner = self.class_by_dotted(name.rpartition(".")[0])
+            return owner is None or self.is_nn_module(owner)
         factory = self.function_by_dotted(name) if called else None
         return factory is not None and factory.parent_key != fn.key \
             and self._summary_module(factory, None, seen)

@@ -1491,3 +1491,67 @@ def test_a_module_generate_is_inference_without_the_callers_no_grad():
         assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
     for name in ("decoy_unknown", "decoy_tokenizer", "decoy_trains"):
         assert name not in found, name
+
+
+# A project factory returning what a library's model loader makes (`AutoModelForCausalLM.from_pretrained(p)`,
+# `timm.create_model(name)`, `torch.hub.load(..)`: `summary.is_model_loader`) returns a module, with no module API
+# called on it (SnapKV's `load_model_and_tokenizer`, one loader call per model family). A tokenizer or config loaded
+# the same way is none.
+LIBRARY_LOADER_FACTORY = """
+    import timm
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    def load(path, family):
+        if family == "llama":
+            model = AutoModelForCausalLM.from_pretrained(path, torch_dtype=torch.float16)
+        else:
+            model = AutoModelForCausalLM.from_pretrained(path, device_map="auto")
+        tok = AutoTokenizer.from_pretrained(path)
+        return model, tok
+
+    def backbone(name):
+        return timm.create_model(name, pretrained=True)
+
+    def load_tok(path):
+        return AutoTokenizer.from_pretrained(path)
+
+    def load_config(path):
+        return AutoConfig.from_pretrained(path)
+
+    def answers(data, path, family):
+        model, tok = load(path, family)
+        for p in data:
+            out = model.generate(**tok(p, return_tensors="pt").to("cuda"))
+            print(out.cpu())
+
+    @torch.no_grad()
+    def embed(images, name):
+        net = backbone(name)
+        return [net.forward_features(x.cuda()).cpu() for x in images]
+
+    def decoy_tok_item(data, path, family):
+        model, tok = load(path, family)
+        return [tok.generate(x.to("cuda")).cpu() for x in data]
+
+    def decoy_tok(data, path):
+        tok = load_tok(path)
+        return [tok.generate(x.to("cuda")).cpu() for x in data]
+
+    @torch.no_grad()
+    def decoy_config(data, path):
+        cfg = load_config(path)
+        return [cfg.generate(x.to("cuda")).cpu() for x in data]
+"""
+
+
+def test_a_factory_returning_a_library_loaders_model_returns_a_module():
+    """A project factory returning `AutoModelForCausalLM.from_pretrained(..)` (in either arm of a branch, no
+    `eval()` called) or `timm.create_model(..)` hands out a module, so a `generate` or gradless method call of its
+    return is inference. Decoys: the tokenizer item of the same factory, a factory returning only a tokenizer, one
+    returning a config (`AutoConfig.from_pretrained`)."""
+    found = hot({"gen": LIBRARY_LOADER_FACTORY})
+    for name in ("answers", "embed"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("decoy_tok_item", "decoy_tok", "decoy_config"):
+        assert name not in found, name

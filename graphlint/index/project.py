@@ -4520,16 +4520,33 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _runs_parts(self, fn: FunctionInfo, model: set[str]) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, whose own calls enter the
         model (`self.generator(noise, t)`, a part's forward): a pipeline module's `inference`, the entry a script
-        calls under `torch.no_grad()`. One hop: a module method that only calls other such methods is not followed.
-        Weight initialisation and EMA updates call no part's forward, so they stay out."""
+        calls under `torch.no_grad()`. Its own private helpers are followed (`step` calling `self._step(codes)`,
+        which runs `self.lm(..)`: moshi's `LMGen`): a helper is the method's body split out, not another entry. A
+        module method that only calls other public methods is not followed. Weight initialisation and EMA updates
+        call no part's forward, so they stay out."""
         key = (fn.key, len(model))  # (the entry sets only grow within one hot map)
         found = self._parts_memo.get(key)
         if found is None:
-            cls = self.classes.get(fn.class_key) if fn.class_key else None
-            found = self._parts_memo[key] = cls is not None and fn.parent_key is None \
-                and fn.qualname.rpartition(".")[2] not in ("__init__", *HOT_METHOD_NAMES) and self.is_nn_module(cls) \
-                and self._enters_model(fn, [(fn.lineno, fn.end_lineno)], model)
+            found = self._parts_memo[key] = self._module_method_runs_parts(fn, model, frozenset())
         return found
+
+    def _module_method_runs_parts(self, fn: FunctionInfo, model: set[str], seen: frozenset[str]) -> bool:
+        """`_runs_parts`, `seen` holding the methods whose private helper led to `fn` (no memo: an answer cut by the
+        guard depends on the path)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is None or fn.parent_key is not None or fn.key in seen or len(seen) > MAX_SETTLE_DEPTH \
+                or fn.qualname.rpartition(".")[2] in ("__init__", *HOT_METHOD_NAMES) or not self.is_nn_module(cls):
+            return False
+        return self._enters_model(fn, [(fn.lineno, fn.end_lineno)], model) or any(
+            self._module_method_runs_parts(helper, model, seen | {fn.key}) for helper in self._private_helpers(fn))
+
+    def _private_helpers(self, fn: FunctionInfo) -> Iterator[FunctionInfo]:
+        """The private methods `fn` calls on its own instance (`self._step(x)`, not a dunder), resolved by the class."""
+        for callee, _line in fn.calls:
+            head, _, meth = callee.rpartition(".")
+            if head == "self" and meth.startswith("_") and not meth.startswith("__"):
+                yield from (t for t, how in self.call_edges(fn, fn.module, callee)
+                            if not how.startswith((*BY_NAME, NEW)))
 
     def _request_neighbours(self, caller: FunctionInfo, fn: FunctionInfo, reached: dict[str, HotInfo],
                             model: frozenset[str], out: dict[str, Seed]) -> None:

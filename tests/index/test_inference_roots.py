@@ -1555,3 +1555,69 @@ def test_a_factory_returning_a_library_loaders_model_returns_a_module():
         assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
     for name in ("decoy_tok_item", "decoy_tok", "decoy_config"):
         assert name not in found, name
+
+
+# A module method that runs its parts through its own private helper (`step` calling `self._step(codes)`, which calls
+# `self.lm(codes)`: moshi's `LMGen.step`) runs the model as one that calls them itself, so a caller's gradless loop
+# over it is inference. A helper that only resets state or initialises weights runs no part.
+PRIVATE_HELPER = """
+    import torch
+    from torch import nn
+
+    class LM(nn.Module):
+        def __init__(self, width: int):
+            super().__init__()
+            self.proj = nn.Embedding(width, width)
+
+        def forward(self, codes):
+            return self.proj(codes).argmax(-1)
+
+    class Gen(nn.Module):
+        def __init__(self, lm: LM):
+            super().__init__()
+            self.lm = lm
+
+        def _step(self, codes):
+            return self.lm(codes)
+
+        def step(self, codes):
+            return self._step(codes)
+
+    class Resetter(nn.Module):
+        def __init__(self, lm: LM):
+            super().__init__()
+            self.lm = lm
+
+        def _reset(self, codes):
+            for p in self.lm.parameters():
+                p.zero_()
+            return codes
+
+        def step(self, codes):
+            return self._reset(codes)
+
+    class State:
+        def __init__(self, lm: LM):
+            self.gen = Gen(lm)
+
+        @torch.no_grad()
+        def run(self, pcm):
+            return [self.gen.step(chunk).cpu() for chunk in pcm.split(4, dim=1)]
+
+    class DecoyState:
+        def __init__(self, lm: LM):
+            self.gen = Resetter(lm)
+
+        @torch.no_grad()
+        def run(self, pcm):
+            return [self.gen.step(chunk).cpu() for chunk in pcm.split(4, dim=1)]
+"""
+
+
+def test_a_module_method_running_its_parts_through_a_private_helper_runs_the_model():
+    """`Gen.step` runs `self.lm` through `self._step`: a gradless loop over it is inference. Decoy: `Resetter.step`,
+    whose private helper only zeroes the weights, runs no model, so `DecoyState.run` stays cold."""
+    found = hot({"gen": PRIVATE_HELPER})
+    assert found["State.run"] == ("forward", ("State.run (inference: runs the model with autograd off)",))
+    assert "DecoyState.run" not in found
+    assert "Resetter.step" not in found

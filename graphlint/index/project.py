@@ -30,7 +30,7 @@ from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, OWN_PARTS, Serv
 from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     MODEL_LOADERS, TRAINING_CALLS, import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -2915,7 +2915,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         for target, how in self._passed_callables(caller, handed, depth + 1):
                             out.setdefault(target.key, (target, how))
                         continue
-                    for target, _how in self.call_edges(caller, caller.module, ref):
+                    for target, _how in self._handed_ref_edges(caller, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
 
@@ -2934,9 +2934,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 param = self._slot_param(callee, desc, slot)
                 if param is None or not self._calls_param(callee, param):
                     continue
-                for target, how in self.call_edges(fn, fn.module, ref):
+                for target, how in self._handed_ref_edges(fn, ref):
                     out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
         return list(out.values())
+
+    def _handed_ref_edges(self, caller: FunctionInfo, ref: str) -> list[tuple[FunctionInfo, str]]:
+        """What the callable `caller` hands on as `ref` (`callable_args`) runs when called. A method of a local or a
+        parameter (`BOUND`: Show-o's `sample_fn(z, model.t2i_generate)`) is resolved as the call `model.t2i_generate(
+        ..)` by what its receiver is; a method's name alone is no evidence of which class it belongs to."""
+        if ref.startswith(BOUND):
+            return [(t, how) for t, how in self.call_edges(caller, caller.module, ref[len(BOUND):])
+                    if not how.startswith((*BY_NAME, NEW))]
+        return self.call_edges(caller, caller.module, ref)
 
     def called_param_edges(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
         """What `fn` runs by calling a parameter no edge resolves (`callback(policy)`, `fn(x)`): the functions, bound
@@ -3997,9 +4006,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 if self._runs_model(unit, fn, callee, receivers, model, through_modules):
                     return True
             if any(self._hands_model(unit, rec, receivers) for rec in unit.call_args
-                   if unit is not fn or _within(rec[1], spans)):
+                   if unit is not fn or _within(rec[1], spans)) \
+                    or any(self._hands_model_method(unit, rec, model, through_modules) for rec in unit.callable_args
+                           if rec[3].startswith(BOUND) and (unit is not fn or _within(rec[1], spans))):
                 return True
         return False
+
+    def _hands_model_method(self, unit: FunctionInfo, rec: tuple[str, int, str, str], model: set[str],
+                            through_modules: bool) -> bool:
+        """One call of `unit` hands a model's method (`BOUND`: Show-o's `sample_fn(z, model.t2i_generate)`, the
+        method resolved by what `model` is) to a project function that calls the parameter it fills: the call runs
+        the model, as handing the model itself does (`_hands_model`). The method is a model entry, or (for gradless
+        code, `through_modules`) a module method that runs its parts (`_runs_parts`)."""
+        callee, _line, slot, ref = rec
+        runs = any(t.key in model or through_modules and self._runs_parts(t, model)
+                   for t, _how in self._handed_ref_edges(unit, ref))
+        return runs and self._fills_called(unit, callee, [(int(slot), None) if slot.isdigit() else (-1, slot)])
 
     def _hands_model(self, unit: FunctionInfo, rec: tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]],
                      receivers: frozenset[str]) -> bool:

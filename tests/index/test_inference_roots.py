@@ -1621,3 +1621,68 @@ def test_a_module_method_running_its_parts_through_a_private_helper_runs_the_mod
     assert found["State.run"] == ("forward", ("State.run (inference: runs the model with autograd off)",))
     assert "DecoyState.run" not in found
     assert "Resetter.step" not in found
+
+
+# A model's method handed to a sampler that calls it (`sample_ode(model.t2i_generate, z)`, Show-o's
+# `sample_fn(z, model.t2i_generate)`) runs the model there, as handing the model itself does: the method is kept with
+# its receiver (`summary.BOUND`) and resolved by what the receiver is. Decoys: a method of an object of no model class
+# (a tokenizer-like helper), and a method whose name only a model class also defines (the receiver unknown).
+BOUND_METHOD = """
+    import torch
+    from torch import nn
+
+    class Inner(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(4, 4, kernel_size=1)
+
+        def forward(self, x):
+            return self.conv(x.unsqueeze(-1)).squeeze(-1)
+
+    class Net(nn.Module):
+        def __init__(self, depth: int = 2):
+            super().__init__()
+            self.blocks = nn.ModuleList(Inner() for _ in range(depth))
+            self.head = Inner()
+
+        def t2i_generate(self, x, t):
+            return self.head(x) * t
+
+    class Schedule:
+        def t2i_generate(self, x, t):
+            return x * t
+
+    def sample_ode(fn, z, steps=10):
+        for i in range(steps):
+            z = z + fn(z, i / steps)
+        return z
+
+    def main():
+        model = Net().cuda()
+        z = torch.randn(2, 4, device="cuda")
+        with torch.no_grad():
+            samples = sample_ode(model.t2i_generate, z)
+        return samples.cpu()
+
+    def decoy_plain():
+        sched = Schedule()
+        z = torch.randn(2, 4, device="cuda")
+        with torch.no_grad():
+            samples = sample_ode(sched.t2i_generate, z)
+        return samples.cpu()
+
+    def decoy_unknown(thing):
+        z = torch.randn(2, 4, device="cuda")
+        with torch.no_grad():
+            samples = sample_ode(thing.t2i_generate, z)
+        return samples.cpu()
+"""
+
+
+def test_a_models_bound_method_handed_to_a_sampler_runs_the_model():
+    """`sample_ode(model.t2i_generate, z)` under `torch.no_grad()` is inference: the sampler calls the method, which
+    runs the model's parts. Decoys: the same-named method of a plain class, and of a parameter of unknown class."""
+    found = hot({"gen": BOUND_METHOD})
+    assert found["main"] == ("forward", ("main (inference: runs the model with autograd off)",))
+    for name in ("decoy_plain", "decoy_unknown"):
+        assert name not in found, name

@@ -30,7 +30,7 @@ from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, OWN_PARTS, Serv
 from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     MODEL_LOADERS, TRAINING_CALLS, import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -2915,7 +2915,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                         for target, how in self._passed_callables(caller, handed, depth + 1):
                             out.setdefault(target.key, (target, how))
                         continue
-                    for target, _how in self.call_edges(caller, caller.module, ref):
+                    for target, _how in self._handed_ref_edges(caller, ref):
                         out.setdefault(target.key, (target, f"passed as {param} by {caller.display}"))
         return list(out.values())
 
@@ -2934,9 +2934,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 param = self._slot_param(callee, desc, slot)
                 if param is None or not self._calls_param(callee, param):
                     continue
-                for target, how in self.call_edges(fn, fn.module, ref):
+                for target, how in self._handed_ref_edges(fn, ref):
                     out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
         return list(out.values())
+
+    def _handed_ref_edges(self, caller: FunctionInfo, ref: str) -> list[tuple[FunctionInfo, str]]:
+        """What the callable `caller` hands on as `ref` (`callable_args`) runs when called. A method of a local or a
+        parameter (`BOUND`: Show-o's `sample_fn(z, model.t2i_generate)`) is resolved as the call `model.t2i_generate(
+        ..)` by what its receiver is; a method's name alone is no evidence of which class it belongs to."""
+        if ref.startswith(BOUND):
+            return [(t, how) for t, how in self.call_edges(caller, caller.module, ref[len(BOUND):])
+                    if not how.startswith((*BY_NAME, NEW))]
+        return self.call_edges(caller, caller.module, ref)
 
     def called_param_edges(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
         """What `fn` runs by calling a parameter no edge resolves (`callback(policy)`, `fn(x)`): the functions, bound
@@ -3997,9 +4006,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 if self._runs_model(unit, fn, callee, receivers, model, through_modules):
                     return True
             if any(self._hands_model(unit, rec, receivers) for rec in unit.call_args
-                   if unit is not fn or _within(rec[1], spans)):
+                   if unit is not fn or _within(rec[1], spans)) \
+                    or any(self._hands_model_method(unit, rec, model, through_modules) for rec in unit.callable_args
+                           if rec[3].startswith(BOUND) and (unit is not fn or _within(rec[1], spans))):
                 return True
         return False
+
+    def _hands_model_method(self, unit: FunctionInfo, rec: tuple[str, int, str, str], model: set[str],
+                            through_modules: bool) -> bool:
+        """One call of `unit` hands a model's method (`BOUND`: Show-o's `sample_fn(z, model.t2i_generate)`, the
+        method resolved by what `model` is) to a project function that calls the parameter it fills: the call runs
+        the model, as handing the model itself does (`_hands_model`). The method is a model entry, or (for gradless
+        code, `through_modules`) a module method that runs its parts (`_runs_parts`)."""
+        callee, _line, slot, ref = rec
+        runs = any(t.key in model or through_modules and self._runs_parts(t, model)
+                   for t, _how in self._handed_ref_edges(unit, ref))
+        return runs and self._fills_called(unit, callee, [(int(slot), None) if slot.isdigit() else (-1, slot)])
 
     def _hands_model(self, unit: FunctionInfo, rec: tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]],
                      receivers: frozenset[str]) -> bool:
@@ -4335,8 +4357,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return summary (`makes` / `item_makes`): an instance of a project nn.Module class (`return Net(cfg)`), a local
         that `fn` calls nn.Module's own API on before returning it (`model = instantiate(cfg); model.eval(); return
         model`, `m = torch.load(p); m.load_state_dict(sd)`: `MODULE_API`, which no tensor, dict, optimizer or
-        tokenizer has), or the return of a project factory that does, up to MAX_SETTLE_DEPTH factories down. A
-        state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
+        tokenizer has), what a library's model loader makes (`return AutoModelForCausalLM.from_pretrained(p)`,
+        `timm.create_model(name)`: `is_model_loader`, SnapKV's `load_model_and_tokenizer`), or the return of a
+        project factory that does, up to MAX_SETTLE_DEPTH factories down. A state dict (`return torch.load(p)` with no module API on it), a tokenizer returned next to the model (another
         item) and an optimizer are no module. (Not the annotation, `-> nn.Module`: a method picking one of its
         modules (`_select_expert(t)`) hands out a part, whose `reset_parameters()` runs no model.)"""
         key = (fn.key, -1 if item is None else item)
@@ -4363,6 +4386,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cls = self.class_by_dotted(name)
         if cls is not None:
             return self.is_nn_module(cls)
+        if called and is_model_loader(name):  # (a library's model loader: `AutoModelForCausalLM.from_pretrained(p)`)
+            owner = self.class_by_dotted(name.rpartition(".")[0])
+            return owner is None or self.is_nn_module(owner)
         factory = self.function_by_dotted(name) if called else None
         return factory is not None and factory.parent_key != fn.key \
             and self._summary_module(factory, None, seen)
@@ -4516,16 +4542,33 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
     def _runs_parts(self, fn: FunctionInfo, model: set[str]) -> bool:
         """`fn` is a method of an nn.Module class, other than its forward and constructor, whose own calls enter the
         model (`self.generator(noise, t)`, a part's forward): a pipeline module's `inference`, the entry a script
-        calls under `torch.no_grad()`. One hop: a module method that only calls other such methods is not followed.
-        Weight initialisation and EMA updates call no part's forward, so they stay out."""
+        calls under `torch.no_grad()`. Its own private helpers are followed (`step` calling `self._step(codes)`,
+        which runs `self.lm(..)`: moshi's `LMGen`): a helper is the method's body split out, not another entry. A
+        module method that only calls other public methods is not followed. Weight initialisation and EMA updates
+        call no part's forward, so they stay out."""
         key = (fn.key, len(model))  # (the entry sets only grow within one hot map)
         found = self._parts_memo.get(key)
         if found is None:
-            cls = self.classes.get(fn.class_key) if fn.class_key else None
-            found = self._parts_memo[key] = cls is not None and fn.parent_key is None \
-                and fn.qualname.rpartition(".")[2] not in ("__init__", *HOT_METHOD_NAMES) and self.is_nn_module(cls) \
-                and self._enters_model(fn, [(fn.lineno, fn.end_lineno)], model)
+            found = self._parts_memo[key] = self._module_method_runs_parts(fn, model, frozenset())
         return found
+
+    def _module_method_runs_parts(self, fn: FunctionInfo, model: set[str], seen: frozenset[str]) -> bool:
+        """`_runs_parts`, `seen` holding the methods whose private helper led to `fn` (no memo: an answer cut by the
+        guard depends on the path)."""
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        if cls is None or fn.parent_key is not None or fn.key in seen or len(seen) > MAX_SETTLE_DEPTH \
+                or fn.qualname.rpartition(".")[2] in ("__init__", *HOT_METHOD_NAMES) or not self.is_nn_module(cls):
+            return False
+        return self._enters_model(fn, [(fn.lineno, fn.end_lineno)], model) or any(
+            self._module_method_runs_parts(helper, model, seen | {fn.key}) for helper in self._private_helpers(fn))
+
+    def _private_helpers(self, fn: FunctionInfo) -> Iterator[FunctionInfo]:
+        """The private methods `fn` calls on its own instance (`self._step(x)`, not a dunder), resolved by the class."""
+        for callee, _line in fn.calls:
+            head, _, meth = callee.rpartition(".")
+            if head == "self" and meth.startswith("_") and not meth.startswith("__"):
+                yield from (t for t, how in self.call_edges(fn, fn.module, callee)
+                            if not how.startswith((*BY_NAME, NEW)))
 
     def _request_neighbours(self, caller: FunctionInfo, fn: FunctionInfo, reached: dict[str, HotInfo],
                             model: frozenset[str], out: dict[str, Seed]) -> None:

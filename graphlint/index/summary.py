@@ -158,6 +158,9 @@ ALTERNATIVES = "alternatives:"
 # String dispatch: an argument that is a string literal naming a method (`self._build("build", md)`), and
 # the call descriptor of `getattr(obj, name)(...)` with `name` a parameter of the calling function
 NAME_ARG = "name:"
+# A callable argument that is a method of a local or a parameter, kept with its receiver (`sample(model.t2i_generate,
+# z)`): the index resolves it as the call `model.t2i_generate(..)` by what `model` is
+BOUND = "bound:"
 GETATTR = "getattr:"
 # A call on a local that another arm of an `if` bound to something else: `arm:sched=pkg.UniPC().step` (`_arm_callees`)
 ARM_CALL = "arm:"
@@ -2931,7 +2934,8 @@ class _Indexer(ast.NodeVisitor):
 
     def _callable_args(self, node: ast.Call, callee: str) -> None:
         """Record the arguments that name a callable: a module-level function or class, an import, a method
-        of the enclosing class (`self._token_forward`), the function of a `partial(f, ...)`."""
+        of the enclosing class (`self._token_forward`), a method of a local or a parameter (`BOUND`), the function
+        of a `partial(f, ...)`."""
         slots = [(str(i), arg) for i, arg in enumerate(node.args)]
         for kw in node.keywords:  # `f(**{"fn": g})`: the keywords a spelled-out mapping passes
             slots += [(kw.arg, kw.value)] if kw.arg else spelled_keywords(kw.value, node, self.scopes[-1]) or []
@@ -2952,6 +2956,11 @@ class _Indexer(ast.NodeVisitor):
             if isinstance(arg, ast.Name) and arg.id in self.func_stack[-1].params[:MAX_FORWARDED_PARAMS]:
                 # a parameter handed on (`self._capture(decode_fn, ids)`): kept only where graphs are captured
                 self.func_stack[-1].callable_args.append((callee, node.lineno, slot, PARAM + arg.id))
+                continue
+            if isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and not arg.attr.startswith("__") \
+                    and arg.value.id not in ("self", "cls") and self._bound_locally(arg.value.id):
+                if (ref := self.resolve(dotted(arg))) and ":" not in ref and "|" not in ref:
+                    self.func_stack[-1].callable_args.append((callee, node.lineno, slot, BOUND + ref))
                 continue
             if isinstance(arg, ast.Name):
                 named = arg.id in self.top_level or arg.id in self.s.imports

@@ -1491,3 +1491,198 @@ def test_a_module_generate_is_inference_without_the_callers_no_grad():
         assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
     for name in ("decoy_unknown", "decoy_tokenizer", "decoy_trains"):
         assert name not in found, name
+
+
+# A project factory returning what a library's model loader makes (`AutoModelForCausalLM.from_pretrained(p)`,
+# `timm.create_model(name)`, `torch.hub.load(..)`: `summary.is_model_loader`) returns a module, with no module API
+# called on it (SnapKV's `load_model_and_tokenizer`, one loader call per model family). A tokenizer or config loaded
+# the same way is none.
+LIBRARY_LOADER_FACTORY = """
+    import timm
+    import torch
+    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+
+    def load(path, family):
+        if family == "llama":
+            model = AutoModelForCausalLM.from_pretrained(path, torch_dtype=torch.float16)
+        else:
+            model = AutoModelForCausalLM.from_pretrained(path, device_map="auto")
+        tok = AutoTokenizer.from_pretrained(path)
+        return model, tok
+
+    def backbone(name):
+        return timm.create_model(name, pretrained=True)
+
+    def load_tok(path):
+        return AutoTokenizer.from_pretrained(path)
+
+    def load_config(path):
+        return AutoConfig.from_pretrained(path)
+
+    def answers(data, path, family):
+        model, tok = load(path, family)
+        for p in data:
+            out = model.generate(**tok(p, return_tensors="pt").to("cuda"))
+            print(out.cpu())
+
+    @torch.no_grad()
+    def embed(images, name):
+        net = backbone(name)
+        return [net.forward_features(x.cuda()).cpu() for x in images]
+
+    def decoy_tok_item(data, path, family):
+        model, tok = load(path, family)
+        return [tok.generate(x.to("cuda")).cpu() for x in data]
+
+    def decoy_tok(data, path):
+        tok = load_tok(path)
+        return [tok.generate(x.to("cuda")).cpu() for x in data]
+
+    @torch.no_grad()
+    def decoy_config(data, path):
+        cfg = load_config(path)
+        return [cfg.generate(x.to("cuda")).cpu() for x in data]
+"""
+
+
+def test_a_factory_returning_a_library_loaders_model_returns_a_module():
+    """A project factory returning `AutoModelForCausalLM.from_pretrained(..)` (in either arm of a branch, no
+    `eval()` called) or `timm.create_model(..)` hands out a module, so a `generate` or gradless method call of its
+    return is inference. Decoys: the tokenizer item of the same factory, a factory returning only a tokenizer, one
+    returning a config (`AutoConfig.from_pretrained`)."""
+    found = hot({"gen": LIBRARY_LOADER_FACTORY})
+    for name in ("answers", "embed"):
+        assert found[name] == ("forward", (f"{name} (inference: runs the model with autograd off)",)), name
+    for name in ("decoy_tok_item", "decoy_tok", "decoy_config"):
+        assert name not in found, name
+
+
+# A module method that runs its parts through its own private helper (`step` calling `self._step(codes)`, which calls
+# `self.lm(codes)`: moshi's `LMGen.step`) runs the model as one that calls them itself, so a caller's gradless loop
+# over it is inference. A helper that only resets state or initialises weights runs no part.
+PRIVATE_HELPER = """
+    import torch
+    from torch import nn
+
+    class LM(nn.Module):
+        def __init__(self, width: int):
+            super().__init__()
+            self.proj = nn.Embedding(width, width)
+
+        def forward(self, codes):
+            return self.proj(codes).argmax(-1)
+
+    class Gen(nn.Module):
+        def __init__(self, lm: LM):
+            super().__init__()
+            self.lm = lm
+
+        def _step(self, codes):
+            return self.lm(codes)
+
+        def step(self, codes):
+            return self._step(codes)
+
+    class Resetter(nn.Module):
+        def __init__(self, lm: LM):
+            super().__init__()
+            self.lm = lm
+
+        def _reset(self, codes):
+            for p in self.lm.parameters():
+                p.zero_()
+            return codes
+
+        def step(self, codes):
+            return self._reset(codes)
+
+    class State:
+        def __init__(self, lm: LM):
+            self.gen = Gen(lm)
+
+        @torch.no_grad()
+        def run(self, pcm):
+            return [self.gen.step(chunk).cpu() for chunk in pcm.split(4, dim=1)]
+
+    class DecoyState:
+        def __init__(self, lm: LM):
+            self.gen = Resetter(lm)
+
+        @torch.no_grad()
+        def run(self, pcm):
+            return [self.gen.step(chunk).cpu() for chunk in pcm.split(4, dim=1)]
+"""
+
+
+def test_a_module_method_running_its_parts_through_a_private_helper_runs_the_model():
+    """`Gen.step` runs `self.lm` through `self._step`: a gradless loop over it is inference. Decoy: `Resetter.step`,
+    whose private helper only zeroes the weights, runs no model, so `DecoyState.run` stays cold."""
+    found = hot({"gen": PRIVATE_HELPER})
+    assert found["State.run"] == ("forward", ("State.run (inference: runs the model with autograd off)",))
+    assert "DecoyState.run" not in found
+    assert "Resetter.step" not in found
+
+
+# A model's method handed to a sampler that calls it (`sample_ode(model.t2i_generate, z)`, Show-o's
+# `sample_fn(z, model.t2i_generate)`) runs the model there, as handing the model itself does: the method is kept with
+# its receiver (`summary.BOUND`) and resolved by what the receiver is. Decoys: a method of an object of no model class
+# (a tokenizer-like helper), and a method whose name only a model class also defines (the receiver unknown).
+BOUND_METHOD = """
+    import torch
+    from torch import nn
+
+    class Inner(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = nn.Conv1d(4, 4, kernel_size=1)
+
+        def forward(self, x):
+            return self.conv(x.unsqueeze(-1)).squeeze(-1)
+
+    class Net(nn.Module):
+        def __init__(self, depth: int = 2):
+            super().__init__()
+            self.blocks = nn.ModuleList(Inner() for _ in range(depth))
+            self.head = Inner()
+
+        def t2i_generate(self, x, t):
+            return self.head(x) * t
+
+    class Schedule:
+        def t2i_generate(self, x, t):
+            return x * t
+
+    def sample_ode(fn, z, steps=10):
+        for i in range(steps):
+            z = z + fn(z, i / steps)
+        return z
+
+    def main():
+        model = Net().cuda()
+        z = torch.randn(2, 4, device="cuda")
+        with torch.no_grad():
+            samples = sample_ode(model.t2i_generate, z)
+        return samples.cpu()
+
+    def decoy_plain():
+        sched = Schedule()
+        z = torch.randn(2, 4, device="cuda")
+        with torch.no_grad():
+            samples = sample_ode(sched.t2i_generate, z)
+        return samples.cpu()
+
+    def decoy_unknown(thing):
+        z = torch.randn(2, 4, device="cuda")
+        with torch.no_grad():
+            samples = sample_ode(thing.t2i_generate, z)
+        return samples.cpu()
+"""
+
+
+def test_a_models_bound_method_handed_to_a_sampler_runs_the_model():
+    """`sample_ode(model.t2i_generate, z)` under `torch.no_grad()` is inference: the sampler calls the method, which
+    runs the model's parts. Decoys: the same-named method of a plain class, and of a parameter of unknown class."""
+    found = hot({"gen": BOUND_METHOD})
+    assert found["main"] == ("forward", ("main (inference: runs the model with autograd off)",))
+    for name in ("decoy_plain", "decoy_unknown"):
+        assert name not in found, name

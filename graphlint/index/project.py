@@ -4,6 +4,7 @@ and the hot path (roots, dispatch edges, tiers).
 
 from __future__ import annotations
 
+import builtins
 import fnmatch
 import hashlib
 import re
@@ -117,6 +118,8 @@ MAX_REEXPORT_HOPS = 32  # imports followed from one dotted name towards its defi
 MAX_PORTION_FOLDERS = 8  # namespace folders above a package (or loose file) that an import may name (`_portion_map`)
 # `__init__` calls that move the module being built (`self.to(device)`): its weights are not where it made them
 SELF_MOVES = frozenset({"self.to", "self.cuda", "self.to_empty", "self.xpu"})
+# `via` label of a program's entry (`<module>`) and the head of its body's chains (`_main_entries`): no root of the tree
+MAIN_BLOCK = "(script: has a `__main__` block)"
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill with their object (`_handed_self`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
@@ -2333,6 +2336,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # Last, so that it only adds code no other root reaches: the callers of the step loops (`_step_loop_callers`).
         propagate("forward", self._step_loop_callers(steps, stepping, generating, runs_model, result, model))
         self._item_entries(result, item_loops)
+        self._main_entries(result, model)
         self._drop_nested(result)
         self.handed_only = self._handed_only(result)
         return result, (frozenset() if idle else self._idle_forwards(result, model)), model
@@ -3790,6 +3794,57 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             reached[key] = HotInfo(info.hop if info else hop, whole=True, tier=tier, steps=spans,
                                    capture=info.capture if info else False, outside="forward")
 
+    def _main_entries(self, reached: dict[str, HotInfo], model: frozenset[str]) -> None:
+        """The program's inference written in a def: a function the `__main__` block runs (`if __name__ ==
+        "__main__": main()`, and below it up to MAX_INFERENCE_HOPS calls) that switches autograd off
+        (`@torch.no_grad()`, `with torch.no_grad():`, `torch.set_grad_enabled(False)`) runs inference once, as the
+        block's own lines do (`_entry_scripts`): a `forward` unit, whatever model it runs (BigVGAN's `main()` ->
+        `inference(a, h)`: a model loaded from a class outside the tree is no model entry `_inference_roots` can see).
+        Only the function itself: what it calls (argument parsing, loading) stays as other roots read it, and code
+        another root reaches keeps its reading; a `main()` with autograd on stays silent (it may train or evaluate
+        with grad: `MAIN_EVAL_ONCE`). Left out: functions that train, model code, warm-ups, methods, and constructions
+        or calls resolved by a method's name alone. Like the block, they root nothing: a tree whose only code is
+        programs still falls back to checking every function (`Linter.hot_map`)."""
+        for s in self.modules.values():
+            unit = s.script
+            if unit is None or not s.main_guard:
+                continue
+            top = Hop(f"{s.module}:{SCRIPT} {MAIN_BLOCK}")
+            todo: list[tuple[FunctionInfo, Hop, int]] = [(unit, top, 0)]
+            seen = {unit.key}
+            while todo:
+                fn, fn_hop, depth = todo.pop()
+                for callee, _line in fn.calls:
+                    for target, how in self.call_edges(fn, fn.module, callee):
+                        if how.startswith((*BY_NAME, NEW)) or target.key in seen or target.key in model \
+                                or target.class_key or trains(target) or self._warms_up(target):
+                            continue
+                        seen.add(target.key)
+                        hop = Hop(_hop(target, how), fn_hop)
+                        if target.key not in reached and self._runs_a_value_gradless(target):
+                            reached[target.key] = HotInfo(hop, whole=True, tier="forward")
+                        if depth + 1 < MAX_INFERENCE_HOPS:
+                            todo.append((target, hop, depth + 1))
+
+    def _runs_a_value_gradless(self, fn: FunctionInfo, depth: int = 0) -> bool:
+        """`fn` calls a value with autograd off: in a gradless span, a call of a local or parameter by its bare name
+        (`sample_fn(z, model.forward)`, `model(images)`) or of an object a call made (`generator(x)`, `generator` bound
+        to `Generator(h)`) that resolves to no project def and names no builtin, or of a project function that does so
+        in turn (up to MAX_INFERENCE_HOPS). A gradless block that only hands the
+        model to a saver or preprocesses data (`save(model, path)`, `prep(data)`) calls no value."""
+        for callee, line in fn.calls:
+            if not _within(line, fn.gradless):
+                continue
+            name = callee[len(fn.module) + 1:] if callee.startswith(fn.module + ".") else ""
+            edges = [t for t, how in self.call_edges(fn, fn.module, callee) if not how.startswith((*BY_NAME, NEW))]
+            # (a local bound to a construction is called as what made it: `generator = Generator(h)` -> `Generator()`)
+            if (name.isidentifier() and not hasattr(builtins, name) or callee.endswith("()")) and not edges:
+                return True
+            if depth < MAX_INFERENCE_HOPS and any(t.gradless and self._runs_a_value_gradless(t, depth + 1)
+                                                  for t in edges):
+                return True
+        return False
+
     @staticmethod
     def _request(info: HotInfo | None) -> bool:
         """A function reached as a request (`_request_roots`: it runs a generation once per call)."""
@@ -3913,7 +3968,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if unit is None or not unit.calls or only_trains and unit.key not in item_loops:
                 continue  # (a top level that trains is kept for its training loops: `_train_loops`)
             if s.main_guard:
-                why = "script: has a `__main__` block"
+                why = MAIN_BLOCK[1:-1]
             elif _is_program(s, imported) and self._drives_model(unit, reached, entries):
                 why = "script: runs the model at top level"
             else:

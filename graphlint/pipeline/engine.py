@@ -27,7 +27,7 @@ from graphlint.facts.kinds import Inst
 from graphlint.index.summary import SCRIPT, FunctionInfo, ModuleSummary, index_source
 from graphlint.index.library_api import LIBRARY_API
 from graphlint.index.serving import MODEL_API
-from graphlint.index.project import HotInfo, ProjectIndex
+from graphlint.index.project import MAIN_BLOCK, HotInfo, ProjectIndex
 from graphlint.lines import source_lines
 from graphlint.rules import ALL_RULES
 from graphlint.pipeline.selection import enabled_codes, file_codes
@@ -62,9 +62,10 @@ class LintResult:
 
 def _library_rooted(info: HotInfo) -> bool:
     """`info`'s chain starts at a library's exported API or at the inference API of a model-owning class (what a
-    library's users call: `index/serving.py`), not at a root of the tree's own."""
+    library's users call: `index/serving.py`), or at a program's `__main__` block (its body in a def, as its own
+    lines: `_main_entries`), not at a root of the tree's own."""
     via = info.via
-    return bool(via) and (LIBRARY_API in via[0] or MODEL_API in via[0])
+    return bool(via) and (LIBRARY_API in via[0] or MODEL_API in via[0] or MAIN_BLOCK in via[0])
 
 
 def build_summary(src: SourceFile) -> ModuleSummary:

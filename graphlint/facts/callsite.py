@@ -2059,20 +2059,21 @@ NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.r
 
 
 def _loader_kind(call: ast.Call) -> IKind:
-    """What a `DataLoader(...)` call makes, with nothing spread in: with torch's default collate (`collate_fn`, its
+    """What a `DataLoader(...)` call makes (a `**kwargs` spread in may pin): with torch's default collate (`collate_fn`, its
     seventh parameter, left out) a loader of host batches, as `Inference._loader` reads the call in the unit; one of
     pinned host batches where `pin_memory=` may pin (pinned where it can be). `pin_memory=True` with a collate
     function of its own pins too: only host tensors can be pinned, so its batches are host data whatever the
     function builds. UNKNOWN otherwise."""
-    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args) \
-            or any(kw.arg is None for kw in call.keywords):
-        return UNKNOWN  # `**loader_kwargs`, a positional `collate_fn`: not read
-    keywords = {kw.arg: kw.value for kw in call.keywords}
+    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args):
+        return UNKNOWN  # `*args`, a positional `collate_fn`: not read
+    keywords = {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}
     collate = keywords.get("collate_fn")
     default = collate is None or isinstance(collate, ast.Constant) and collate.value is None
     pin = keywords.get("pin_memory")
     if pin is not None and isinstance(pin, ast.Constant) and pin.value is True:
         return PINNED_LOADER
+    if any(kw.arg is None for kw in call.keywords):  # `**loader_kwargs` may pin: a blocking move waits either way
+        return PINNED_LOADER if default else UNKNOWN
     if not default:
         return UNKNOWN
     return HOST_LOADER if pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False) \

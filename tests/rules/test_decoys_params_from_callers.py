@@ -567,3 +567,44 @@ def test_decoy_memoising_method_with_a_device_value():
             ("pack", "pack", "self.voices = torch.load(name)")):
         src = MEMO.format(stored=stored, returned=returned, elsewhere=elsewhere)
         assert (21, "GL131") not in findings(src), (stored, elsewhere)
+
+
+def test_a_helper_building_on_its_device_parameter_returns_where_the_call_places_it():
+    """A helper whose tensors are built on its `device` parameter, default the host (stylegan2's `sample_affine(..,
+    device="cpu")`): a call that leaves it out, or passes `"cpu"`, gets a host tensor, in the caller and handed on to
+    a helper reading its `.device` (no upload). Hits: the same helper given `"cuda"` or a CUDA tensor's `.device`,
+    and a parameter nothing types."""
+    src = """
+        import torch
+
+
+        def mk(size, device="cpu"):
+            return torch.eye(3, device=device).unsqueeze(0).repeat(size, 1, 1)
+
+
+        def pad_of(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def handed(img):
+            return pad_of(mk(img.shape[0]))
+
+
+        def step(img, loaded):
+            a = mk(img.shape[0])
+            b = mk(img.shape[0], device="cpu")
+            c = mk(img.shape[0], device="cuda")
+            d = mk(img.shape[0], device=img.device)
+            return (torch.tensor([1], device=a.device), torch.tensor([1], device=b.device),
+                    torch.tensor([1], device=c.device), torch.tensor([1], device=d.device),
+                    torch.tensor([1], device=loaded.device))
+
+
+        def main(net, load):
+            for _ in range(10):
+                x = torch.randn(8, 4, device="cuda")
+                step(x, load())
+                handed(x)
+                net(x).sum().backward()
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(22, "GL130"), (23, "GL130")}

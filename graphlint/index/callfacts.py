@@ -1017,7 +1017,10 @@ class CallFacts:
         if isinstance(kind, Keys):
             return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in kind.pairs])
         if isinstance(kind, Join):  # the paths of one function (`join_later`)
-            return _join_acyclic({self.settle(k, caller, depth, calls) for k in kind.parts})
+            # a path that holds a None parameter every call leaves out (`G_try = G; if G is None: G_try = mk(..)`)
+            # holds no tensor: the value is what the other paths say
+            parts = [k for k in kind.parts if not (isinstance(k, Fwd) and k.name in self.left_none(caller))]
+            return _join_acyclic({self.settle(k, caller, depth, calls) for k in parts or kind.parts})
         if isinstance(kind, Prior):  # an annotated tensor: on the host where the body settles there
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is, an iterator over a loader

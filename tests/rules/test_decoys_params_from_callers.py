@@ -608,3 +608,47 @@ def test_a_helper_building_on_its_device_parameter_returns_where_the_call_places
                 net(x).sum().backward()
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(22, "GL130"), (23, "GL130")}
+
+
+def test_a_none_parameter_every_call_leaves_out_holds_no_tensor_in_a_join():
+    """`G_try = G; if G is None: G_try = mk(..)` (stylegan2's `try_sample_affine_and_pad`) of a `G=None` every call
+    leaves out: `G_try` is what `mk` returns, a host tensor here, so a helper reading its `.device` uploads nothing.
+    Hit: the same shape where a call passes a CUDA `G` (the join keeps the device tensor)."""
+    src = """
+        import torch
+
+
+        def mk(size, device="cpu"):
+            return torch.eye(3, device=device).unsqueeze(0).repeat(size, 1, 1)
+
+
+        def pad_a(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def pad_b(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def left_none(img, G=None):
+            G_try = G
+            if G is None:
+                G_try = mk(img.shape[0])
+            return pad_a(G_try)
+
+
+        def given(img, G=None):
+            G_try = G
+            if G is None:
+                G_try = mk(img.shape[0])
+            return pad_b(G_try)
+
+
+        def main(net):
+            for _ in range(10):
+                x = torch.randn(8, 4, device="cuda")
+                left_none(x)
+                given(x, torch.eye(3, device="cuda")[None])
+                net(x).sum().backward()
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(13, "GL130")}

@@ -2184,6 +2184,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             parts = {again(a) for a in value.args if not isinstance(a, ast.Starred)}
             if CPU_TENSOR in parts and parts <= {CPU_TENSOR, HOST, HOST_SEQ}:
                 return CPU_TENSOR
+            calls = [p for p in parts if isinstance(p, Call) and p.item is None]
+            if len(calls) == 1 and parts - {calls[0]} <= {HOST, HOST_SEQ}:
+                return host_if(calls[0])  # `torch.inverse(mk(n))`: a host tensor where the return settles to one
         return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr

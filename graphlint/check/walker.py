@@ -1524,8 +1524,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         passed = arguments_of(call, fn, names)
         if passed is None:
             return None
-        where = [inf_ref[0](arg) if arg is not None else HOST if name in fn.number_defaults else UNKNOWN
-                 for name, arg in zip(names, passed)]
+        where = [inf_ref[0](arg) if arg is not None else HOST if name in fn.number_defaults
+                 else kind_val(ik.CPU_DEVICE) if name in fn.cpu_defaults else UNKNOWN for name, arg in zip(names, passed)]
         return followed_placement(where)
 
     def placed_items(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:

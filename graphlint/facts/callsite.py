@@ -142,6 +142,7 @@ class Scope:
     # `torch.set_default_device(d)`: a factory without `device=` there builds on `d` (`_context_device`). The call's
     # name is resolved where it is read; the spans are the function's own (a nested def is its own scope).
     device_spans: list[tuple[int, int, ast.Call]] = field(default_factory=list)
+    none_params: frozenset[str] = frozenset()  # parameters whose default is None (`none_defaults`)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -316,6 +317,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     for arg in (args.vararg, args.kwarg):
         if arg is not None:
             scope.params[arg.arg] = UNKNOWN
+    scope.none_params = frozenset(none_defaults(func))
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
@@ -781,6 +783,14 @@ def _field_kind(attr: str, value: ast.expr, resolve: Resolve, scope: Scope, memo
     if kind == UNKNOWN and (_list_display(value) or _blank_slots(value)) or attr in scope.list_fields and kind not in (HOST_SEQ, HOST_LIST):
         return LIST  # (an annotation says more than a parameter passed on: `self.labels: list[str] = labels`)
     return kind
+
+
+def _optional(bind: ast.expr | ast.AugAssign, bound: list, scope: Scope) -> IKind | None:
+    """`G_try = G` beside another binding, of a parameter with a None default the body never rebinds: the parameter
+    as its callers pass it (`Fwd`), so that a join can drop it where every call leaves it None (`CallFacts`)."""
+    if isinstance(bind, ast.Name) and bind.id in scope.none_params and bind.id not in scope.binds and len(bound) > 1:
+        return Fwd(bind.id)
+    return None
 
 
 def _list_display(value: ast.expr) -> bool:
@@ -1450,7 +1460,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
         filled = value.id in scope.slot_stores or value.id in scope.appends
         kinds = {_accumulated(hop(b.value)) if isinstance(b, ast.AugAssign) else UNKNOWN
-                 if filled and _holds_none(b) else hop(b)
+                 if filled and _holds_none(b) else _optional(b, bound, scope) or hop(b)
                  for b in _set_values(bound, filled) if id(b) not in owned} - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
@@ -2059,20 +2069,21 @@ NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.r
 
 
 def _loader_kind(call: ast.Call) -> IKind:
-    """What a `DataLoader(...)` call makes, with nothing spread in: with torch's default collate (`collate_fn`, its
+    """What a `DataLoader(...)` call makes (a `**kwargs` spread in may pin): with torch's default collate (`collate_fn`, its
     seventh parameter, left out) a loader of host batches, as `Inference._loader` reads the call in the unit; one of
     pinned host batches where `pin_memory=` may pin (pinned where it can be). `pin_memory=True` with a collate
     function of its own pins too: only host tensors can be pinned, so its batches are host data whatever the
     function builds. UNKNOWN otherwise."""
-    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args) \
-            or any(kw.arg is None for kw in call.keywords):
-        return UNKNOWN  # `**loader_kwargs`, a positional `collate_fn`: not read
-    keywords = {kw.arg: kw.value for kw in call.keywords}
+    if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args):
+        return UNKNOWN  # `*args`, a positional `collate_fn`: not read
+    keywords = {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}
     collate = keywords.get("collate_fn")
     default = collate is None or isinstance(collate, ast.Constant) and collate.value is None
     pin = keywords.get("pin_memory")
     if pin is not None and isinstance(pin, ast.Constant) and pin.value is True:
         return PINNED_LOADER
+    if any(kw.arg is None for kw in call.keywords):  # `**loader_kwargs` may pin: a blocking move waits either way
+        return PINNED_LOADER if default else UNKNOWN
     if not default:
         return UNKNOWN
     return HOST_LOADER if pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False) \
@@ -2173,6 +2184,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             parts = {again(a) for a in value.args if not isinstance(a, ast.Starred)}
             if CPU_TENSOR in parts and parts <= {CPU_TENSOR, HOST, HOST_SEQ}:
                 return CPU_TENSOR
+            calls = [p for p in parts if isinstance(p, Call) and p.item is None]
+            if len(calls) == 1 and parts - {calls[0]} <= {HOST, HOST_SEQ}:
+                return host_if(calls[0])  # `torch.inverse(mk(n))`: a host tensor where the return settles to one
         return kind
     if isinstance(value.func, ast.Attribute):
         meth = value.func.attr

@@ -23,7 +23,7 @@ from typing import Callable
 
 from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, dtype_cast,
                                       named_pair)
-from graphlint.facts.inference import HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
+from graphlint.facts.inference import CPU_DEVICE, HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
 from graphlint.facts.names import dotted, is_none
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import DEVICE_KEEPING_LIBRARY, FACTORY_TORCH, torch_return_kind
@@ -55,7 +55,19 @@ def follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple
     if not scope.returns:
         return ()
     layer = layer or _no_layer
-    return _followed(_join([_device_of(value, scope, resolve, layer, set(), 0) for value in scope.returns]), scope)
+    params = _join([_device_of(value, scope, resolve, layer, set(), 0) for value in scope.returns])
+    if params and len(params) > 1 and params & _factory_devices(scope, resolve):
+        # a device name is no data: `torch.zeros(n, device=device) + x` given "cuda" and a host `x` lives on neither
+        return ()
+    return _followed(params, scope)
+
+
+def _factory_devices(scope: Scope, resolve: Resolve) -> Params:
+    """The parameters a torch factory of the function's values takes as its `device=` (`torch.eye(3, device=device)`)."""
+    values = [*scope.returns, *(b for bound in scope.binds.values() for b in bound if isinstance(b, ast.expr))]
+    return frozenset(kw.value.id for v in values for node in ast.walk(v) if isinstance(node, ast.Call)
+                     and (resolve(dotted(node.func)) or "") in FACTORY_TORCH for kw in node.keywords
+                     if kw.arg == "device" and isinstance(kw.value, ast.Name) and kw.value.id in scope.params)
 
 
 def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple[tuple[str, ...], ...]:
@@ -180,6 +192,9 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
     if qual.startswith("torch."):
         device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)
         if qual in FACTORY_TORCH:  # only where the device is read off a value that follows the parameter
+            if isinstance(device, ast.Name) and device.id in scope.params and not scope.binds.get(device.id):
+                # `torch.eye(3, device=device)`: built on the device the call passes (or the default names)
+                return frozenset((device.id,))
             return again(device.value) if isinstance(device, ast.Attribute) and device.attr == "device" else None
         if qual.endswith("_like") and call.args and not isinstance(call.args[0], ast.Starred):
             # `torch.ones_like(x)`: built where `x` lives unless `device=` says otherwise
@@ -215,7 +230,8 @@ def followed_placement(where: list[Val]) -> Val | None:
     tensor or array; a device tensor when one of them is a device tensor and the others are Python numbers
     (`_ceil_to_nearest(lens.max(), 8)` is `(n + r - 1) // r * r` of a 0-d device tensor, so the result is one). None
     when an argument nothing types or a host sequence (`[0] * n` is no tensor op) could change it."""
-    kinds = {w.kind for w in where}
+    # a factory given the host device (`device="cpu"`, the parameter's default) builds a host tensor
+    kinds = {Kind.CPU_TENSOR if w == CPU_DEVICE else w.kind for w in where}
     weak = any(w.weak for w in where if w.kind is not Kind.HOST)
     if kinds & {Kind.CPU_TENSOR, Kind.NDARRAY} and kinds <= {Kind.CPU_TENSOR, Kind.NDARRAY, Kind.HOST}:
         return Val(Kind.CPU_TENSOR if Kind.CPU_TENSOR in kinds else Kind.NDARRAY, weak=weak)

@@ -1514,10 +1514,11 @@ class Inference:
         """`DataLoader(dataset, ...)`: an iterable of batches. Without `collate_fn=`, torch's default collate stacks the
         samples into host tensors (dicts and tuples of them); with one, a batch is what it returns (a project function,
         or a lambda calling one). Unknown where the collate function is not read."""
-        if any(arg.star for arg in node.args) or len([a for a in node.args if a.keyword is None]) > 6:
-            return UNKNOWN  # positional `collate_fn` (7th) or spread arguments: not read
+        if any(arg.star == "*" for arg in node.args) or len([a for a in node.args if a.keyword is None]) > 6:
+            return UNKNOWN  # positional `collate_fn` (7th) or spread positionals: not read
         collate = self._has_kw(node, "collate_fn")
-        pinned = may_pin(cst_keywords(node, PIN))  # `pin_memory=args.pin`: pinned where it can be
+        # `pin_memory=args.pin` pins where it can; so may a `**kwargs`: a blocking move of its batch waits either way
+        pinned = may_pin(cst_keywords(node, PIN)) or any(arg.star == "**" for arg in node.args)
         if collate is None or isinstance(collate.value, cst.Name) and collate.value.value == "None":
             return Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=Val(Kind.CPU_TENSOR, pinned=pinned))
         fn = collate.value

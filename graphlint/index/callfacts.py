@@ -124,7 +124,7 @@ def followed_kind(where: list[IKind]) -> IKind:
     host data and one a host tensor (an array); unknown otherwise. Not a device tensor where one passes `TENSOR`:
     the phase-1 kinds call any torch op's result one (`torch.expm1(w)` of a host `w`), which the checker's values,
     read in the function itself, do not."""
-    kinds = set(where)
+    kinds = {CPU_TENSOR if k == CPU_DEVICE else k for k in where}  # a factory given the host device builds there
     if kinds & {CPU_TENSOR, NDARRAY} and kinds <= {CPU_TENSOR, NDARRAY, HOST}:
         return CPU_TENSOR if CPU_TENSOR in kinds else NDARRAY
     return UNKNOWN
@@ -1017,7 +1017,10 @@ class CallFacts:
         if isinstance(kind, Keys):
             return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in kind.pairs])
         if isinstance(kind, Join):  # the paths of one function (`join_later`)
-            return _join_acyclic({self.settle(k, caller, depth, calls) for k in kind.parts})
+            # a path that holds a None parameter every call leaves out (`G_try = G; if G is None: G_try = mk(..)`)
+            # holds no tensor: the value is what the other paths say
+            parts = [k for k in kind.parts if not (isinstance(k, Fwd) and k.name in self.left_none(caller))]
+            return _join_acyclic({self.settle(k, caller, depth, calls) for k in parts or kind.parts})
         if isinstance(kind, Prior):  # an annotated tensor: on the host where the body settles there
             return CPU_TENSOR if self.settle(kind.inferred, caller, depth, calls) == CPU_TENSOR else kind.annotated
         if isinstance(kind, HostIf):  # a view or method that keeps a tensor where it is, an iterator over a loader
@@ -1153,13 +1156,18 @@ class CallFacts:
                        item: int | str | None, read: Callable[[IKind], IKind]) -> IKind:
         """`returns` of `target`, or where they say nothing (of the item asked for), where the arguments `caller`
         passes for the parameters the return follows live (`FunctionInfo.follows`, `item_follows`)."""
-        if item is None and returns == UNKNOWN and target.follows:
+        # a factory on a device parameter whose default is the host (`def mk(n, device="cpu")`): the phase-1 kind
+        # calls it a device tensor; where the call passes (or leaves) the host device it is a host one, as the
+        # checker's `placement` reads it
+        on_device_param = returns == TENSOR and bool(target.follows) and set(target.follows) <= set(target.cpu_defaults)
+        if item is None and (returns == UNKNOWN or on_device_param) and target.follows:
             if (caller.key, callee) in self._following:
                 self.index.guard_cut()  # (an answer the questions around it cut)
                 return CYCLE  # `w = self._lead(w, s)` read while `_lead`'s argument is: what `w`'s other values say
             self._following.add((caller.key, callee))
             try:
-                return self._followed_return(target, caller, callee, target.follows, read)
+                found = self._followed_return(target, caller, callee, target.follows, read)
+                return returns if on_device_param and found != CPU_TENSOR else found
             finally:
                 self._following.discard((caller.key, callee))
         if isinstance(item, int) and 0 <= item < len(target.item_follows) and item_key(returns, item) == UNKNOWN \
@@ -1188,8 +1196,9 @@ class CallFacts:
                 if self._spread(positional, keywords):
                     return UNKNOWN
                 site = {**dict(zip(params, positional)), **dict(keywords)}
-                kinds.add(followed_kind([read(site[name]) if name in site else
-                                         HOST if name in target.number_defaults else UNKNOWN for name in names]))
+                kinds.add(followed_kind([read(site[name]) if name in site else HOST if name in target.number_defaults
+                                         else CPU_DEVICE if name in target.cpu_defaults else UNKNOWN
+                                         for name in names]))
         return join_kinds(kinds) if kinds else UNKNOWN
 
     def instance(self, cls: "ClassInfo", name: str) -> str | None:

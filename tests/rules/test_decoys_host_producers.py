@@ -1354,8 +1354,8 @@ def test_a_data_loader_carries_its_host_batches_across_calls():
     batches wherever it goes: stored in a field (`for b in self.loader`), returned by a project function, passed to a
     parameter, and through `iter(loader)` passed on (`next(data_iterator)` in a helper every caller hands one). Decoys:
     a loader with a collate function that moves each batch, a pinned one's batch moved with `non_blocking=True` (its
-    blocking move still waits, as in the unit that makes the loader: GL131, session 48), one whose arguments are
-    spread in, and a helper whose caller passes an iterator over device tensors."""
+    blocking move still waits, as in the unit that makes the loader: GL131, session 48), one whose keywords are
+    spread in (it may pin: the same two moves, session 49), and a helper whose caller passes an iterator over device tensors."""
     check("""
         import torch
         from torch.utils.data import DataLoader
@@ -1402,7 +1402,8 @@ def test_a_data_loader_carries_its_host_batches_across_calls():
                     self.model(b.to(device, non_blocking=True))
                     self.model(b.to(device))  # <- GL131
                 for b in self.spread:
-                    self.model(b.to(device))
+                    self.model(b.to(device, non_blocking=True))
+                    self.model(b.to(device))  # <- GL131
                 dev = iter([torch.ones(2, device=device)])
                 return first, fetch_device(dev, device)
     """, scope="all")
@@ -1779,3 +1780,55 @@ def test_a_list_filled_from_an_iterated_parameter_is_host_data():
                 return images[:, ii] + images[:, jj]
     """
     check(src, scope="all")
+
+
+def test_a_loader_given_spread_keywords_yields_host_batches_that_may_be_pinned():
+    """`DataLoader(ds, **loader_kwargs)` (StyleGAN3's `**data_loader_kwargs`): the keywords may pin its batches or
+    not, but either way a batch of the default collate is host memory, and a blocking `.to(device)` of it waits
+    (GL131), in the unit and handed on. Decoys: the same moves with `non_blocking=True` (pinning unknown, so a
+    pageable copy is not claimed), a `*args` spread (a positional `collate_fn` may hide there) and a collate function
+    of its own beside the spread keywords (not read)."""
+    check("""
+        import torch
+        import torch.nn as nn
+        from torch.utils.data import DataLoader
+
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        def predict(model, loader, device):
+            for (images,) in loader:
+                model(images.to(device))  # <- GL131
+
+
+        def predict_async(model, loader, device):
+            for (images,) in loader:
+                model(images.to(device, non_blocking=True))
+
+
+        def train(ds, kw, args, collate, net: Net, device):
+            it = iter(torch.utils.data.DataLoader(dataset=ds, batch_size=8, **kw))
+            loader = DataLoader(ds, batch_size=8, **kw)
+            spread = DataLoader(*args, **kw)
+            own = DataLoader(ds, collate_fn=collate, **kw)
+            for step in range(10):
+                (x,) = next(it)
+                net(x.to(device)).sum().backward()  # <- GL131
+                (y,) = next(it)
+                net(y.to(device, non_blocking=True)).sum().backward()
+            for (x,) in loader:
+                net(x.to(device)).sum().backward()  # <- GL131
+            for (x,) in spread:
+                net(x.to(device)).sum().backward()
+            for (x,) in own:
+                net(x.to(device)).sum().backward()
+            predict(net, DataLoader(ds, **kw), device)
+            predict_async(net, DataLoader(ds, **kw), device)
+    """, scope="all")

@@ -567,3 +567,99 @@ def test_decoy_memoising_method_with_a_device_value():
             ("pack", "pack", "self.voices = torch.load(name)")):
         src = MEMO.format(stored=stored, returned=returned, elsewhere=elsewhere)
         assert (21, "GL131") not in findings(src), (stored, elsewhere)
+
+
+def test_a_helper_building_on_its_device_parameter_returns_where_the_call_places_it():
+    """A helper whose tensors are built on its `device` parameter, default the host (stylegan2's `sample_affine(..,
+    device="cpu")`): a call that leaves it out, or passes `"cpu"`, gets a host tensor, in the caller and handed on to
+    a helper reading its `.device` (no upload). Hits: the same helper given `"cuda"` or a CUDA tensor's `.device`,
+    and a parameter nothing types."""
+    src = """
+        import torch
+
+
+        def mk(size, device="cpu"):
+            return torch.eye(3, device=device).unsqueeze(0).repeat(size, 1, 1)
+
+
+        def pad_of(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def handed(img):
+            return pad_of(mk(img.shape[0]))
+
+
+        def step(img, loaded):
+            a = mk(img.shape[0])
+            b = mk(img.shape[0], device="cpu")
+            c = mk(img.shape[0], device="cuda")
+            d = mk(img.shape[0], device=img.device)
+            return (torch.tensor([1], device=a.device), torch.tensor([1], device=b.device),
+                    torch.tensor([1], device=c.device), torch.tensor([1], device=d.device),
+                    torch.tensor([1], device=loaded.device))
+
+
+        def main(net, load):
+            for _ in range(10):
+                x = torch.randn(8, 4, device="cuda")
+                step(x, load())
+                handed(x)
+                net(x).sum().backward()
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(22, "GL130"), (23, "GL130")}
+
+
+def test_a_none_parameter_every_call_leaves_out_holds_no_tensor_in_a_join():
+    """`G_try = G; if G is None: G_try = mk(..)` (stylegan2's `try_sample_affine_and_pad`) of a `G=None` every call
+    leaves out: `G_try` is what `torch.inverse(mk(..))` returns, a host tensor here (a torch op of a project return
+    lives where it settles), so a helper reading its `.device` uploads nothing. Hits: the same shape where a call
+    passes a CUDA `G` (the join keeps the device tensor), and the op of a return built on `"cuda"`."""
+    src = """
+        import torch
+
+
+        def mk(size, device="cpu"):
+            return torch.eye(3, device=device).unsqueeze(0).repeat(size, 1, 1)
+
+
+        def pad_a(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def pad_b(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def pad_c(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def left_none(img, G=None):
+            G_try = G
+            if G is None:
+                G_try = torch.inverse(mk(img.shape[0]))
+            return pad_a(G_try)
+
+
+        def on_cuda(img):
+            return pad_c(torch.inverse(mk(img.shape[0], device="cuda")))
+
+
+        def given(img, G=None):
+            G_try = G
+            if G is None:
+                G_try = mk(img.shape[0])
+            return pad_b(G_try)
+
+
+        def main(net):
+            for _ in range(10):
+                x = torch.randn(8, 4, device="cuda")
+                left_none(x)
+                on_cuda(x)
+                given(x, torch.eye(3, device="cuda")[None])
+                net(x).sum().backward()
+    """
+    # GL150: `torch.inverse` of the CUDA matrix checks its result on the host; of the host one it waits for nothing
+    assert findings(src, scope="all") == {(13, "GL130"), (17, "GL130"), (28, "GL150")}

@@ -263,12 +263,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         # (function key, parameter) -> the classes whose `self` the project's calls pass for it (`_handed_self`)
         self._handed: dict[tuple[str, str], list[tuple[ClassInfo, str]]] = {}
         self._handed_to: dict[str, set[str]] | None = None
-        # (function key, parameter) of the `_handed_class_values` questions being answered: a question that comes
-        # back through its own callers' resolution (same-named functions calling each other) answers nothing
-        self._handing_classes: set[tuple[str, str]] = set()
-        # (class key, attribute) of the `_stored_callables` questions being answered: resolving the constructions that
-        # fill the attribute can come back to the same question (a class built in its own field's callable)
-        self._storing: set[tuple[str, str]] = set()
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # functions reached only through a handed step loop's own code (`_handed_only`): weak evidence of the device
         self.handed_only: frozenset[str] = frozenset()
@@ -1119,10 +1113,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return refs, [c for ref in refs if (c := self.class_by_dotted(ref)) is not None]
 
         key = (owner.key, name)
-        if key in self._handing_classes:
+        if ("handing", key) in self._open_guards:  # (asked again through its own callers' resolution)
             self.guard_read("handing", key)  # (a cut answer: `call_edges` keeps no inner answer built on it)
             return []
-        self._handing_classes.add(key)
         self.guard_open("handing", key)
         try:
             if not any(handed(*call)[1] for call in self._project_calls(owner, handing=True)):
@@ -1136,7 +1129,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     out.setdefault(c.key, (c, f"{name} = {c.qualname} by {caller.display}"))
             return list(out.values())
         finally:
-            self._handing_classes.discard(key)
             self.guard_close("handing", key)
 
     def _handed_self(self, fn: FunctionInfo, param: str, depth: int = 0) -> list[tuple[ClassInfo, str]]:
@@ -3010,10 +3002,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         nothing. Also the methods a method of the class stores there (`_rebound_methods`)."""
         out: dict[str, tuple[FunctionInfo, str]] = {fn.key: (fn, how) for fn, how in self._rebound_methods(cls, name)}
         key = (cls.key, name)
-        if key in self._storing:
+        if ("storing", key) in self._open_guards:  # (a construction handing the field's own value asks it again)
             self.guard_read("storing", key)
             return list(out.values())
-        self._storing.add(key)
         self.guard_open("storing", key)
         try:
             for c in self.mro(cls):
@@ -3026,7 +3017,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             out.setdefault(fn.key, (fn, f"self.{name} = {kind.name}, {how}"))
                 break  # the nearest `__init__` is the one that runs
         finally:
-            self._storing.discard(key)
             self.guard_close("storing", key)
         return list(out.values())
 

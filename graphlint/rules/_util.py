@@ -181,13 +181,8 @@ def writer_read(ctx: "Context", node: cst.Call) -> str | None:
     value = _value_arg(node, *WRITER_READS[func.attr.value])  # type: ignore[attr-defined]
     if value is None:
         return None
-    # `add_scalars(tag, {"a": t, "b": u})`: each value is converted
-    values = [e.value for e in value.elements if isinstance(e, cst.DictElement)] if isinstance(value, cst.Dict) \
-        else [value]
-    # (a tensor the flow shows, not one only named like one: a Python float or a NumPy value converts as well)
-    if any(ctx.is_device_tensor(v) and not ctx.val(v).weak for v in values):
-        return func.attr.value  # type: ignore[attr-defined]
-    return None
+    # (`add_scalars(tag, {"a": t, "b": u})` converts each value, as a tracker's log does)
+    return func.attr.value if _logs_device_tensor(ctx, value) else None  # type: ignore[attr-defined]
 
 
 def tracker_read(ctx: "Context", node: cst.Call) -> str | None:
@@ -203,7 +198,8 @@ def tracker_read(ctx: "Context", node: cst.Call) -> str | None:
 
 
 def _logs_device_tensor(ctx: "Context", value: cst.BaseExpression) -> bool:
-    """A logged dict holds a device tensor the flow shows (not one only named like one)."""
+    """A logged value (a tensor, or a dict of them) is or holds a device tensor the flow shows (not one only named
+    like one: a Python float or a NumPy value converts as well)."""
     if isinstance(value, cst.Dict):
         return any(isinstance(e, cst.DictElement) and _logs_device_tensor(ctx, e.value) for e in value.elements)
     val = ctx.val(value)

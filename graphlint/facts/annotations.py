@@ -15,9 +15,15 @@ TENSOR_ANN_RE = re.compile(
 )
 BOOL_ANN_RE = re.compile(r"^(Optional\[)?(torch\.)?(BoolTensor|Bool\[.*)\]?(\s*\|\s*None)?$")
 SEQ_ANN_RE = re.compile(r"^(typing\.)?(Optional\[)?(tuple|Tuple|list|List|Sequence|Iterable)\[\s*(torch\.)?Tensor")
+# (a NumPy scalar type, `np.float32` / `np.generic` / `np.str_`, is a host number or string: `.item()` of one reads
+# no device)
+NUMPY_SCALAR_RE = (r"(np|numpy)\.(generic|number|integer|signedinteger|unsignedinteger|inexact|floating|"
+                   r"complexfloating|bool_?|str_|bytes_|u?int(8|16|32|64|c|p|_)?|float(16|32|64|128|_)|half|single|"
+                   r"double|longdouble|complex(64|128|256|_)|u?longlong|u?short|u?byte)")
 # (a PIL image is host memory: `PIL.Image.Image`, `Image.Image`)
 HOST_ANN_RE = re.compile(r"^(Optional\[)?(int|float|bool|str|bytes|complex|torch\.Size|torch\.dtype|"
-                         r"torch\.device|Size|dtype|device|None|(PIL\.)?Image\.Image)\]?(\s*\|\s*None)?$")
+                         r"torch\.device|Size|dtype|device|None|(PIL\.)?Image\.Image|" + NUMPY_SCALAR_RE +
+                         r")\]?(\s*\|\s*None)?$")
 # `np.ndarray`, `numpy.typing.NDArray[np.int64]`: a host array (a list indexes one without any copy)
 NDARRAY_ANN_RE = re.compile(
     r"^(Optional\[)?\s*((np|numpy)\.)?((typing|npt)\.)?(ndarray|NDArray)(\[.*\])?\s*\]?(\s*\|\s*None)?$")

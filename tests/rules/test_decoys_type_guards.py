@@ -122,3 +122,25 @@ def test_an_input_normalising_arm_uploads_where_it_ran() -> None:
                         ids.to(device), e.to(device), w)
     """
     assert findings(src) == {(21, "GL131"), (24, "GL131"), (26, "GL130")}  # (GL130: `torch.tensor(a, device=..)`)
+
+
+def test_a_numpy_scalar_type_is_host_data() -> None:
+    """`isinstance(z, (np.str_, np.bytes_))`, `np.generic`, `np.float32`: a NumPy scalar is a host number or string,
+    so `.item()` / `.tolist()` of one read no device (decoys, as `np.ndarray` already was), as does an annotation
+    `v: np.float32`; outside the arm `z` is what it was, claimed in a hot root (hits)."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        class M(torch.nn.Module):
+            def forward(self, z, y, v: np.float32):
+                if isinstance(z, (np.str_, np.bytes_)):
+                    s = str(z.item())
+                if isinstance(y, np.generic):
+                    w = y.tolist()
+                if isinstance(y, np.float32):
+                    u = y.item()
+                return z.item(), y.tolist(), v.item()
+    """
+    assert findings(src) == {(13, "GL101"), (13, "GL102")}

@@ -38,7 +38,7 @@ from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     pipeline_class, INT_SETTINGS, int_setting,
-    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH, GRAD_NORM_CLIPPERS,
     DEFAULT_GENERATOR_SEEDERS, DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, GENERATOR_SELF_METHODS, GENERATORS, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
@@ -1686,6 +1686,22 @@ class Inference:
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, CPU)))
         return CPU_TSEQ
 
+    def _clipped_norm(self, node: cst.Call) -> Val:
+        """`clip_grad_norm_(model.parameters(), c)`: the total norm, a 0-d tensor where the module's weights are
+        (`GRAD_NORM_CLIPPERS`): on the host for a module loaded there, on the device for one moved there or a project
+        module not known to be on the host (whose fields read as device tensors too). Parameters handed in any other
+        form (a list, a parameter nothing types) say nothing."""
+        params = argument(node, 0, "parameters")
+        if not (isinstance(params, cst.Call) and isinstance(params.func, cst.Attribute) and not params.args
+                and params.func.attr.value == "parameters"):
+            return UNKNOWN
+        module = self(params.func.value)
+        if module.kind is Kind.MODULE and module.host:
+            return Val(Kind.CPU_TENSOR, rank=0)
+        if module in (DEVICE_MODULE, MOVED) or module.kind is Kind.MODULE:
+            return Val(Kind.TENSOR, rank=0)
+        return UNKNOWN
+
     def _checkpoint(self, qual: str, node: cst.Call) -> Val:
         """A checkpoint read whose tensors land on the host: `torch.load(p, map_location="cpu")`,
         `safetensors.torch.load_file(p)` (its `device=` defaults to `"cpu"`), `safetensors.torch.load(data)`: a dict
@@ -1994,6 +2010,8 @@ class Inference:
             return packed_seq.padded(self(seq.value) if seq is not None else UNKNOWN)
         if qual in HOST_TORCH:
             return HOST
+        if qual in GRAD_NORM_CLIPPERS:
+            return self._clipped_norm(node)
         if qual in RNG_STATE_TORCH:
             return CPU
         if CPU_LEGACY_TENSOR_RE.match(qual):

@@ -2038,3 +2038,48 @@ def test_tensorboard_writer_returned_by_a_project_function_is_one():
                 return loss
     """
     assert findings(src, scope="all") == {(18, "GL103"), (20, "GL103")}
+
+
+def test_clip_grad_norm_returns_the_norm_where_the_weights_are():
+    """`clip_grad_norm_(model.parameters(), c)` returns the total norm as a 0-d tensor on the gradients' device
+    (bigvgan logs `sw.add_scalar("training/grad_norm_g", grad_norm_g, steps)`): of a module moved to the device
+    (a project one, or one of a class outside the tree) TensorBoard's conversion copies it back (GL103), and its
+    `.item()` is the one GL101. Decoys: the norm of a module built on the host (a CPU tensor: no GL103, no GL101), of
+    parameters handed in as a value nothing types, and an unused return (`foreach=True`)."""
+    got = findings("""
+        import torch
+        from torch.utils.tensorboard import SummaryWriter
+        from absent import Big
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        def train(params, loader):
+            net = Net().cuda()
+            big = Big().to(torch.device("cuda"))
+            host = Net()
+            sw = SummaryWriter("logs")
+            for x in loader:
+                net(x.cuda()).sum().backward()
+                gn = torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                gb = torch.nn.utils.clip_grad_norm_(big.parameters(), 1.0)
+                gh = torch.nn.utils.clip_grad_norm_(host.parameters(), 1.0)
+                gp = torch.nn.utils.clip_grad_norm_(params, 1.0)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0, foreach=True)
+                sw.add_scalar("gn", gn, 0)
+                sw.add_scalar("gb", gb, 0)
+                sw.add_scalar("gh", gh, 0)
+                sw.add_scalar("gp", gp, 0)
+                print(gb.item())
+                print(gh.item())
+    """, scope="all")
+    assert {(27, "GL103"), (28, "GL103"), (31, "GL101")} <= got
+    assert not any(line in (21, 22, 23, 24, 25, 29, 30, 32) for line, _code in got)
+    assert [code for line, code in got if line == 31] == ["GL101"]

@@ -523,6 +523,11 @@ GRAD_SCALERS = {"torch.amp.GradScaler": True, "torch.amp.grad_scaler.GradScaler"
 GRAD_NORM_CLIPPERS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                                 "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm"})
 
+# torch's data-parallel wrappers: a wrapper built of a module holds that module's parameters (`.parameters()` are its)
+PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                               "torch.nn.parallel.DistributedDataParallel",
+                               "torch.nn.parallel.distributed.DistributedDataParallel"})
+
 
 def syncing_grad_scaler(qual: str, device: str | None, enabled: bool | None) -> bool:
     """A construction of `qual` with the literal `device` (None: not given or not a string) and `enabled` (None: not

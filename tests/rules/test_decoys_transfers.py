@@ -2083,3 +2083,38 @@ def test_clip_grad_norm_returns_the_norm_where_the_weights_are():
     assert {(27, "GL103"), (28, "GL103"), (31, "GL101")} <= got
     assert not any(line in (21, 22, 23, 24, 25, 29, 30, 32) for line, _code in got)
     assert [code for line, code in got if line == 31] == ["GL101"]
+
+
+def test_clip_grad_norm_of_a_model_rewrapped_for_data_parallel():
+    """bigvgan: `generator = BigVGAN(h).to(device)` with `device = torch.device(f"cuda:{rank:d}")` (an f-string
+    whose literal head names CUDA), then `generator = DistributedDataParallel(generator, ..).to(device)` under `if
+    num_gpus > 1:`: every binding is a module on the device or a data-parallel wrapper of it, so the clipped norm is a
+    device tensor (GL103 at `add_scalar`). Decoys: a local also bound to a host module, a wrapper of another module,
+    a device nothing shows (`cfg.device`)."""
+    got = findings("""
+        import torch
+        from torch.nn.parallel import DistributedDataParallel
+        from torch.utils.tensorboard import SummaryWriter
+        from absent import Big
+
+
+        def train(rank, n, loader, cfg, other):
+            device = torch.device(f"cuda:{rank:d}")
+            g = Big().to(device)
+            h = Big().to(device)
+            k = Big().to(cfg.device)
+            if n > 1:
+                g = DistributedDataParallel(g, device_ids=[rank]).to(device)
+                h = Big()
+                k = DistributedDataParallel(other).to(device)
+            sw = SummaryWriter("logs")
+            for x in loader:
+                a = torch.nn.utils.clip_grad_norm_(g.parameters(), 1.0)
+                b = torch.nn.utils.clip_grad_norm_(h.parameters(), 1.0)
+                c = torch.nn.utils.clip_grad_norm_(k.parameters(), 1.0)
+                sw.add_scalar("a", a, 0)
+                sw.add_scalar("b", b, 0)
+                sw.add_scalar("c", c, 0)
+    """, scope="all")
+    assert (21, "GL103") in got
+    assert not any(line in (22, 23) for line, _code in got)

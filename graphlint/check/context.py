@@ -352,15 +352,23 @@ class Context:
         return self._every_store(expr, lambda cls: cls.grad_scalers)
 
     def _every_store(self, expr: cst.BaseExpression, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:
-        """`expr` is a field of the unit's class (`self.x`) that the class or a base records, in `table` (field ->
-        whether every store says so), as true."""
-        if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value == "self"):
+        """`expr` is a field that `table` (field -> whether every store says so) records as true for the class or a
+        base: of the unit's class (`self.x`), or of a parameter every project call fills with instances of project
+        classes, for each of them (`scaler = model.fp16_scaler` in a training function handed the model)."""
+        if not (isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name)) or self.index is None:
             return False
         fn = self.unit.function
-        cls = self.index.classes.get(fn.class_key) if fn is not None and fn.class_key and self.index else None
-        if cls is None:
+        if fn is None:
             return False
-        stored = [table(c)[expr.attr.value] for c in self.index.mro(cls) if expr.attr.value in table(c)]
+        if expr.value.value == "self":
+            classes = [self.index.classes[fn.class_key]] if fn.class_key in self.index.classes else []
+        else:
+            # (a name the unit rebinds is no longer what its callers passed)
+            classes = [] if self.binds_name(expr.value.value) else self.index.passed_classes(fn, expr.value.value)
+        return bool(classes) and all(self._stored(cls, expr.attr.value, table) for cls in classes)
+
+    def _stored(self, cls: ClassInfo, attr: str, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:
+        stored = [table(c)[attr] for c in self.index.mro(cls) if attr in table(c)]  # type: ignore[union-attr]
         return bool(stored) and all(stored)
 
     def _scaler_literals(self, call: cst.Call) -> tuple[str | None, bool | None]:

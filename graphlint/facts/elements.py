@@ -133,6 +133,20 @@ def single_bindings(nodes: list[cst.CSTNode]) -> dict[str, cst.BaseExpression]:
     return {name: value for name, value in values.items() if counts[name] == 1}
 
 
+def plain_bindings(nodes: list[cst.CSTNode]) -> dict[str, list[cst.BaseExpression]]:
+    """Locals the unit binds only by plain `name = value` assignments (no loop, `with`, unpacking, augmented or
+    walrus binding), each with every value it is given."""
+    values: dict[str, list[cst.BaseExpression]] = {}
+    other: set[str] = set()
+    for node in nodes:
+        for target in _targets(node):
+            if isinstance(node, cst.Assign) and isinstance(target, cst.Name):
+                values.setdefault(target.value, []).append(node.value)
+            else:
+                other.update(_names(target))
+    return {name: vals for name, vals in values.items() if name not in other}
+
+
 def _targets(node: cst.CSTNode) -> list[cst.BaseExpression | None]:
     """What a binding node binds (`_BINDERS`); nothing for any other node."""
     if node.__class__ not in _BINDERS:

@@ -20,7 +20,9 @@ from graphlint.facts.literals import (
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
 from graphlint.facts.correlated import ArmFacts
-from graphlint.facts.elements import bound_names, element_reads, flat_subscript, index_code, single_bindings
+from graphlint.facts.elements import (
+    bound_names, element_reads, flat_subscript, index_code, plain_bindings, single_bindings,
+)
 from graphlint.facts.names import LOG_METHODS, dotted_name
 from graphlint.facts import packed as packed_seq
 from graphlint.facts.packed import PACKED_SEQUENCE
@@ -38,7 +40,7 @@ from graphlint.facts.tokenizers import TOKENIZER_REF
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     pipeline_class, INT_SETTINGS, int_setting,
-    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH,
+    BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH, GRAD_NORM_CLIPPERS, PARALLEL_WRAPPERS,
     DEFAULT_GENERATOR_SEEDERS, DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, GENERATOR_SELF_METHODS, GENERATORS, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
@@ -419,6 +421,11 @@ NUMPY_SCALAR_MATH = frozenset({
 def _const_string(node: cst.BaseExpression) -> str | None:
     value = cst_literal(node) if node.__class__ is cst.SimpleString else None
     return value if isinstance(value, str) else None
+
+
+def _off_host_module(val: Val) -> bool:
+    """A module moved to the device (`MOVED`, `DEVICE_MODULE`) or a project module not known to be on the host."""
+    return val in (DEVICE_MODULE, MOVED) or val.kind is Kind.MODULE and not val.host
 
 
 def _cuts_a_string(node: cst.Call, fixed: bool) -> bool:
@@ -1475,7 +1482,8 @@ class Inference:
         """`expr` names an accelerator as the code shows it: `"cuda:0"`, an ordinal, `torch.device("cuda")`, `"cuda" if
         torch.cuda.is_available() else "cpu"`, or a local the unit binds once to one of those. A name that only says
         "device" (`cfg.device`, a parameter) is not read: where such a model lives is unknown."""
-        if isinstance(expr, (cst.SimpleString, cst.Integer)):
+        if isinstance(expr, (cst.SimpleString, cst.Integer)) or isinstance(expr, cst.FormattedString) \
+                and _device_string(expr) is not None:  # (`f"cuda:{rank}"`: the literal head names the type)
             return self.device_arg(expr) is Dev.DEVICE
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
             return self._names_cuda(expr.args[0].value, depth)
@@ -1685,6 +1693,41 @@ class Inference:
         if name.startswith("named_"):
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, CPU)))
         return CPU_TSEQ
+
+    def _clipped_norm(self, node: cst.Call) -> Val:
+        """`clip_grad_norm_(model.parameters(), c)`: the total norm, a 0-d tensor where the module's weights are
+        (`GRAD_NORM_CLIPPERS`): on the host for a module loaded there, on the device for one moved there or a project
+        module not known to be on the host (whose fields read as device tensors too). Parameters handed in any other
+        form (a list, a parameter nothing types) say nothing."""
+        params = argument(node, 0, "parameters")
+        if not (isinstance(params, cst.Call) and isinstance(params.func, cst.Attribute) and not params.args
+                and params.func.attr.value == "parameters"):
+            return UNKNOWN
+        module = params.func.value
+        val = self(module)
+        if val.kind is Kind.MODULE and val.host:
+            return Val(Kind.CPU_TENSOR, rank=0)
+        if _off_host_module(val) or val == UNKNOWN and isinstance(module, cst.Name) and self._moved_everywhere(module):
+            return Val(Kind.TENSOR, rank=0)
+        return UNKNOWN
+
+    def _moved_everywhere(self, name: cst.Name) -> bool:
+        """Every plain binding of the local `name` gives it a module off the host, or a data-parallel wrapper of
+        itself (`g = Big().to(dev)`, then `g = DistributedDataParallel(g, ..).to(dev)` in an `if`: the wrapper holds
+        g's parameters), which the join of the bindings leaves unknown."""
+        if self.unit_tree is None:
+            return False
+        values = plain_bindings(list(descendants(self.unit_tree))).get(name.value)
+        return bool(values) and all(_off_host_module(self(v)) or self._wraps(v, name.value) for v in values)
+
+    def _wraps(self, value: cst.BaseExpression, name: str) -> bool:
+        """`value` is `Wrapper(name, ..)` of torch's data-parallel wrappers, moved or not (`.to(dev)`, `.cuda()`)."""
+        while isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute) \
+                and value.func.attr.value in ("to", "cuda"):
+            value = value.func.value
+        inner = argument(value, 0, "module") if isinstance(value, cst.Call) else None
+        return isinstance(inner, cst.Name) and inner.value == name \
+            and self.resolve(value.func) in PARALLEL_WRAPPERS  # type: ignore[union-attr]
 
     def _checkpoint(self, qual: str, node: cst.Call) -> Val:
         """A checkpoint read whose tensors land on the host: `torch.load(p, map_location="cpu")`,
@@ -1994,6 +2037,8 @@ class Inference:
             return packed_seq.padded(self(seq.value) if seq is not None else UNKNOWN)
         if qual in HOST_TORCH:
             return HOST
+        if qual in GRAD_NORM_CLIPPERS:
+            return self._clipped_norm(node)
         if qual in RNG_STATE_TORCH:
             return CPU
         if CPU_LEGACY_TENSOR_RE.match(qual):

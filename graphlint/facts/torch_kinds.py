@@ -509,9 +509,24 @@ def distribution_class(qual: str) -> bool:
 # `_maybe_opt_step` runs `sum(v.item() for v in found_inf_per_device.values())`, l. 371, called by `step`, l. 479;
 # `unscale_` (l. 302-361) and `update` (l. 484-560, `non_blocking` copies) read nothing). `device` is the first
 # parameter of `torch.amp`'s (re-exported as `torch.GradScaler` since torch 2.3); `torch.cuda.amp`'s (a subclass
-# fixing "cuda") has none.
+# fixing "cuda") has none. FSDP's `ShardedGradScaler` (torch/distributed/fsdp/sharded_grad_scaler.py) subclasses
+# `torch.amp`'s with the same first parameter (`device="cuda"`) and inherits `step`; its `unscale_` waits on
+# all-reduce work, no host read.
 GRAD_SCALERS = {"torch.amp.GradScaler": True, "torch.amp.grad_scaler.GradScaler": True, "torch.GradScaler": True,
-                "torch.cuda.amp.GradScaler": False, "torch.cuda.amp.grad_scaler.GradScaler": False}
+                "torch.cuda.amp.GradScaler": False, "torch.cuda.amp.grad_scaler.GradScaler": False,
+                "torch.distributed.fsdp.sharded_grad_scaler.ShardedGradScaler": True}
+
+
+# torch's gradient-norm clippers: the total norm they return is a 0-d tensor on the gradients' device
+# (torch/nn/utils/clip_grad.py, torch 2.13: `_get_total_norm` takes each device's norm `.to(first_device)`, the first
+# gradient's), so it lives where the clipped module's weights live.
+GRAD_NORM_CLIPPERS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
+                                "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm"})
+
+# torch's data-parallel wrappers: a wrapper built of a module holds that module's parameters (`.parameters()` are its)
+PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                               "torch.nn.parallel.DistributedDataParallel",
+                               "torch.nn.parallel.distributed.DistributedDataParallel"})
 
 
 def syncing_grad_scaler(qual: str, device: str | None, enabled: bool | None) -> bool:

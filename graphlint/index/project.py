@@ -4222,6 +4222,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.guard_close("caller", key)
         return self._caller_memo[key]
 
+    def passed_classes(self, fn: FunctionInfo, name: str) -> list[ClassInfo]:
+        """The project classes whose instances every project call of `fn` (or of the function it is nested in whose
+        parameter `name` is) passes for `name` (`_caller_classes(every=True)`; a module moved first, `Net(cfg).to(dev)`,
+        counts: `Module.to` returns the module); empty where one call passes anything else, or none is seen."""
+        owner = self._param_owner(fn, name)
+        if owner is None:
+            return []
+        found = self._caller_classes(owner, name, every=True) or \
+            self._caller_classes(owner, name, modules=True, every=True)
+        return [cls for cls, _how in found]
+
     def _may_pass_classes(self, owner: FunctionInfo, name: str, every: bool) -> bool:
         """Some call spelt with `owner`'s name records kinds for `name` that could hold instances of project classes
         (`_passed_classes`): each of them (`every`), or one. Otherwise no call of `owner`, whichever reaches it, passes

@@ -965,6 +965,76 @@ def test_grad_scaler_filled_in_for_a_none_parameter():
                 self.logged.step(opt)
     """, scope="all")
 
+def test_sharded_grad_scaler_field_read_through_the_handed_model():
+    """FSDP's `ShardedGradScaler` is a `torch.amp.GradScaler` whose `step` it inherits (`GRAD_SCALERS`). dinov2's
+    model holds one in a field (`self.fp16_scaler = ShardedGradScaler() if amp else None`) and the training function
+    it is handed reads it through a local alias (`fp16_scaler = model.fp16_scaler`): every call passes the (moved)
+    model, so the field is the class's. Decoys: a class whose field also stores a disabled scaler, a parameter one
+    call passes another object for, a public function no call reaches, a parameter the function rebinds."""
+    check("""
+        import torch
+        from torch.distributed.fsdp.sharded_grad_scaler import ShardedGradScaler
+
+        class Arch(torch.nn.Module):
+            def __init__(self, amp):
+                super().__init__()
+                self.fp16_scaler = ShardedGradScaler() if amp else None
+                self.off = ShardedGradScaler(enabled=False)
+
+        def do_train(model, opt):
+            fp16_scaler = model.fp16_scaler
+            for _ in range(10):
+                fp16_scaler.unscale_(opt)
+                fp16_scaler.step(opt)  # <- GL153
+                fp16_scaler.update()
+                model.off.step(opt)
+
+        def mixed(model, opt):
+            model.fp16_scaler.step(opt)
+
+        def public(model, opt):
+            model.fp16_scaler.step(opt)
+
+        def rebound(model, opt):
+            model = make()
+            model.fp16_scaler.step(opt)
+
+        def main(amp, other, opt):
+            model = Arch(amp).to(torch.device("cuda"))  # <- GL131
+            do_train(model, opt)
+            mixed(model, opt)
+            mixed(other, opt)
+            rebound(model, opt)
+    """, scope="all")
+
+
+def test_grad_scaler_field_of_a_handed_object_is_the_passed_classes():
+    """A plain project object handed to a function: its field holds an enabled CUDA scaler in every class a call
+    passes (GL153); where one of the passed classes stores a `"cpu"` scaler there, no finding."""
+    check("""
+        import torch
+
+        class Amp:
+            def __init__(self):
+                self.scaler = torch.amp.GradScaler("cuda")
+
+        class Cpu:
+            def __init__(self):
+                self.scaler = torch.amp.GradScaler("cpu")
+
+        def step(state, opt):
+            state.scaler.step(opt)  # <- GL153
+
+        def either(state, opt):
+            state.scaler.step(opt)
+
+        def main(opt, cpu):
+            step(Amp(), opt)
+            either(Amp(), opt)
+            either(Cpu(), opt)
+    """, scope="all")
+
+
 def test_empty_cache_after_a_drain_that_ends_a_block_does_not_wait():
     """The drain before an `empty_cache()` is what every path runs last: the tail of a preceding `with` or `try`
     body, every arm of a preceding `if` that falls through (an arm that returns takes no path there), a project

@@ -2038,3 +2038,83 @@ def test_tensorboard_writer_returned_by_a_project_function_is_one():
                 return loss
     """
     assert findings(src, scope="all") == {(18, "GL103"), (20, "GL103")}
+
+
+def test_clip_grad_norm_returns_the_norm_where_the_weights_are():
+    """`clip_grad_norm_(model.parameters(), c)` returns the total norm as a 0-d tensor on the gradients' device
+    (bigvgan logs `sw.add_scalar("training/grad_norm_g", grad_norm_g, steps)`): of a module moved to the device
+    (a project one, or one of a class outside the tree) TensorBoard's conversion copies it back (GL103), and its
+    `.item()` is the one GL101. Decoys: the norm of a module built on the host (a CPU tensor: no GL103, no GL101), of
+    parameters handed in as a value nothing types, and an unused return (`foreach=True`)."""
+    got = findings("""
+        import torch
+        from torch.utils.tensorboard import SummaryWriter
+        from absent import Big
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x)
+
+
+        def train(params, loader):
+            net = Net().cuda()
+            big = Big().to(torch.device("cuda"))
+            host = Net()
+            sw = SummaryWriter("logs")
+            for x in loader:
+                net(x.cuda()).sum().backward()
+                gn = torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+                gb = torch.nn.utils.clip_grad_norm_(big.parameters(), 1.0)
+                gh = torch.nn.utils.clip_grad_norm_(host.parameters(), 1.0)
+                gp = torch.nn.utils.clip_grad_norm_(params, 1.0)
+                torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0, foreach=True)
+                sw.add_scalar("gn", gn, 0)
+                sw.add_scalar("gb", gb, 0)
+                sw.add_scalar("gh", gh, 0)
+                sw.add_scalar("gp", gp, 0)
+                print(gb.item())
+                print(gh.item())
+    """, scope="all")
+    assert {(27, "GL103"), (28, "GL103"), (31, "GL101")} <= got
+    assert not any(line in (21, 22, 23, 24, 25, 29, 30, 32) for line, _code in got)
+    assert [code for line, code in got if line == 31] == ["GL101"]
+
+
+def test_clip_grad_norm_of_a_model_rewrapped_for_data_parallel():
+    """bigvgan: `generator = BigVGAN(h).to(device)` with `device = torch.device(f"cuda:{rank:d}")` (an f-string
+    whose literal head names CUDA), then `generator = DistributedDataParallel(generator, ..).to(device)` under `if
+    num_gpus > 1:`: every binding is a module on the device or a data-parallel wrapper of it, so the clipped norm is a
+    device tensor (GL103 at `add_scalar`). Decoys: a local also bound to a host module, a wrapper of another module,
+    a device nothing shows (`cfg.device`)."""
+    got = findings("""
+        import torch
+        from torch.nn.parallel import DistributedDataParallel
+        from torch.utils.tensorboard import SummaryWriter
+        from absent import Big
+
+
+        def train(rank, n, loader, cfg, other):
+            device = torch.device(f"cuda:{rank:d}")
+            g = Big().to(device)
+            h = Big().to(device)
+            k = Big().to(cfg.device)
+            if n > 1:
+                g = DistributedDataParallel(g, device_ids=[rank]).to(device)
+                h = Big()
+                k = DistributedDataParallel(other).to(device)
+            sw = SummaryWriter("logs")
+            for x in loader:
+                a = torch.nn.utils.clip_grad_norm_(g.parameters(), 1.0)
+                b = torch.nn.utils.clip_grad_norm_(h.parameters(), 1.0)
+                c = torch.nn.utils.clip_grad_norm_(k.parameters(), 1.0)
+                sw.add_scalar("a", a, 0)
+                sw.add_scalar("b", b, 0)
+                sw.add_scalar("c", c, 0)
+    """, scope="all")
+    assert (21, "GL103") in got
+    assert not any(line in (22, 23) for line, _code in got)

@@ -143,6 +143,7 @@ class Scope:
     # name is resolved where it is read; the spans are the function's own (a nested def is its own scope).
     device_spans: list[tuple[int, int, ast.Call]] = field(default_factory=list)
     none_params: frozenset[str] = frozenset()  # parameters whose default is None (`none_defaults`)
+    none_items: frozenset[str] = frozenset()  # parameters whose default is a tuple of None (`none_item_defaults`)
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -318,6 +319,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if arg is not None:
             scope.params[arg.arg] = UNKNOWN
     scope.none_params = frozenset(none_defaults(func))
+    scope.none_items = frozenset(none_item_defaults(func))
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
@@ -1045,6 +1047,46 @@ def constant_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> dict[str,
 def none_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Parameters whose default is `None` (positional and keyword-only)."""
     return tuple(a.arg for a, d in _defaults(func) if isinstance(d, ast.Constant) and d.value is None)
+
+
+def none_item_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Parameters whose default is a tuple display of None only (`transform_matrix=(None, None)`): an item of one
+    that a call leaves out is None."""
+    return tuple(a.arg for a, d in _defaults(func) if isinstance(d, ast.Tuple) and d.elts and all(is_none(e)
+                                                                                                 for e in d.elts))
+
+
+def none_arguments(call: ast.Call, scope: Scope, func: ast.AST) -> tuple[tuple[str, str], ...]:
+    """(slot, parameter) of each argument of the call that is None where every call of the caller leaves
+    `parameter` at its default ("": None whatever the caller is passed): the literal `None`, a None-default parameter
+    passed on unchanged (`G`), or a constant item of one whose default is a tuple of None (`transform_matrix[0]`).
+    `slot`: `#<i>` for the i-th positional argument, else the keyword (`CallFacts.left_none` reads them). `func`:
+    the caller's def."""
+    out = []
+    for slot, arg in [*((f"#{i}", a) for i, a in enumerate(call.args)), *((kw.arg, kw.value) for kw in call.keywords
+                                                                          if kw.arg)]:
+        if isinstance(arg, ast.Starred):
+            break  # (positions after a spread are unknown)
+        if is_none(arg):
+            out.append((slot, ""))
+        elif isinstance(arg, ast.Name) and arg.id in scope.none_params and _received(arg.id, call, scope, func):
+            out.append((slot, arg.id))
+        elif isinstance(arg, ast.Subscript) and isinstance(arg.value, ast.Name) and arg.value.id in scope.none_items \
+                and _received(arg.value.id, call, scope, func) and isinstance(arg.slice, ast.Constant) \
+                and type(arg.slice.value) is int:
+            out.append((slot, arg.value.id))
+    return tuple(out)
+
+
+def _received(name: str, call: ast.Call, scope: Scope, func: ast.AST) -> bool:
+    """The parameter reaches the call as the caller received it: every store of it (a tuple target included: `img, G,
+    pads = f(img, G)`) is on the call's line or below, outside any loop."""
+    if name not in scope.binds:
+        return True
+    stores = [n.lineno for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name
+              and isinstance(n.ctx, ast.Store)]
+    return len(stores) == len(scope.binds[name]) and all(
+        line >= call.lineno and not any(a <= line <= b for a, b in scope.loops) for line in stores)
 
 
 def hook_defaults(func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, IKind], ...]:

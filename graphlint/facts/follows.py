@@ -19,11 +19,13 @@ follows them all: a call lives on the host when every one of its arguments for t
 from __future__ import annotations
 
 import ast
+from dataclasses import dataclass, field
 from typing import Callable
 
-from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, dtype_cast,
-                                      named_pair)
+from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, cpu_defaults,
+                                      dtype_cast, named_pair, number_defaults, scope_of)
 from graphlint.facts.inference import CPU_DEVICE, HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
+from graphlint.facts.literals import names_cpu
 from graphlint.facts.names import dotted, is_none
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import DEVICE_KEEPING_LIBRARY, FACTORY_TORCH, torch_return_kind
@@ -49,25 +51,106 @@ def is_torch_layer(qual: str) -> bool:
     return head in ("torch.nn", "torch.nn.modules") and tail[:1].isupper() and tail not in NOT_LAYERS
 
 
-def follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple[str, ...]:
+@dataclass
+class Helpers:
+    """The module's top-level functions by name (defined once, never rebound), so that a call of one of them follows
+    what the call passes for the parameters its return follows: stylegan2's `sample_affine(.., device="cpu")` rebinds
+    `G = random_mat_apply(p, Gc, G, eye, device=device)`, whose return is built on the device it is passed."""
+
+    defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
+    resolve: Resolve
+    _found: dict[str, "_Followed | None"] = field(default_factory=dict)
+
+    def followed(self, name: str) -> "_Followed | None":
+        """What the helper's returns follow, its positional parameters and those a call may leave on the host; None
+        for no helper, one being read (recursion), or one whose return follows nothing known."""
+        if name in self._found:
+            return self._found[name]
+        node = self.defs.get(name)
+        if node is None or node.args.vararg or node.args.kwarg:
+            return None
+        self._found[name] = None  # a helper calling itself: nothing known
+        scope = scope_of(node)
+        params = _join([_device_of(value, scope, self.resolve, _no_layer, set(), 0, self)
+                         for value in scope.returns]) if scope.returns else None
+        order = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
+        host = frozenset(cpu_defaults(node)) | frozenset(number_defaults(node))
+        found = self._found[name] = _Followed(params, order, host, _factory_devices(scope, self.resolve, self)) \
+            if params is not None and params <= scope.params.keys() else None
+        return found
+
+
+@dataclass(frozen=True)
+class _Followed:
+    params: Params  # what the helper's returns follow (empty: host data)
+    order: tuple[str, ...]  # its positional parameters
+    host: Params  # parameters whose default is host data or names the host device (`device="cpu"`)
+    devices: Params  # parameters it builds on as a device (`_factory_devices`)
+
+
+def follows(scope: Scope, resolve: Resolve, layer: Layer | None = None, helpers: Helpers | None = None
+            ) -> tuple[str, ...]:
     """The parameters every return of the function is computed from (sorted), or () when it follows none.
-    `layer`: which `self` fields hold a `torch.nn` layer (a method of a module class), else none do."""
+    `layer`: which `self` fields hold a `torch.nn` layer (a method of a module class), else none do. `helpers`: the
+    module's top-level functions, whose calls follow what they are passed."""
     if not scope.returns:
         return ()
     layer = layer or _no_layer
-    params = _join([_device_of(value, scope, resolve, layer, set(), 0) for value in scope.returns])
-    if params and len(params) > 1 and params & _factory_devices(scope, resolve):
+    params = _join([_device_of(value, scope, resolve, layer, set(), 0, helpers) for value in scope.returns])
+    if params and len(params) > 1 and params & _factory_devices(scope, resolve, helpers):
         # a device name is no data: `torch.zeros(n, device=device) + x` given "cuda" and a host `x` lives on neither
         return ()
     return _followed(params, scope)
 
 
-def _factory_devices(scope: Scope, resolve: Resolve) -> Params:
-    """The parameters a torch factory of the function's values takes as its `device=` (`torch.eye(3, device=device)`)."""
+def _factory_devices(scope: Scope, resolve: Resolve, helpers: Helpers | None = None) -> Params:
+    """The parameters a torch factory of the function's values takes as its `device=` (`torch.eye(3, device=device)`),
+    or that it passes on as a helper's such parameter (`bernoulli_sample(size, p, device=device)`)."""
     values = [*scope.returns, *(b for bound in scope.binds.values() for b in bound if isinstance(b, ast.expr))]
-    return frozenset(kw.value.id for v in values for node in ast.walk(v) if isinstance(node, ast.Call)
-                     and (resolve(dotted(node.func)) or "") in FACTORY_TORCH for kw in node.keywords
-                     if kw.arg == "device" and isinstance(kw.value, ast.Name) and kw.value.id in scope.params)
+    calls = [node for v in values for node in ast.walk(v) if isinstance(node, ast.Call)]
+    out = {kw.value.id for node in calls if (resolve(dotted(node.func)) or "") in FACTORY_TORCH for kw in node.keywords
+           if kw.arg == "device" and isinstance(kw.value, ast.Name) and kw.value.id in scope.params}
+    for node in calls:
+        callee = _helper(node, scope, helpers)
+        if callee is not None:
+            site = _site(node, callee)
+            out |= {a.id for p, a in (site or {}).items() if p in callee.devices and isinstance(a, ast.Name)
+                    and a.id in scope.params}
+    return frozenset(out)
+
+
+def _helper(call: ast.Call, scope: Scope, helpers: Helpers | None) -> _Followed | None:
+    """The module's helper a call names (not a local or parameter of that name), as `Helpers.followed` reads it."""
+    func = call.func
+    if helpers is None or not isinstance(func, ast.Name) or func.id in scope.binds or func.id in scope.params:
+        return None
+    return helpers.followed(func.id)
+
+
+def _site(call: ast.Call, callee: _Followed) -> dict[str, ast.expr] | None:
+    """Parameter -> the argument the call passes for it; None where a spread may pass any."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(kw.arg is None for kw in call.keywords) \
+            or len(call.args) > len(callee.order):
+        return None
+    return {**dict(zip(callee.order, call.args)), **{kw.arg: kw.value for kw in call.keywords if kw.arg}}
+
+
+def _helper_call(call: ast.Call, callee: _Followed, again: Callable[[ast.expr], Params | None]) -> Params | None:
+    """`random_mat_apply(p, Gc, G, eye, device=device)`: what the arguments for the parameters the helper's return
+    follows follow; a parameter left out at a host default, or given the host device by name, adds none."""
+    site = _site(call, callee)
+    if site is None:
+        return None
+    parts: list[Params | None] = []
+    for param in callee.params:
+        arg = site.get(param)
+        if arg is None:
+            parts.append(HOST_DATA if param in callee.host else None)
+        elif param in callee.devices and isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+            parts.append(HOST_DATA if names_cpu(arg.value) else None)  # `device="cpu"`; a CUDA name: no data
+        else:
+            parts.append(again(arg))
+    return _join(parts)
 
 
 def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple[tuple[str, ...], ...]:
@@ -121,14 +204,14 @@ def _no_layer(attr: str) -> bool:
     return False
 
 
-def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, reading: set[str], depth: int
-               ) -> Params | None:
+def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, reading: set[str], depth: int,
+               helpers: Helpers | None = None) -> Params | None:
     if depth > MAX_DEPTH:
         return None
     # depth counts the names followed to their bindings; one expression's nesting is bounded by its size
-    again = lambda e: _device_of(e, scope, resolve, layer, reading, depth)  # noqa: E731
+    again = lambda e: _device_of(e, scope, resolve, layer, reading, depth, helpers)  # noqa: E731
     if isinstance(value, ast.Name):
-        return _name(value.id, scope, resolve, layer, reading, depth)
+        return _name(value.id, scope, resolve, layer, reading, depth, helpers)
     if isinstance(value, ast.Constant):
         return HOST_DATA if isinstance(value.value, (int, float, bool)) else None
     if isinstance(value, ast.Subscript):
@@ -149,11 +232,13 @@ def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, re
     if isinstance(value, ast.IfExp):
         return _join([again(value.body), again(value.orelse)])
     if isinstance(value, ast.Call):
-        return _call(value, again, resolve, layer, scope)
+        callee = _helper(value, scope, helpers)
+        return _helper_call(value, callee, again) if callee is not None else _call(value, again, resolve, layer, scope)
     return None
 
 
-def _name(name: str, scope: Scope, resolve: Resolve, layer: Layer, reading: set[str], depth: int) -> Params | None:
+def _name(name: str, scope: Scope, resolve: Resolve, layer: Layer, reading: set[str], depth: int,
+          helpers: Helpers | None = None) -> Params | None:
     if name in reading:
         return HOST_DATA  # a name being read (`x = f(x)`): what its other bindings say
     bound = scope.binds.get(name, [])
@@ -167,8 +252,8 @@ def _name(name: str, scope: Scope, resolve: Resolve, layer: Layer, reading: set[
     parts: list[Params | None] = [HOST_DATA if host_param else frozenset((name,))] if name in scope.params else []
     inner = reading | {name}
     # `n += v` is `n = n + v`: it lives where the other bindings of `n` and `v` do (an arithmetic update)
-    parts += [_device_of(b.value if isinstance(b, ast.AugAssign) else b, scope, resolve, layer, inner, depth + 1)
-              for b in bound]
+    parts += [_device_of(b.value if isinstance(b, ast.AugAssign) else b, scope, resolve, layer, inner, depth + 1,
+                         helpers) for b in bound]
     return _join(parts) if parts else None
 
 

@@ -1510,22 +1510,41 @@ class CallFacts:
         may pass it, several calls on one line, or a function a top-level package exports."""
         found = self._left_none.get(fn.key)
         if found is None:
-            found = self._left_none[fn.key] = self._read_left_none(fn) if fn.none_defaults else frozenset()
+            self._left_none[fn.key] = frozenset()  # a cycle of calls passing it on: no evidence
+            found = self._left_none[fn.key] = self._left_out(fn, frozenset(fn.none_defaults)) if fn.none_defaults \
+                else frozenset()
         return found
 
-    def _read_left_none(self, fn: "FunctionInfo") -> frozenset[str]:
+    def _left_out(self, fn: "FunctionInfo", names: frozenset[str]) -> frozenset[str]:
+        """Of `names`, the parameters every resolved call site of `fn` leaves at its default, or passes None
+        (`_none_slots`: `None`, or the caller's own such parameter or tuple-of-None item, `augment`'s
+        `transform_matrix[0]` of `transform_matrix=(None, None)`)."""
         calls = self._site_calls(fn)
         if calls is None:
             return frozenset()
-        left = set(fn.none_defaults)
-        for _caller, callee, _line, positional, keywords in calls:
+        left = set(names)
+        for caller, callee, line, positional, keywords in calls:
             if self._spread(positional, keywords):
                 return frozenset()
             params = self.index.call_params(fn, callee)
-            left -= set(params[:len(positional)]) | {k for k, _v in keywords}
+            nones = self._none_slots(caller, callee, line)
+            left -= {p for i, p in enumerate(params[:len(positional)]) if f"#{i}" not in nones} \
+                | {k for k, _v in keywords if k not in nones}
             if not left:
                 break
         return frozenset(left)
+
+    def _none_slots(self, caller: "FunctionInfo", callee: str, line: int) -> set[str]:
+        """The arguments (`#<i>`, keyword) the call of `callee` at `line` passes None for at every call the index
+        sees: the literal, or what the caller holds None where its own callers leave a parameter at its default."""
+        out = set()
+        for c, ln, pairs in caller.call_nones:
+            if c == callee and ln == line:
+                for slot, param in pairs:
+                    if not param or param in (self.left_none(caller) if param in caller.none_defaults
+                                              else self._left_out(caller, frozenset((param,)))):
+                        out.add(slot)
+        return out
 
     def keywords(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Key -> the kind every call site that fills it passes into `fn`'s `**kwargs`, for keys where that is host

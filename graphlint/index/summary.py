@@ -27,7 +27,7 @@ from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     moves_tensor_type, validation_turned_off,
 )
-from graphlint.facts.follows import Layer, follows, is_torch_layer, item_follows
+from graphlint.facts.follows import Helpers, Layer, follows, is_torch_layer, item_follows
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
@@ -44,7 +44,8 @@ from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
     escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
-    keyword_only, literal_value, moves_to_device, none_defaults, number_defaults, param_names, records_args,
+    keyword_only, literal_value, moves_to_device, none_arguments, none_defaults, number_defaults, param_names,
+    records_args,
     refine_returns, required_positionals, return_kinds, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, scaler_literals, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
@@ -234,6 +235,9 @@ class FunctionInfo:
     call_args: list[tuple[str, int, tuple[IKind, ...], tuple[tuple[str, IKind], ...]]] = field(default_factory=list)
     # (callee, line, the arguments that cannot be None) of each call `call_args` records (`callsite.filled_arguments`)
     call_filled: list[tuple[str, int, tuple[str, ...]]] = field(default_factory=list)
+    # (callee, line, (slot, parameter) pairs) of each call `call_args` records that passes an argument that may be
+    # None by the caller's own defaults (`callsite.none_arguments`); calls with none are left out
+    call_nones: list[tuple[str, int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
     attr_sets: tuple[tuple[str, IKind], ...] = ()  # (attribute, kind) of each `self.x = value`
     # (attribute, source) of each store of `attr_sets`, in its order, in a method (`callsite.field_params`): the
     # parameter whose object the field is left holding (`self.model = model.eval().to(d)`), KEEPS (its own), "" (other)
@@ -839,6 +843,7 @@ class _Indexer(ast.NodeVisitor):
         self.top_assigned: frozenset[str] = frozenset()  # names a module-level statement assigns (`_module_assigned`)
         self.module_body: list[ast.stmt] = []  # the module's statements, for `_module_scope`
         self._module_scope_memo: Scope | None = None
+        self._helper_defs: Helpers | None = None  # `_helpers`
         self.script_binds: dict[str, str] = {}  # top-level names bound to what they stand for (`_script_bind`)
         self.script_arms: dict[str, set[str]] = {}  # top-level names' values from other arms of an `if` (`_script_if`)
         self.class_defs: list[frozenset[str]] = []  # the names each enclosing class body defines
@@ -852,6 +857,17 @@ class _Indexer(ast.NodeVisitor):
             method = _VISITS[node.__class__] = getattr(
                 _Indexer, "visit_" + node.__class__.__name__, _Indexer.generic_visit)
         return method(self, node)
+
+    def _helpers(self) -> Helpers:
+        """The module's top-level functions a body's call may follow (`facts.follows.Helpers`), made once: undecorated
+        defs of the module body whose name nothing else at the top level binds."""
+        if self._helper_defs is None:
+            defs = [s for s in self.module_body if isinstance(s, _DEFS)]
+            names = [d.name for d in defs]
+            self._helper_defs = Helpers({d.name: d for d in defs if not isinstance(d, ast.ClassDef)
+                                         and not d.decorator_list and names.count(d.name) == 1
+                                         and d.name not in self.top_assigned}, self.resolve)
+        return self._helper_defs
 
     def _script(self) -> FunctionInfo:
         """The module's top-level code as a unit (ModuleSummary.script), made on its first call."""
@@ -1138,7 +1154,7 @@ class _Indexer(ast.NodeVisitor):
             is_property=cls is not None and any(dotted(d) in PROPERTY_DECORATORS for d in node.decorator_list),
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
-            follows=follows(scope, self.resolve, _layer_of(cls)),
+            follows=follows(scope, self.resolve, _layer_of(cls), self._helpers()),
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
@@ -2467,6 +2483,8 @@ class _Indexer(ast.NodeVisitor):
             kinds = self._own_instance_passed(node, kinds) if self.func_stack else kinds
             unit.call_args.append((callee, node.lineno, *kinds))
             unit.call_filled.append((callee, node.lineno, filled_arguments(node, self.resolve, scope)))
+            if self.func_stack and self.def_nodes and (nones := none_arguments(node, scope, self.def_nodes[-1])):
+                unit.call_nones.append((callee, node.lineno, nones))
 
     def _own_instance_passed(self, node: ast.Call, kinds: tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]
                              ) -> tuple[tuple[IKind, ...], tuple[tuple[str, IKind], ...]]:

@@ -429,6 +429,8 @@ def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]
             facts += sorted((f"**{key}", kind) for key, kind in index.call_facts.keywords(fn).items())
             facts += [("**device", index.call_facts.kwargs_device(fn))] if fn.star_kwargs else []
             facts += [(f"filled:{name}", "") for name in sorted(index.call_facts.filled(fn))]
+            # (a None passed on from a caller's caller: `CallFacts.left_none` reads two hops up)
+            facts += [(f"left_none:{name}", "") for name in sorted(index.call_facts.left_none(fn))]
             # a host path's callers are elsewhere too: the path (its chain's key), tier and bound parameters
             facts += [(f"host:{hop.key.hex()}:{tier}", repr(params)) for hop, tier, params in info.host]
             out.setdefault(fn.path, []).append(

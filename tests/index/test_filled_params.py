@@ -106,9 +106,9 @@ LEFT = """
 
 
 def test_a_none_default_every_site_leaves_out():
-    """`device` is left out by both calls; `timesteps` and `mu` are spelled out at one (even as None: only a
-    parameter no call names counts), `steps` is passed."""
-    assert _left_none({"m.py": LEFT}, "Sched.set_timesteps") == frozenset({"device"})
+    """`device` is left out by both calls and `timesteps` left out or passed as the literal None (None either way);
+    `mu` is passed a number at one, `steps` is passed."""
+    assert _left_none({"m.py": LEFT}, "Sched.set_timesteps") == frozenset({"device", "timesteps"})
 
 
 def test_no_left_none_claim_where_a_site_may_pass_it():

@@ -663,3 +663,133 @@ def test_a_none_parameter_every_call_leaves_out_holds_no_tensor_in_a_join():
     """
     # GL150: `torch.inverse` of the CUDA matrix checks its result on the host; of the host one it waits for nothing
     assert findings(src, scope="all") == {(13, "GL130"), (17, "GL130"), (28, "GL150")}
+
+
+def test_a_helper_passing_its_device_parameter_on_returns_where_the_call_places_it():
+    """stylegan2's `sample_affine(.., device="cpu")` rebinds `G = random_mat_apply(p, Gc, G, eye, device=device)`, a
+    module helper whose return is built on the device it is passed (through another helper): a call that leaves the
+    device out gets a host matrix, so is its `torch.inverse` (no GL150) and what is built on its `.device`. Hits: the
+    same chain given `"cuda"` or a CUDA tensor's `.device`, and a helper mixing the device with a data parameter its
+    caller fills with a CUDA tensor."""
+    src = """
+        import torch
+
+
+        def bern(size, p, device="cpu"):
+            return torch.empty(size, device=device).bernoulli_(p)
+
+
+        def mat_apply(p, transform, prev, device="cpu"):
+            select = bern(transform.shape[0], p, device=device).view(-1, 1, 1)
+            return (select * transform + (1 - select)) @ prev
+
+
+        def scale_mat(s, device="cpu"):
+            return torch.eye(3, device=device).unsqueeze(0).repeat(4, 1, 1) * s
+
+
+        def sample(p, size, device="cpu"):
+            G = torch.eye(3, device=device).unsqueeze(0).repeat(size, 1, 1)
+            G = mat_apply(p, scale_mat(2.0, device=device), G, device=device)
+            return G
+
+
+        def mixed(p, x, device="cpu"):
+            return mat_apply(p, x, x, device=device)
+
+
+        def step(img):
+            a = torch.inverse(sample(0.5, img.shape[0]))
+            c = sample(0.5, img.shape[0], device="cuda")
+            d = sample(0.5, img.shape[0], device=img.device)
+            e = mixed(0.5, img)
+            ta = torch.tensor([1], device=a.device)
+            tc = torch.tensor([1], device=c.device)
+            td = torch.tensor([1], device=d.device)
+            te = torch.tensor([1], device=e.device)
+            return ta, tc, td, te
+
+
+        def main(net):
+            for _ in range(10):
+                x = torch.randn(8, 4, device="cuda")
+                step(x)
+                net(x).sum().backward()
+    """
+    found = {f for f in findings(src, scope="all") if f[1] in ("GL130", "GL150")}
+    assert found == {(33, "GL130"), (34, "GL130"), (35, "GL130")}
+
+
+def test_a_none_parameter_passed_on_or_an_item_of_a_none_tuple_default_is_none():
+    """stylegan2's `augment(img, p, transform_matrix=(None, None))` passes `transform_matrix[0]` to
+    `random_apply_affine(img, p, G=None)`, which passes `G` on to `try_pad(img, G=None)` (`img, G = try_pad(img, G)`
+    rebinds it after the call): every call leaves the tuple out, so `G` is None two hops down, and so is an explicit
+    `None`; `G_try` is the host matrix, handed to a helper reading its `.device` (the index's join). Hits: the same
+    chain where one caller passes a CUDA matrix in the tuple, or passes it at one call and None at another (the join
+    keeps the device tensor)."""
+    src = """
+        import torch
+
+
+        def mk(size, device="cpu"):
+            return torch.eye(3, device=device).unsqueeze(0).repeat(size, 1, 1)
+
+
+        def pad_a(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def pad_b(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def pad_c(G):
+            return torch.tensor([1, 2], device=G.device)
+
+
+        def try_pad(img, G=None):
+            G_try = G
+            if G is None:
+                G_try = mk(img.shape[0])
+            return img, pad_a(G_try)
+
+
+        def apply_affine(img, G=None):
+            img, G = try_pad(img, G)
+            return img, G
+
+
+        def augment(img, tm=(None, None)):
+            return apply_affine(img, tm[0])
+
+
+        def try_pad2(img, G=None):
+            G_try = G
+            if G is None:
+                G_try = mk(img.shape[0])
+            return pad_b(G_try)
+
+
+        def augment2(img, tm=(None, None)):
+            return try_pad2(img, tm[0])
+
+
+        def try_pad3(img, G=None):
+            G_try = G
+            if G is None:
+                G_try = mk(img.shape[0])
+            return pad_c(G_try)
+
+
+        def main(net):
+            for _ in range(10):
+                x = torch.randn(8, 4, device="cuda")
+                augment(x)
+                try_pad(x, None)
+                augment2(x)
+                augment2(x, (torch.eye(3, device="cuda")[None], None))
+                try_pad3(x, None)
+                try_pad3(x, torch.eye(3, device="cuda")[None])
+                net(x).sum().backward()
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(13, "GL130"), (17, "GL130")}

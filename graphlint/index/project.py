@@ -1084,11 +1084,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """`strategy.advance(x)` where `strategy` is an unannotated parameter (of `caller`, or of the function it is
         nested in) that every project call fills with an instance of a project class (`GreedySearch(..)` in one arm,
         `BeamSearch(..)` in the other; `_caller_classes`, every call): the call runs that method of each class, as it
-        would on a parameter annotated with their base. A method call only: calling the parameter itself is a
-        model's business (`_handed_models`)."""
+        would on a parameter annotated with their base. Calling the parameter itself (`loss_scaler(loss, opt)`, every
+        call passing `NativeScaler()`) runs the `__call__` of those that are plain callable objects; a module's
+        call is the model's business (`_handed_models`)."""
         if not callee.startswith(f"{module}."):
             return []
         name, _, meth = callee[len(module) + 1:].partition(".")
+        if meth in ("", "__call__") and name.isidentifier():
+            return self._handed_callable_objects(caller, name)
         if not meth.isidentifier() or meth.startswith("__") or not name.isidentifier():
             return []
         owner = self._param_owner(caller, name)
@@ -1099,6 +1102,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for cls, how in self._caller_classes(owner, name, every=True) or self._handed_class_values(owner, name):
             for fn, h in self.methods_via(cls, meth):
                 out.setdefault(fn.key, (fn, _join(how, h)))
+        return list(out.values())
+
+    def _handed_callable_objects(self, caller: FunctionInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """`name(..)` on a parameter every project call fills with an instance of a project class that is no module
+        (`_through_handed_instances`'s quantifier): the `__call__` of each; nothing where one lacks it."""
+        owner = self._param_owner(caller, name)
+        if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
+            return []
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for cls, how in self._caller_classes(owner, name, every=True):
+            if self.is_nn_module(cls) or (target := self.method(cls, "__call__")) is None:
+                return []
+            out.setdefault(target.key, (target, how))
         return list(out.values())
 
     def _handed_class_values(self, owner: FunctionInfo, name: str) -> list[tuple[ClassInfo, str]]:
@@ -1806,7 +1822,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The module classes `self.name` (of `cls`, holding `held`) can be an instance of: the one `__init__` built
         and those it builds in other branches, or the element classes of a module list. The one reader of `Held`'s
         classes."""
-        return [*held.modules, *(self._alt_modules(cls, name) if held.is_module else ())]
+        return [*held.modules, *(self._alt_modules(cls, name) if held.is_module else ()),
+                *self._or_param_classes(cls, name)]
+
+    def _or_param_classes(self, cls: ClassInfo, name: str) -> list[str]:
+        """`self.sampler = sampler or Uniform(..)`: the classes some project call passes for `sampler`
+        (`ClassInfo.or_params`), beside the fallback's (a factory's union: `create_sampler(name)`)."""
+        entry = next((c.or_params[name] for c in self.mro(cls) if name in c.or_params), None)
+        fn = self.function_by_dotted(entry[0]) if entry else None
+        return [f"{c.module}.{c.qualname}" for c, _how in self._caller_classes(fn, entry[1])] if fn is not None else []
 
     def _alt_modules(self, cls: ClassInfo, name: str) -> list[str]:
         """The other module classes `__init__` builds into `self.name` in other branches, from the class (of

@@ -397,6 +397,9 @@ class ClassInfo:
     # attributes `__init__` also stores something the index does not type (`self.proj = dist.get_projection(..)` in
     # the other arm of `self.proj = nn.Linear(..)`): no layer's output follows its input there (`_layer_of`)
     untyped_stores: set[str] = field(default_factory=set)
+    # attribute -> [method dotted name, parameter] of a store `self.x = param or C(..)`: besides `C`, the field holds
+    # what the project's calls pass for that parameter (`ProjectIndex.held_classes`)
+    or_params: dict[str, list[str]] = field(default_factory=dict)
     # the fields a `@dataclass` with no `__init__` of its own declares, in order: its generated `__init__` stores
     # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
     init_fields: tuple[str, ...] = ()
@@ -1479,6 +1482,7 @@ class _Indexer(ast.NodeVisitor):
                         self._note_distribution(cls, target.attr, value)
                         self._note_scaler(cls, target.attr, value)
                         kind = self._attr_kind(value)
+                        self._note_or_param(cls, target.attr, value, node, kind)
                         (on_device if device_loaded(sub.value) else loaded if _loader_call(_under_moves(sub.value))
                          else elsewhere).add(target.attr)
                         if kind and kind.seq and not kind.modules \
@@ -1708,7 +1712,24 @@ class _Indexer(ast.NodeVisitor):
             return None
         return f"{ref}().{value.func.attr}"  # type: ignore[union-attr]
 
+    def _note_or_param(self, cls: ClassInfo, attr: str, value: ast.expr,
+                       node: ast.FunctionDef | ast.AsyncFunctionDef, kind: Held | None) -> None:
+        """`self.sampler = sampler or Uniform(..)` with `sampler` a parameter of the method `node`: the field holds the
+        fallback's class (`_attr_kind`) or what the callers pass for `sampler` (`ClassInfo.or_params`)."""
+        if kind is None or not kind.modules or kind.seq or not isinstance(value, ast.BoolOp):
+            return
+        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)} - {"self"}
+        names = [v.id for v in value.values[:-1] if isinstance(v, ast.Name) and v.id in params]
+        if len(names) == 1:
+            cls.or_params[attr] = [f"{self.s.module}.{cls.qualname}.{node.name}", names[0]]
+
     def _attr_kind(self, value: ast.expr) -> Held | None:
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) \
+                and all(isinstance(v, (ast.Name, ast.Attribute)) for v in value.values[:-1]):
+            # `self.sampler = sampler or Uniform(..)`: where the first arms are falsy, the construction; an object
+            # (`_note_or_param`), never a tensor or a host value the arms' truth would decide
+            held = self._attr_kind(value.values[-1])
+            return held if held is not None and held.modules and not held.seq else None
         if isinstance(value, ast.Constant):
             # `self.x = None` is a placeholder another method fills: no evidence of what x holds
             return Held(Base.HOST) if value.value is not None else None

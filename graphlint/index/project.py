@@ -31,7 +31,7 @@ from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, OWN_PARTS, Serv
 from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, ISA_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     MODEL_LOADERS, TRAINING_CALLS, import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -946,6 +946,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             local, _, alt = callee[len(ARM_CALL):].partition("=")
             return [(fn, _join(f"{local} bound in another arm", how))
                     for fn, how in self.call_edges(caller, module, alt, depth=depth + 1)]
+        if callee.startswith(ISA_CALL):  # `self.sampler.update(..)` under `if isinstance(self.sampler, Aware):`
+            return self._narrowed_edges(caller, cls, module, callee, depth)
         if callee.startswith(THROUGH_CALL):  # `unwrap(self.model).dispatcher(x)`
             return self._through_edges(caller, module, callee, depth)
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
@@ -1011,6 +1013,34 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return (self._protocol_methods(meth, where) if not self._in_model(caller) else []) \
                 or (self.param_sole_edges(caller, module, callee) if caller is not None else [])
         return edges
+
+    def _narrowed_edges(self, caller: FunctionInfo | None, cls: ClassInfo | None, module: str, callee: str,
+                        depth: int) -> list[tuple[FunctionInfo, str]]:
+        """`self.sampler.update(..)` under `if isinstance(self.sampler, Aware):` (`summary.ISA_CALL`): the method of
+        `Aware` and of its subclasses, where the receiver's known classes are related to `Aware` (a base of it: the
+        field's declared or fallback class, or a subclass: a factory's union) or none is known. A receiver known to
+        hold only unrelated classes narrows nothing: the arm does not run for them."""
+        ref, _, plain = callee[len(ISA_CALL):].partition("=")
+        narrowed = self.class_by_dotted(ref)
+        meth = plain.rpartition(".")[2]
+        if narrowed is None or depth > MAX_DISPATCH_DEPTH:
+            return []
+        held = self._receiver_classes(caller, cls, module, plain, depth)
+        family = {c.key for c in (*self.mro(narrowed), *self._descendants(narrowed))}
+        if held and not any(c.key in family for c in held):
+            return []
+        label = f"isinstance {narrowed.qualname}"
+        return [(fn, _join(label, how)) for fn, how in self.methods_via(narrowed, meth)]
+
+    def _receiver_classes(self, caller: FunctionInfo | None, cls: ClassInfo | None, module: str, callee: str,
+                          depth: int) -> list[ClassInfo]:
+        """The classes the receiver of the method call `callee` is known to hold: a field's (`attr_classes`), else the
+        classes whose methods the call resolves to."""
+        head = callee.rpartition(".")[0]
+        if cls is not None and head.startswith("self.") and "." not in head[len("self."):]:
+            return [c for c, _how in self.attr_classes(cls, head[len("self."):])]
+        return [c for fn, _how in self.call_edges(caller, module, callee, depth=depth + 1)
+                if fn.class_key and (c := self.classes.get(fn.class_key)) is not None]
 
     def _through_edges(self, caller: FunctionInfo | None, module: str, callee: str, depth: int
                        ) -> list[tuple[FunctionInfo, str]]:

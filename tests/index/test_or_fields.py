@@ -1,5 +1,6 @@
-"""A field stored as `param or Fallback(..)` holds the fallback's class and what the project's calls pass for the
-parameter (`ClassInfo.or_params`, `ProjectIndex.held_classes`); a call on it runs their methods, a base's included.
+"""A field stored as `param or Fallback(..)` (or `Fallback(..) if param is None else param`) holds the fallback's
+class and what the project's calls pass for the parameter (`ClassInfo.or_params`, `ProjectIndex.held_classes`); a
+call on it runs their methods, a base's included.
 A parameter every project call fills with a plain callable object is called through its `__call__`
 (`ProjectIndex._handed_callable_objects`). Decoys: `x or 0` (no class), a fallback whose method does nothing hot,
 a callable parameter one call fills with something unknown, a module handed the same way (its forward is the model's
@@ -81,8 +82,9 @@ def test_an_or_fallback_field_runs_the_fallbacks_inherited_method() -> None:
 def test_an_or_fallback_field_also_holds_what_the_callers_pass() -> None:
     """`make(..)` returns a `Uniform` or a `Second`: the field holds either, so `Aware.update` (a base of `Second`)
     runs; `Uniform` alone has no `update` (`test_decoy_a_fallback_without_the_called_method_runs_nothing`)."""
-    found = _hot("sampler or Uniform()", 'sampler=make("s")', call="update")
-    assert found["Aware.update"][0] == "step"
+    for store in ("sampler or Uniform()", "Uniform() if sampler is None else sampler"):
+        found = _hot(store, 'sampler=make("s")', call="update")
+        assert found["Aware.update"][0] == "step", store
 
 
 def test_decoys_an_or_of_a_host_value_and_a_plain_parameter_store_nothing() -> None:
@@ -94,8 +96,9 @@ def test_decoys_an_or_of_a_host_value_and_a_plain_parameter_store_nothing() -> N
 
 def test_decoy_a_fallback_without_the_called_method_runs_nothing() -> None:
     """The field's classes answer the call: `Uniform` has no `update`, so `Aware.update` is not reached through it."""
-    found = _hot("sampler or Uniform()", "None", call="update")
-    assert "Aware.update" not in found
+    for store in ("sampler or Uniform()", "Uniform() if sampler is None else sampler"):
+        found = _hot(store, "None", call="update")
+        assert "Aware.update" not in found, store
 
 
 SCALER = """

@@ -1,6 +1,7 @@
 """Objects a training loop reaches through a field stored as `param or Fallback(..)` and through a parameter every
 caller fills with a plain callable object (`tests/index/test_or_fields.py`): the reached method's syncs are
-reported; a fallback that does only host work stays silent inside."""
+reported; a fallback that does only host work stays silent inside, and `isinstance` on a class the field cannot
+hold narrows nothing (`tests/index/test_isinstance_arms.py`)."""
 
 from __future__ import annotations
 

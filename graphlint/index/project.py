@@ -31,7 +31,7 @@ from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, OWN_PARTS, Serv
 from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, ISA_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     MODEL_LOADERS, TRAINING_CALLS, import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -946,6 +946,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             local, _, alt = callee[len(ARM_CALL):].partition("=")
             return [(fn, _join(f"{local} bound in another arm", how))
                     for fn, how in self.call_edges(caller, module, alt, depth=depth + 1)]
+        if callee.startswith(ISA_CALL):  # `self.sampler.update(..)` under `if isinstance(self.sampler, Aware):`
+            return self._narrowed_edges(caller, cls, module, callee, depth)
         if callee.startswith(THROUGH_CALL):  # `unwrap(self.model).dispatcher(x)`
             return self._through_edges(caller, module, callee, depth)
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
@@ -1011,6 +1013,34 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return (self._protocol_methods(meth, where) if not self._in_model(caller) else []) \
                 or (self.param_sole_edges(caller, module, callee) if caller is not None else [])
         return edges
+
+    def _narrowed_edges(self, caller: FunctionInfo | None, cls: ClassInfo | None, module: str, callee: str,
+                        depth: int) -> list[tuple[FunctionInfo, str]]:
+        """`self.sampler.update(..)` under `if isinstance(self.sampler, Aware):` (`summary.ISA_CALL`): the method of
+        `Aware` and of its subclasses, where the receiver's known classes are related to `Aware` (a base of it: the
+        field's declared or fallback class, or a subclass: a factory's union) or none is known. A receiver known to
+        hold only unrelated classes narrows nothing: the arm does not run for them."""
+        ref, _, plain = callee[len(ISA_CALL):].partition("=")
+        narrowed = self.class_by_dotted(ref)
+        meth = plain.rpartition(".")[2]
+        if narrowed is None or depth > MAX_DISPATCH_DEPTH:
+            return []
+        held = self._receiver_classes(caller, cls, module, plain, depth)
+        family = {c.key for c in (*self.mro(narrowed), *self._descendants(narrowed))}
+        if held and not any(c.key in family for c in held):
+            return []
+        label = f"isinstance {narrowed.qualname}"
+        return [(fn, _join(label, how)) for fn, how in self.methods_via(narrowed, meth)]
+
+    def _receiver_classes(self, caller: FunctionInfo | None, cls: ClassInfo | None, module: str, callee: str,
+                          depth: int) -> list[ClassInfo]:
+        """The classes the receiver of the method call `callee` is known to hold: a field's (`attr_classes`), else the
+        classes whose methods the call resolves to."""
+        head = callee.rpartition(".")[0]
+        if cls is not None and head.startswith("self.") and "." not in head[len("self."):]:
+            return [c for c, _how in self.attr_classes(cls, head[len("self."):])]
+        return [c for fn, _how in self.call_edges(caller, module, callee, depth=depth + 1)
+                if fn.class_key and (c := self.classes.get(fn.class_key)) is not None]
 
     def _through_edges(self, caller: FunctionInfo | None, module: str, callee: str, depth: int
                        ) -> list[tuple[FunctionInfo, str]]:
@@ -1084,11 +1114,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """`strategy.advance(x)` where `strategy` is an unannotated parameter (of `caller`, or of the function it is
         nested in) that every project call fills with an instance of a project class (`GreedySearch(..)` in one arm,
         `BeamSearch(..)` in the other; `_caller_classes`, every call): the call runs that method of each class, as it
-        would on a parameter annotated with their base. A method call only: calling the parameter itself is a
-        model's business (`_handed_models`)."""
+        would on a parameter annotated with their base. Calling the parameter itself (`loss_scaler(loss, opt)`, every
+        call passing `NativeScaler()`) runs the `__call__` of those that are plain callable objects; a module's
+        call is the model's business (`_handed_models`)."""
         if not callee.startswith(f"{module}."):
             return []
         name, _, meth = callee[len(module) + 1:].partition(".")
+        if meth in ("", "__call__") and name.isidentifier():
+            return self._handed_callable_objects(caller, name)
         if not meth.isidentifier() or meth.startswith("__") or not name.isidentifier():
             return []
         owner = self._param_owner(caller, name)
@@ -1099,6 +1132,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for cls, how in self._caller_classes(owner, name, every=True) or self._handed_class_values(owner, name):
             for fn, h in self.methods_via(cls, meth):
                 out.setdefault(fn.key, (fn, _join(how, h)))
+        return list(out.values())
+
+    def _handed_callable_objects(self, caller: FunctionInfo, name: str) -> list[tuple[FunctionInfo, str]]:
+        """`name(..)` on a parameter every project call fills with an instance of a project class that is no module
+        (`_through_handed_instances`'s quantifier): the `__call__` of each; nothing where one lacks it."""
+        owner = self._param_owner(caller, name)
+        if owner is None or name in ("self", "cls") or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
+            return []
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        for cls, how in self._caller_classes(owner, name, every=True):
+            if self.is_nn_module(cls) or (target := self.method(cls, "__call__")) is None:
+                return []
+            out.setdefault(target.key, (target, how))
         return list(out.values())
 
     def _handed_class_values(self, owner: FunctionInfo, name: str) -> list[tuple[ClassInfo, str]]:
@@ -1806,7 +1852,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The module classes `self.name` (of `cls`, holding `held`) can be an instance of: the one `__init__` built
         and those it builds in other branches, or the element classes of a module list. The one reader of `Held`'s
         classes."""
-        return [*held.modules, *(self._alt_modules(cls, name) if held.is_module else ())]
+        return [*held.modules, *(self._alt_modules(cls, name) if held.is_module else ()),
+                *self._or_param_classes(cls, name)]
+
+    def _or_param_classes(self, cls: ClassInfo, name: str) -> list[str]:
+        """`self.sampler = sampler or Uniform(..)`: the classes some project call passes for `sampler`
+        (`ClassInfo.or_params`), beside the fallback's (a factory's union: `create_sampler(name)`)."""
+        entry = next((c.or_params[name] for c in self.mro(cls) if name in c.or_params), None)
+        fn = self.function_by_dotted(entry[0]) if entry else None
+        return [f"{c.module}.{c.qualname}" for c, _how in self._caller_classes(fn, entry[1])] if fn is not None else []
 
     def _alt_modules(self, cls: ClassInfo, name: str) -> list[str]:
         """The other module classes `__init__` builds into `self.name` in other branches, from the class (of

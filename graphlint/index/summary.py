@@ -169,6 +169,9 @@ ARM_CALL = "arm:"
 # `unwrap(self.model).dispatcher(x)`; where the function hands back its argument (`FunctionInfo.passes`), the call
 # runs what `self.model.dispatcher(x)` runs (`ProjectIndex._through_edges`)
 THROUGH_CALL = "through:"
+# A call on a receiver an `isinstance` test of the enclosing `if` narrows: `isa:pkg.Aware=self.sampler.update` for
+# `self.sampler.update(..)` under `if isinstance(self.sampler, Aware):` (`ProjectIndex._narrowed_edges`)
+ISA_CALL = "isa:"
 TRAINING_CALLS = ("backward", "zero_grad")  # calls that make a function or a loop training, not inference
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
@@ -401,6 +404,9 @@ class ClassInfo:
     # attributes `__init__` also stores something the index does not type (`self.proj = dist.get_projection(..)` in
     # the other arm of `self.proj = nn.Linear(..)`): no layer's output follows its input there (`_layer_of`)
     untyped_stores: set[str] = field(default_factory=set)
+    # attribute -> [method dotted name, parameter] of a store `self.x = param or C(..)`: besides `C`, the field holds
+    # what the project's calls pass for that parameter (`ProjectIndex.held_classes`)
+    or_params: dict[str, list[str]] = field(default_factory=dict)
     # the fields a `@dataclass` with no `__init__` of its own declares, in order: its generated `__init__` stores
     # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
     init_fields: tuple[str, ...] = ()
@@ -826,6 +832,7 @@ class _Indexer(ast.NodeVisitor):
         # per function: locals another arm of an `if` bound to something else (`_join_arms`): a call on the local
         # also calls each of those
         self.arm_binds: list[dict[str, set[str]]] = []
+        self.narrowed: list[tuple[str, str]] = []  # (receiver, class) of each enclosing `if isinstance(x, C):` body
         self.call_locals: list[dict[str, ast.Call]] = []  # per function: locals bound once to a call's result
         self.scopes: list[Scope] = []
         # `_args_memo`: the scope and `local_binds` (as they were) its memo of argument kinds was read with
@@ -1494,7 +1501,7 @@ class _Indexer(ast.NodeVisitor):
                         value = _built(sub.value, built, self.resolve)
                         self._note_distribution(cls, target.attr, value)
                         self._note_scaler(cls, target.attr, value)
-                        kind = self._attr_kind(value)
+                        kind = self._note_or_param(cls, target.attr, value, node, self._attr_kind(value))
                         (on_device if device_loaded(sub.value) else loaded if _loader_call(_under_moves(sub.value))
                          else elsewhere).add(target.attr)
                         if kind and kind.seq and not kind.modules \
@@ -1724,7 +1731,34 @@ class _Indexer(ast.NodeVisitor):
             return None
         return f"{ref}().{value.func.attr}"  # type: ignore[union-attr]
 
+    def _note_or_param(self, cls: ClassInfo, attr: str, value: ast.expr,
+                       node: ast.FunctionDef | ast.AsyncFunctionDef, kind: Held | None) -> Held | None:
+        """`self.sampler = sampler or Uniform(..)` / `Uniform(..) if sampler is None else sampler` with `sampler` a
+        parameter of the method `node`: the field holds the fallback's class (`_attr_kind`) or what the callers pass
+        for `sampler` (`ClassInfo.or_params`). The field's kind: the fallback's, for the `if`/`else` too."""
+        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)} - {"self"}
+        if isinstance(value, ast.IfExp) and kind is None:
+            arms = [value.body, value.orelse]
+            built = [a for a in arms if isinstance(a, ast.Call)]
+            held = self._attr_kind(built[0]) if len(built) == 1 else None
+            names = [a.id for a in arms if isinstance(a, ast.Name) and a.id in params]
+        elif isinstance(value, ast.BoolOp):
+            held = kind
+            names = [v.id for v in value.values[:-1] if isinstance(v, ast.Name) and v.id in params]
+        else:
+            return kind
+        if held is None or not held.modules or held.seq or len(names) != 1:
+            return kind
+        cls.or_params[attr] = [f"{self.s.module}.{cls.qualname}.{node.name}", names[0]]
+        return held
+
     def _attr_kind(self, value: ast.expr) -> Held | None:
+        if isinstance(value, ast.BoolOp) and isinstance(value.op, ast.Or) \
+                and all(isinstance(v, (ast.Name, ast.Attribute)) for v in value.values[:-1]):
+            # `self.sampler = sampler or Uniform(..)`: where the first arms are falsy, the construction; an object
+            # (`_note_or_param`), never a tensor or a host value the arms' truth would decide
+            held = self._attr_kind(value.values[-1])
+            return held if held is not None and held.modules and not held.seq else None
         if isinstance(value, ast.Constant):
             # `self.x = None` is a placeholder another method fills: no evidence of what x holds
             return Held(Base.HOST) if value.value is not None else None
@@ -2326,12 +2360,34 @@ class _Indexer(ast.NodeVisitor):
             return
         before = dict(self.local_binds[-1])
         self._walk_expr(node.test)
+        narrowed = self._isinstance_test(node.test)
+        self.narrowed.extend(narrowed)
         for stmt in node.body:
             self.visit(stmt)
+        del self.narrowed[len(self.narrowed) - len(narrowed):]
         after_body = dict(self.local_binds[-1])
         for stmt in node.orelse:
             self.visit(stmt)
         self._join_arms(before, after_body, self.local_binds[-1])
+
+    def _isinstance_test(self, test: ast.expr) -> list[tuple[str, str]]:
+        """(receiver, class) of `isinstance(self.sampler, Aware)` (alone or a conjunct of an `and`): a receiver that is a
+        plain name or a field, a class named by a dotted name outside torch; [] for anything else."""
+        tests = test.values if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And) else [test]
+        out: list[tuple[str, str]] = []
+        for t in tests:
+            if isinstance(t, ast.Call) and isinstance(t.func, ast.Name) and t.func.id == "isinstance" \
+                    and len(t.args) == 2 and not t.keywords and (recv := dotted(t.args[0])) and "[" not in recv \
+                    and (ref := self.resolve(dotted(t.args[1]))) and ref.rpartition(".")[2][:1].isupper() \
+                    and not ref.startswith(("torch.", "numpy.", "builtins.")):
+                out.append((recv, ref))
+        return out
+
+    def _narrowed_callees(self, func: ast.expr, callee: str) -> list[str]:
+        """`isa:pkg.Aware=<callee>` for a method call on a receiver an enclosing `isinstance` test narrows (`ISA_CALL`)."""
+        name = dotted(func) if isinstance(func, ast.Attribute) else None
+        head = name.rpartition(".")[0] if name else ""
+        return [f"{ISA_CALL}{ref}={callee}" for recv, ref in self.narrowed if recv == head]
 
     def _on_cuda_arm(self, test: ast.expr) -> int | None:
         """0 (the body) or 1 (the else) where the other arm of an `if` runs only off CUDA: the test is an
@@ -2551,6 +2607,10 @@ class _Indexer(ast.NodeVisitor):
             self.s.stream_callbacks.append((callback, node.lineno))
         if callee is None and self.func_stack and (trained := _trained_result(func, self.resolve)):
             self.func_stack[-1].calls.append((trained, node.lineno))  # `scaler.scale(loss).backward()`
+        if callee and self.func_stack and self.narrowed:
+            for desc in self._narrowed_callees(func, callee):
+                self.func_stack[-1].calls.append((desc, node.lineno))
+                self._record_args(node, desc, keep_loops=True)
         if callee:
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))

@@ -1481,11 +1481,13 @@ def test_a_handed_plain_function_or_partial_of_a_logger_is_no_model():
 def test_only_a_handed_loops_own_code_is_weak_reach():
     """`handed_only`: the rollout and the logger it calls are reached through the loop's own lines alone (weak
     evidence of the device); the handed module's code (`AgentCall._policy`, and `Wrapped.forward` behind its
-    `super().__call__`) is model code."""
+    `super().__call__`) is model code. `watch`, every call of which hands it a `partial` of a plain `Logger`
+    object, calls that object's `__call__` (`_handed_callable_objects`): no unknown callable, no handed step loop."""
     index = project_index({"pkg.sim": HANDED_AGENT})
-    index.hot_functions()
+    found = index.hot_functions()
     weak = {index.functions[k].qualname for k in index.handed_only}
-    assert {"simulate", "evaluate", "watch", "Logger.scalar"} <= weak
+    assert {"simulate", "evaluate", "Logger.scalar"} <= weak
+    assert "watch" not in {index.functions[k].qualname for k in found}
     assert not weak & {"AgentCall.__call__", "AgentCall._policy", "Wrapped.forward", "AgentFwd.forward"}
 
 

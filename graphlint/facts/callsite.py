@@ -1609,6 +1609,10 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if key is not None and (isinstance(base, (Keys, Join)) or base == CPU_DICT
                                 or isinstance(base, Call) and base.item is None):
             return key_of(base, key)  # `out["ids"]`: that key's value
+        if key is None and isinstance(base, Keys) and all(isinstance(k, SelfField) for _key, k in base.pairs):
+            # `{"Euler": self._euler_step, "Heun": self._heun_step}[self.kind]`: one of the object's own fields or
+            # bound methods, picked by a key known only when it runs
+            return join_later([k for _key, k in base.pairs])
         if isinstance(base, Call) and (isinstance(value.slice, (ast.Slice, ast.Tuple))
                                        or _list_index(value.slice, scope)):
             # `read(p)[..., :n]`: a slice of a project return lives where the return does; so does `d[undo_sort]`

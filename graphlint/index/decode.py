@@ -55,7 +55,18 @@ def token_cycles(loop: ast.For | ast.AsyncFor | ast.While, resolve: Callable[[st
         opaque = tuple(dict.fromkeys(full for c in calls if _opaque(c, full := resolve(c) or c)))
         if opaque:
             out.append((any(picks_token(c) for c in calls), opaque))
+        elif held := tuple(dict.fromkeys(full for c in calls if _held_pick(c, full := resolve(c) or c))):
+            # `x, mean_x = sampler(x, mean_x, t, model)`: a local or parameter named like a pick is any callable
+            # (a solver's step); no pick by name, only the index can tell what it runs
+            out.append((False, held))
     return out
+
+
+def _held_pick(callee: str, full: str) -> bool:
+    """A call of a bare name (a local or a parameter, not a builtin, torch or the stdlib) that `picks_token` reads as
+    a token pick by its name alone."""
+    return "." not in callee and picks_token(callee) and callee not in BUILTIN_NAMES \
+        and full.split(".")[0] not in PLAIN_HEADS
 
 
 def exit_calls(loop: ast.For | ast.AsyncFor | ast.While) -> list[int]:

@@ -2085,7 +2085,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 out.extend(self._resolve_self(holder, ".".join([ref[len("self."):], *rest]), depth + 1))
             elif (made := self.class_by_dotted(ref.removesuffix("()"))) is not None:
                 out.extend(self.methods_via(made, rest[0]) if rest else [(fn, "") for fn in self._call_target(made)])
+        if not rest and not out:
+            out = self._returned_own_methods(holder, maker)
         return out
+
+    def _returned_own_methods(self, holder: ClassInfo, maker: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """`step = self._pick(); step(x)` where `_pick` returns one of the object's own bound methods (`return
+        self._em_step`, or a dict of them picked by a run-time key: the return kind's `SelfField`s): those methods, as
+        `self._em_step(x)` would reach. A field that is no method (a stored callable, data) reaches nothing here."""
+        kinds = maker.returns.parts if isinstance(maker.returns, Join) else (maker.returns,)
+        if not kinds or not all(isinstance(k, SelfField) for k in kinds):
+            return []
+        fns = [(k.name, self.method(holder, k.name)) for k in kinds]  # type: ignore[union-attr]
+        if any(fn is None or fn.is_property for _name, fn in fns):
+            return []
+        label = f"returned by {maker.qualname}"
+        return [(fn, label) for name, _fn in fns for fn, _how in self.methods_via(holder, name)]
 
     def self_made(self, cls: ClassInfo, desc: str) -> list[str]:
         """What a factory descriptor "self.<attr>().<meth>" (`summary._self_made_method`: `loader =
@@ -2667,16 +2682,50 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for a, b, cycle in fn.token_cycles:
             for callee in cycle:
                 value = _called_value(callee)
-                if (value.rpartition(".")[0] != fn.module or value.rpartition(".")[2] not in params
-                        or self.call_edges(fn, fn.module, callee)) and not self._runs_stored_callable(fn, callee):
-                    continue
                 lines = {line for c, line in fn.calls if c == callee and a <= line <= b}
+                hop: list[FunctionInfo] = []
+                if (value.rpartition(".")[0] != fn.module or value.rpartition(".")[2] not in params
+                        or self.call_edges(fn, fn.module, callee)) and not self._runs_stored_callable(fn, callee) \
+                        and not (hop := self._hands_on_handed(fn, callee, lines)):
+                    continue
                 if lines & filling:
                     continue
-                if tensor_work or any(c == callee and line in lines and any(k in TENSOR_ARGS for k in (
+                # (a helper the loop hands its callable to works on the carried values: its torch work says tensors)
+                if tensor_work or any(_tensor_work(t) for t in hop) or any(c == callee and line in lines and any(k in TENSOR_ARGS for k in (
                         *pos, *(k for _w, k in kw))) for c, line, pos, kw in fn.call_args):
                     out.add((a, b))
         return out
+
+    def _hands_on_handed(self, fn: FunctionInfo, callee: str, lines: set[int]) -> list[FunctionInfo]:
+        """The project functions that the call `callee` of `fn` (at `lines`) hands a parameter of `fn` to
+        (`self._em_step(x, t, model)`) and that run it: call it, or hand it on to one that does (`_fills_called`, up to
+        MAX_SETTLE_DEPTH hands), or hand it to a callable their constructor stored (`self.drift(x, t, model)`,
+        `_hands_to_stored`): the loop runs its handed callable below a call, as when it calls it itself. By resolved
+        edges only (not a method found by its name); a helper that only stores, logs or reads the callable's attributes
+        (`model.parameters()`) runs nothing."""
+        params = (set(fn.params) | set(fn.kwonly)) - {"self", "cls"}
+        out: list[FunctionInfo] = []
+        for c, line, positional, keywords in fn.call_args:
+            if c != callee or line not in lines:
+                continue
+            handed = [(i, None) for i, a in enumerate(positional) if isinstance(a, Fwd) and a.name in params] \
+                + [(-1, k) for k, a in keywords if isinstance(a, Fwd) and a.name in params]
+            if not handed:
+                continue
+            targets = [t for t, how in self.call_edges(fn, fn.module, callee) if not how.startswith((*BY_NAME, NEW))]
+            if self._fills_called(fn, callee, handed):
+                out += [t for t in targets if t not in out]
+            else:
+                out += [t for t in targets if t not in out and self._hands_to_stored(t, handed)]
+        return out
+
+    def _hands_to_stored(self, fn: FunctionInfo, handed: list[tuple[int, str | None]]) -> bool:
+        """`fn`, called with its parameters at the slots `handed` (a position, or -1 and a keyword) filled, hands one of
+        them to a callable its object's constructor stored (`self.drift(x, t, model)`, `_stored_callable_call`)."""
+        skip = 1 if fn.params[:1] in (("self",), ("cls",)) and fn.class_key else 0
+        names = {fn.params[i + skip] if k is None and i + skip < len(fn.params) else k for i, k in handed} - {None}
+        return any(any(isinstance(k, Fwd) and k.name in names for k in (*pos, *(k for _w, k in kw)))
+                   and self._stored_callable_call(fn, c) for c, _line, pos, kw in fn.call_args)
 
     def _runs_stored_callable(self, fn: FunctionInfo, callee: str) -> bool:
         """The call `callee` of the method `fn` runs a callable its object's constructor stored from a parameter

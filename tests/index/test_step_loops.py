@@ -1573,3 +1573,108 @@ def test_a_stored_host_callable_or_a_field_set_after_construction_roots_no_loop(
     found = hot({"pkg.sampling": STORED_STEP_LOOPS})
     for name in ("Reporter.report", "Reporter.once", "Late.run"):
         assert name not in found, name
+
+
+# SiT's integrators: a solver's loop hands the callable it is handed one hop down, to a step method of its own
+# (`self._em_step(x, t, model)`) or to one a method returns picked from a dict by a run-time key (`sampler =
+# self._forward_fn()`, named like a token pick), whose body calls it or hands it to a callable the constructor
+# stored (`self.drift(x, t, model)`); and look-alikes that hand the callable to a helper that never runs it.
+HANDED_ON_STEP_LOOPS = """
+    import torch
+
+    class Ode:
+        def __init__(self, n):
+            self.t = torch.linspace(0, 1, n)
+
+        def _em_step(self, x, ti, model):
+            t = torch.ones(x.size(0)).to(x) * ti
+            return x + model(x, t)
+
+        def sample(self, x, model):
+            for ti in self.t[:-1]:
+                x = self._em_step(x, ti, model)
+            return x
+
+    class Sde:
+        def __init__(self, drift, kind, n):
+            self.drift = drift
+            self.kind = kind
+            self.t = torch.linspace(0, 1, n)
+
+        def _euler(self, x, mean_x, ti, model):
+            t = torch.ones(x.size(0)).to(x) * ti
+            mean_x = x + self.drift(x, t, model)
+            return mean_x + torch.randn_like(x), mean_x
+
+        def _heun(self, x, mean_x, ti, model):
+            t = torch.ones(x.size(0)).to(x) * ti
+            return x + self.drift(x, t, model), x
+
+        def _forward_fn(self):
+            steps = {"Euler": self._euler, "Heun": self._heun}
+            return steps[self.kind]
+
+        def sample(self, init, model):
+            x = mean_x = init
+            sampler = self._forward_fn()
+            for ti in self.t[:-1]:
+                with torch.no_grad():
+                    x, mean_x = sampler(x, mean_x, ti, model)
+            return x
+
+    class Keep:
+        def __init__(self, n):
+            self.t = torch.linspace(0, 1, n)
+            self.seen = []
+
+        def _note(self, x, ti, model):
+            self.seen.append(model)
+            print(type(model).__name__)
+            return x + torch.ones(x.size(0)).to(x) * ti
+
+        def _params(self, x, ti, params):
+            return x + torch.ones(x.size(0)).to(x) * ti + sum(p.sum() for p in params)
+
+        def sample(self, x, model):
+            for ti in self.t[:-1]:
+                x = self._note(x, ti, model)
+            return x
+
+        def sample_params(self, x, model):
+            for ti in self.t[:-1]:
+                x = self._params(x, ti, model.parameters())
+            return x
+
+        def _pick(self):
+            return {"a": self.seen, "b": self.t}[str(len(self.seen))]
+
+        def fold(self, values, model):
+            pick = self._pick()
+            for v in values:
+                pick = pick(v, model)
+            return pick
+"""
+
+
+def test_a_loop_handing_its_callable_to_a_step_method_that_runs_it_is_a_step_loop():
+    """A solver's loop that carries its tensors through a step method of its own, handing it the callable it is
+    handed (`self._em_step(x, t, model)`, which calls `model(x, t)`), runs that callable every step as a loop calling
+    it itself does; so does one through a bound method picked from a dict by a run-time key (`sampler =
+    self._forward_fn()`, the local named like a token pick), whose body hands the callable to a callable the
+    constructor stored (`self.drift(x, t, model)`)."""
+    found = hot({"pkg.integrators": HANDED_ON_STEP_LOOPS})
+    assert found["Ode.sample"] == ("forward", ("Ode.sample (step: its loop runs the callable it is handed)",))
+    assert found["Ode._em_step"][0] == "step"
+    assert found["Sde.sample"][0] == "forward"
+    assert found["Sde._euler"] == ("step", ("Sde.sample (step: its loop runs the callable it is handed)",
+                                            "Sde._euler [returned by Sde._forward_fn]"))
+    assert found["Sde._heun"][0] == "step"
+
+
+def test_a_loop_handing_its_callable_to_a_helper_that_never_runs_it_stays_cold():
+    """Decoys: a step helper that only keeps and prints the handed callable, one handed `model.parameters()` (a
+    read of the model, no call of it), and a loop through what a method picks from a dict of data fields (no bound
+    method: nothing reached) run no handed callable."""
+    found = hot({"pkg.integrators": HANDED_ON_STEP_LOOPS})
+    for name in ("Keep.sample", "Keep.sample_params", "Keep._note", "Keep._params", "Keep.fold"):
+        assert name not in found, name

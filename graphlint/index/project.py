@@ -125,6 +125,8 @@ SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
 MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules", "named_children",
               "register_forward_hook", "register_forward_pre_hook", "eval", "load_state_dict")
+# argument kinds that hold no tensor (`_moved_callables`: a moved object called only with these takes no data)
+HOST_ARGS = frozenset({Base.HOST, Base.HOST_SEQ, Base.HOST_LIST, Base.CPU_DEVICE, Base.TOKENIZER})
 # a call's head that is what a function returns, or an item of the tuple it returns: `pkg.load_model()[0]` (a local
 # bound by `model, tokens = load_model(ckpt)`, as the index spells the call on it)
 RETURNED_ITEM = re.compile(r"([\w.]+)\(\)(?:\[(\d+)\])?")
@@ -5314,10 +5316,39 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if head in heads and (meth in MODULE_API or self.model_protocol(meth)) \
                     and not (last[:1].isupper() or last.endswith(("cls", "class"))):
                 out.add(head)  # (`model_cls(...)`, `Model(...)` construct a model: PEP 8 class names)
+        out.update(self._moved_callables(fn, heads))
         # an item of a local container filled with modules (`feats[cam] = net` after `net.eval()`): `feats[cam](img)`
         boxes = {f"{box}[]" for box, meths in fn.item_stores if any(m in MODULE_API for m in meths)}
         out.update(h for h in heads if not h.startswith("self.") and h.rpartition(".")[2] in boxes)
         return frozenset(out)
+
+    def _moved_callables(self, fn: FunctionInfo, heads: set[str]) -> set[str]:
+        """The locals of `fn` bound only to a value moved by nn.Module's own methods (`G = legacy.load_network_pkl(f)
+        ["G_ema"].to(device)`: `moved_locals`) and then called with data in a loop or with autograd off (`for seed
+        in seeds: img = G(z, label)`): a module whose class the index cannot see (a pickle's, a package's outside
+        the tree). Of what has `.to`/`.cuda()`, only a module is also called: a tensor, a tokenizer's
+        `BatchEncoding` or a batch is not callable. Only what a function outside the tree returns (a loader,
+        `copy.deepcopy(..)`): a library class built here is a part or a tool (`T.Resample(sr, 16000).to(d)`, a
+        metric's `AUROC(..).to(d)`: PEP 8 class names), what a project class or function makes is the index's to
+        read (`_module_kept`: a host wrapper with its own `to` and `__call__` is no model), a library loader's model
+        is `_typed_models`' (a one-shot call of it is a request's), a call with host values only (`pipe(prompt)`)
+        passes no tensor through a model, and one call outside any loop with autograd on is no inference loop."""
+        out = set()
+        for name, base in fn.moved_locals:
+            head = f"{fn.module}.{name}"
+            if head in heads and not base.rpartition(".")[2][:1].isupper() \
+                    and not is_model_loader(base) and self.function_by_dotted(base) is None \
+                    and self.class_by_dotted(base) is None and self._called_with_data(fn, head):
+                out.add(head)
+        return out
+
+    @staticmethod
+    def _called_with_data(fn: FunctionInfo, head: str) -> bool:
+        """A call of `head` in a loop or a gradless span of `fn` passes an argument that is no host value (a tensor,
+        or one nothing types)."""
+        return any((_within(line, fn.loops) or _within(line, fn.gradless))
+                   and any(k not in HOST_ARGS for k in (*positional, *(k for _n, k in keywords)))
+                   for callee, line, positional, keywords in fn.call_args if callee == head)
 
     def _compile_targets(self, s: ModuleSummary, ref: str, owner: str | None) -> list[tuple[FunctionInfo, str]]:
         """What calling the compiled `ref` runs (each with how it was found): a function or a built module's forward

@@ -297,6 +297,9 @@ class FunctionInfo:
     # (local container, methods the body calls on a local stored in it by key): `feats[cam] = net` with `net.eval()`
     # gives ("feats", ("eval",)); `index.project` reads a container whose items get nn.Module's API as one of modules
     item_stores: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    # (local, the call it moves the return of) of each local every binding of which moves that return by nn.Module's
+    # own methods that return the object (`G = load(f)["G_ema"].to(device)`: "legacy.load"): `_moved_locals`
+    moved_locals: tuple[tuple[str, str], ...] = ()
     # module-level variables it calls or calls a method of, no local of its own nor of an enclosing def
     # (`transformer(x)` with `transformer = Wrapper()` at module level): what their assignments build (`index.project`)
     global_reads: tuple[str, ...] = ()
@@ -1218,6 +1221,7 @@ class _Indexer(ast.NodeVisitor):
         self.union_params.pop()
         if any("[]" in callee and not callee.startswith("self.") for callee, _line in info.calls):
             info.item_stores = _item_stores(node.body)  # (only a call of a local's item reads them: a walk saved)
+        info.moved_locals = _moved_locals(node, scope, self.resolve)
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.arm_binds.pop()
@@ -1720,16 +1724,13 @@ class _Indexer(ast.NodeVisitor):
         an nn.Module method that returns the module (`MODULE_SELF_METHODS`) called on what a project function returns.
         Whether the result is the object the function returns depends on its class (`ProjectIndex._denotes`: a module
         is; a host wrapper with a `to` of its own is not): recorded, not decided, here. None for anything else."""
-        if not (isinstance(value.func, ast.Attribute) and value.func.attr in MODULE_SELF_METHODS):
+        if (moved := _module_moves(value)) is None:
             return None
-        inner = value.func.value
-        while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
-                and inner.func.attr in MODULE_SELF_METHODS:
-            value, inner = inner, inner.func.value
+        inner, method = moved
         ref = self.resolve(dotted(inner.func)) if isinstance(inner, ast.Call) else None
         if not ref or ref.startswith(("self.", "cls.", "super()", "torch.")):
             return None
-        return f"{ref}().{value.func.attr}"  # type: ignore[union-attr]
+        return f"{ref}().{method}"
 
     def _note_or_param(self, cls: ClassInfo, attr: str, value: ast.expr,
                        node: ast.FunctionDef | ast.AsyncFunctionDef, kind: Held | None) -> Held | None:
@@ -3286,6 +3287,47 @@ def _item_stores(body: list[ast.stmt]) -> tuple[tuple[str, tuple[str, ...]], ...
                 and isinstance(node.func.value, ast.Name) and node.func.value.id in stored:
             called.setdefault(node.func.value.id, set()).add(node.func.attr)
     return tuple(sorted((box, tuple(sorted(called.get(name, ())))) for name, boxes in stored.items() for box in boxes))
+
+
+def _moved_locals(func: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope,
+                  resolve: Callable[[str | None], str | None]) -> tuple[tuple[str, str], ...]:
+    """`FunctionInfo.moved_locals`: each local (no parameter) of `func`'s own body every binding of which
+    (`Scope.binds`) is an assignment of `<call>.to(..)` / `.cuda()` / `.eval()` .. (`MODULE_SELF_METHODS`, chained),
+    with the resolved callee of that call, through subscripts (`load(f)["G_ema"]` -> "legacy.load"). A tensor has `.to`
+    too: the index decides what the local is by how it is used (`ProjectIndex._moved_callables`: only a module is
+    both moved and called)."""
+    params = set(param_names(func))
+    out = []
+    for name, binds in scope.binds.items():
+        bases = {_moved_base(b, resolve) if isinstance(b, ast.expr) else None for b in binds}
+        if name not in params and len(bases) == 1 and (base := bases.pop()):
+            out.append((name, base))
+    return tuple(sorted(out))
+
+
+def _moved_base(value: ast.expr, resolve: Callable[[str | None], str | None]) -> str | None:
+    """The callee whose return `value`, a chain of `MODULE_SELF_METHODS` calls, moves, through subscripts
+    (`_moved_locals`); None for anything else, and for torch's own calls (a factory's tensor)."""
+    if (moved := _module_moves(value)) is None:
+        return None
+    inner = moved[0]
+    while isinstance(inner, ast.Subscript):
+        inner = inner.value
+    ref = resolve(dotted(inner.func)) if isinstance(inner, ast.Call) else None
+    return ref if ref and not ref.startswith(("self.", "cls.", "super()", "torch.")) else None
+
+
+def _module_moves(value: ast.expr) -> tuple[ast.expr, str] | None:
+    """`x.to(d).eval()`: `x` and the first method (`to`) of a chain of nn.Module methods that return the module
+    (`MODULE_SELF_METHODS`); None where `value` is no such call."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and value.func.attr in MODULE_SELF_METHODS):
+        return None
+    method, inner = value.func.attr, value.func.value
+    while isinstance(inner, ast.Call) and isinstance(inner.func, ast.Attribute) \
+            and inner.func.attr in MODULE_SELF_METHODS:
+        method, inner = inner.func.attr, inner.func.value
+    return inner, method
 
 
 def _registry_store(func: ast.FunctionDef | ast.AsyncFunctionDef) -> str | None:

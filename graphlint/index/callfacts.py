@@ -215,6 +215,7 @@ class CallFacts:
         self._handing_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] = {}  # `handing_calls_named`
         self._passing_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] = {}  # `passing_calls_named`
         self._script_by_name: dict[str, list[tuple["FunctionInfo", str, int]]] | None = None  # `script_calls_named`
+        self._any_script_by_name: dict[str, list[tuple["FunctionInfo", str, str]]] | None = None  # `script_calls_spelt`
         self._memo: dict[str, dict[str, IKind]] = {}
         self._climb = 0  # `params` computations in progress: callers climbed for a forwarded parameter
         self._received: dict[str, dict[str, IKind] | None] = {}  # `received`, per function
@@ -1863,6 +1864,19 @@ class CallFacts:
                         table.setdefault(callee.rpartition(".")[2], []).append((script, callee, line))
             self._script_by_name = table
         return self._script_by_name.get(name, [])
+
+    def script_calls_spelt(self, name: str) -> list[tuple["FunctionInfo", str, str]]:
+        """(script, its module, callee) of every call spelt with `name` that a module's top level makes, recorded
+        arguments or not, in module then call order. Memoised by name: asking whether any script calls a function
+        scanned every script's calls anew for each function asked about."""
+        if self._any_script_by_name is None:
+            table: dict[str, list[tuple["FunctionInfo", str, str]]] = {}
+            for s in self.index.modules.values():
+                if s.script is not None:
+                    for callee, _line in s.script.calls:
+                        table.setdefault(callee.rpartition(".")[2], []).append((s.script, s.module, callee))
+            self._any_script_by_name = table
+        return self._any_script_by_name.get(name, [])
 
     def handing_calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         """Those of `calls_named(name)` that hand on a callable or a parameter (the caller's `callable_args` at that

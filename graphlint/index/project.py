@@ -3095,9 +3095,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         found = (call for n in names for call in calls(n))
         if scripts:
             found = chain(found, (call for n in names for call in self.call_facts.script_calls_named(n)))
+        # (a plain loop, not `any(..)` of a generator: this runs once per call spelt with the name, millions of times
+        # on a large project)
+        key, edges = fn.key, self.call_edges
         for caller, desc, line in found:
-            if any(t.key == fn.key for t, _how in self.call_edges(caller, caller.module, desc)):
-                yield caller, desc, line
+            for t, _how in edges(caller, caller.module, desc):
+                if t.key == key:
+                    yield caller, desc, line
+                    break
 
     def _stored_callables(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:
         """`self._compute(x)` where `__init__` stored a parameter unchanged (`self._compute = compute_fn`): the

@@ -221,10 +221,9 @@ class ServingHandlers:
     def _script_calls(self, fn: FunctionInfo) -> bool:
         """A module's top level (a script) calls `fn` (`pipeline.inference(noise)`): project code calls it, and the
         script's own roots tell whether that call is inference (autograd off) or training."""
-        name = fn.qualname.rpartition(".")[2]
-        return any(t.key == fn.key for s in self.modules.values() if s.script is not None  # type: ignore[attr-defined]
-                   for callee, _line in s.script.calls if callee.rpartition(".")[2] == name
-                   for t, _how in self.call_edges(s.script, s.module, callee))  # type: ignore[attr-defined]
+        return any(t.key == fn.key  # type: ignore[attr-defined]
+                   for script, module, callee in self.call_facts.script_calls_spelt(fn.qualname.rpartition(".")[2])
+                   for t, _how in self.call_edges(script, module, callee))  # type: ignore[attr-defined]
 
     def _runs_own_parts(self, fn: FunctionInfo, cls: ClassInfo) -> bool:
         """`fn` runs its own module's forward (`self(x)`, `self.forward(x)`) or a part's: a field its class stores

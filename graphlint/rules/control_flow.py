@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import libcst as cst
 
 from graphlint.diagnostics import Family
@@ -11,14 +13,15 @@ from graphlint.facts.syntax import method_call
 from graphlint.rules.base import Rule
 
 
-def _conditions(node: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The expressions a node evaluates with `bool()`."""
+def _conditions(node: cst.CSTNode, tested: Callable[[cst.BooleanOperation], bool]) -> list[cst.BaseExpression]:
+    """The expressions a node evaluates with `bool()`: of `a or b`, `a` always, `b` only where the whole is a test
+    (`tested`): `u = (f is None) or (f.min() == f.max())` hands the comparison on unread."""
     if node.__class__ in (cst.If, cst.While, cst.IfExp):
         return [node.test]
     if node.__class__ is cst.CompIf:
         return [node.test]
     if node.__class__ is cst.BooleanOperation:
-        return [node.left, node.right]
+        return [node.left, node.right] if tested(node) else [node.left]
     if node.__class__ is cst.UnaryOperation and node.operator.__class__ is cst.Not:
         return [node.expression]
     return []
@@ -28,7 +31,7 @@ class _ConditionRule(Rule):
     category: str = "tensor"
 
     def _check(self, node: cst.CSTNode) -> None:
-        for cond in _conditions(node):
+        for cond in _conditions(node, self._tested):
             # `a and b` inside an `if` is reported on its operands, not on the whole test.
             if cond.__class__ is cst.BooleanOperation or (
                     cond.__class__ is cst.UnaryOperation and cond.operator.__class__ is cst.Not):
@@ -37,6 +40,21 @@ class _ConditionRule(Rule):
                 self.report(cond)
 
     visit_If = visit_While = visit_IfExp = visit_CompIf = visit_BooleanOperation = _check
+
+    def _tested(self, node: cst.BooleanOperation) -> bool:
+        """Python calls `bool()` on the value of `node`: it is the test of an `if`/`while`/`assert`/ternary/
+        comprehension filter, the operand of `not`, or the left operand of another `and`/`or` (the right one only
+        where that one is tested). Assigned, returned or passed on, its last operand is never read."""
+        parent = self.ctx.parent(node)
+        if parent is None:
+            return True  # no parent known: keep the old, reporting answer
+        if parent.__class__ in (cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Assert):
+            return parent.test is node
+        if parent.__class__ is cst.UnaryOperation:
+            return parent.operator.__class__ is cst.Not
+        if parent.__class__ is cst.BooleanOperation:
+            return parent.left is node or self._tested(parent)
+        return False
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         self._check(node)

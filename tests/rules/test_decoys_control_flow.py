@@ -513,3 +513,37 @@ def test_hit_hugging_face_sdpa_mask_helpers_test_the_mask_on_the_host():
             return enc, a, b, c, d, e
     """, scope="all") if f[1] == "GL111"}
     assert got == {(4, "GL111"), (6, "GL111")}
+
+
+def test_decoy_an_or_assigned_hands_its_last_operand_on_unread():
+    """`a or b` / `a and b` calls `bool()` on `a` only; `b` is the value, read where that value is tested. Cosmos's
+    `uniform_fps = (fps is None) or (fps.min() == fps.max())` stores the comparison tensor (GL110 was on it); the
+    `assert uniform_fps or ...` after it is the read. Same for a returned or passed-on operand."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, fps: torch.Tensor | None, b: int):
+                uniform = (fps is None) or (fps.min() == fps.max())
+                flag = b > 1 and x.any()
+                return x * 2, uniform, flag, b == 1 or (x > 0)
+    """) == set()
+
+
+def test_hit_an_or_in_a_test_reads_both_operands():
+    """Hits: the stored `or` tested later, an `or` in an `if`, under `not`, as the left operand of another `and`, and
+    in a comprehension filter; a left operand is read wherever the `or` stands."""
+    got = {f for f in findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, fps: torch.Tensor | None, b: int):
+                uniform = (fps is None) or (fps.min() == fps.max())
+                assert uniform or b == 1
+                if (fps is None) or (fps.min() == fps.max()):
+                    x = x * 2
+                z = not ((fps is None) or fps.max() > 0)
+                k = ((fps is None) or (fps.max() > 0)) and b
+                w = [v for v in x if b == 1 or (v > 0)]
+                y = (x.sum() > 0) or b
+                return x, z, k, w, y
+    """) if f[1].startswith("GL11")}  # (the comprehension's walk over `x` is GL402's)
+    assert got == {(5, "GL110"), (6, "GL110"), (8, "GL110"), (9, "GL110"), (10, "GL110"), (11, "GL110")}

@@ -14,8 +14,8 @@ from graphlint.rules.base import Rule
 
 
 def _conditions(node: cst.CSTNode, tested: Callable[[cst.BooleanOperation], bool]) -> list[cst.BaseExpression]:
-    """The expressions a node evaluates with `bool()`: of `a or b`, `a` always, `b` only where the whole is a test
-    (`tested`): `u = (f is None) or (f.min() == f.max())` hands the comparison on unread."""
+    """The expressions a node evaluates with `bool()`: of `a or b`, `a` always, `b` unless the whole is stored in a
+    local (`tested`): `u = (f is None) or (f.min() == f.max())` stores the comparison unread."""
     if node.__class__ in (cst.If, cst.While, cst.IfExp):
         return [node.test]
     if node.__class__ is cst.CompIf:
@@ -42,19 +42,18 @@ class _ConditionRule(Rule):
     visit_If = visit_While = visit_IfExp = visit_CompIf = visit_BooleanOperation = _check
 
     def _tested(self, node: cst.BooleanOperation) -> bool:
-        """Python calls `bool()` on the value of `node`: it is the test of an `if`/`while`/`assert`/ternary/
-        comprehension filter, the operand of `not`, or the left operand of another `and`/`or` (the right one only
-        where that one is tested). Assigned, returned or passed on, its last operand is never read."""
+        """Whether `node`'s last operand is to be read as a condition here: not where the whole is stored in a local
+        (the right operand of another `and`/`or` so stored included), whose tests this function's flow sees (the
+        value is the join of the operands: a later `if flag:` is the read). Returned, passed on or stored in a field,
+        it may be tested where the flow does not follow (`if done(x):` of `return n is None or x.any()`): read."""
         parent = self.ctx.parent(node)
-        if parent is None:
-            return True  # no parent known: keep the old, reporting answer
-        if parent.__class__ in (cst.If, cst.While, cst.IfExp, cst.CompIf, cst.Assert):
-            return parent.test is node
-        if parent.__class__ is cst.UnaryOperation:
-            return parent.operator.__class__ is cst.Not
         if parent.__class__ is cst.BooleanOperation:
-            return parent.left is node or self._tested(parent)
-        return False
+            return parent.left is node or self._tested(parent)  # type: ignore[union-attr]
+        if parent.__class__ is cst.Assign:
+            return not all(t.target.__class__ is cst.Name for t in parent.targets)  # type: ignore[union-attr]
+        if parent.__class__ is cst.AnnAssign:
+            return parent.target.__class__ is not cst.Name  # type: ignore[union-attr]
+        return True
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         self._check(node)

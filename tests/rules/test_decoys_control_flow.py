@@ -515,18 +515,39 @@ def test_hit_hugging_face_sdpa_mask_helpers_test_the_mask_on_the_host():
     assert got == {(4, "GL111"), (6, "GL111")}
 
 
-def test_decoy_an_or_assigned_hands_its_last_operand_on_unread():
+def test_decoy_an_or_stored_in_a_local_hands_its_last_operand_on_unread():
     """`a or b` / `a and b` calls `bool()` on `a` only; `b` is the value, read where that value is tested. Cosmos's
-    `uniform_fps = (fps is None) or (fps.min() == fps.max())` stores the comparison tensor (GL110 was on it); the
-    `assert uniform_fps or ...` after it is the read. Same for a returned or passed-on operand."""
+    `uniform_fps = (fps is None) or (fps.min() == fps.max())` stores the comparison tensor in a local (GL110 was on
+    it); the `assert uniform_fps or ...` after it is the read, and this function's flow sees it."""
     assert findings("""
         import torch
         class M(torch.nn.Module):
             def forward(self, x: torch.Tensor, fps: torch.Tensor | None, b: int):
                 uniform = (fps is None) or (fps.min() == fps.max())
-                flag = b > 1 and x.any()
-                return x * 2, uniform, flag, b == 1 or (x > 0)
+                flag: bool = b > 1 and x.any()
+                return x * 2, uniform, flag
     """) == set()
+
+
+def test_hit_an_or_returned_is_read_where_the_caller_tests_it():
+    """Returned (or stored, then returned), the last operand may be tested where the flow does not follow: it is
+    still reported at the `return`, and the helper's return is an optional device tensor, so the caller's
+    `if done(x, n):` is a read too (it was silent)."""
+    assert findings("""
+        import torch
+        def done(x: torch.Tensor, n):
+            return n is None or (x.sum() > 0)
+        def stored(x: torch.Tensor, n):
+            flag = not n or x.any()
+            return flag
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int):
+                if done(x, n):
+                    return x
+                if stored(x, n):
+                    return x
+                return x * 2
+    """) == {(3, "GL110"), (9, "GL110"), (11, "GL110")}
 
 
 def test_hit_an_or_in_a_test_reads_both_operands():

@@ -50,10 +50,19 @@ class _ConditionRule(Rule):
         if parent.__class__ is cst.BooleanOperation:
             return parent.left is node or self._tested(parent)  # type: ignore[union-attr]
         if parent.__class__ is cst.Assign:
-            return not all(t.target.__class__ is cst.Name for t in parent.targets)  # type: ignore[union-attr]
-        if parent.__class__ is cst.AnnAssign:
-            return parent.target.__class__ is not cst.Name  # type: ignore[union-attr]
-        return True
+            local = all(t.target.__class__ is cst.Name for t in parent.targets)  # type: ignore[union-attr]
+        elif parent.__class__ is cst.AnnAssign:
+            local = parent.target.__class__ is cst.Name  # type: ignore[union-attr]
+        else:
+            return True
+        return not (local and self._carries_tensor(node))
+
+    def _carries_tensor(self, node: cst.BooleanOperation) -> bool:
+        """The stored value is known to be a tensor (`None`-test or host flag, then a device comparison): a later
+        test of the local claims it. Where it is not (an untyped left operand), the read is reported here as before,
+        or it would be reported nowhere."""
+        val = self.ctx.val(node)
+        return val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not val.weak
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         self._check(node)

@@ -568,3 +568,20 @@ def test_hit_an_or_in_a_test_reads_both_operands():
                 return x, z, k, w, y
     """) if f[1].startswith("GL11")}  # (the comprehension's walk over `x` is GL402's)
     assert got == {(5, "GL110"), (6, "GL110"), (8, "GL110"), (9, "GL110"), (10, "GL110"), (11, "GL110")}
+
+
+def test_hit_an_or_stored_with_an_untyped_operand_is_read_where_it_stands():
+    """pytracking's `is_prob_too_low = (match_score < 0.6 or (match_score < 0.85 and score < 0.2))` of untyped
+    scores: the stored value is no known tensor, so a later `if ... and is_prob_too_low:` claims nothing; the device
+    comparison among its operands is reported at the assignment, as before."""
+    got = {f for f in findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, scores, b: int):
+                for s in scores:
+                    low = (s < 0.6 or (s < 0.85 and x.sum() < 0.2))
+                    if b and low:
+                        x = x + 1
+                return x
+    """) if f[1] == "GL110"}
+    assert (5, "GL110") in got

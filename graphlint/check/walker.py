@@ -804,14 +804,18 @@ class Walker:
 
     def _recalled(self, test: cst.BaseExpression) -> dict[str, Val]:
         """What the body of the last `if` of this very test left, where nothing it holds under was written since:
-        the body of this `if` runs on the same path (`if offload: y = y.cpu()` ... `if offload: y.to(dev)`)."""
+        the body of this `if` runs on the same path (`if offload: y = y.cpu()` ... `if offload: y.to(dev)`). The
+        test's own names unwritten, each value the body left is recalled while its name is: one rebound between
+        (`b = b[mask]`) keeps its joined value and ends no other's recall (`g` of `if cpu: g = g.cpu(); b = ...`)."""
         inf = self.ctx.inference
         keyed = test_key(test) if inf.arm_facts else None
         facts = inf.arm_facts.get(keyed[0]) if keyed is not None else None
-        if facts is None or facts.scope is not inf.env.maps[0] \
-                or any(inf.stamps.get(n, 0) != stamp for n, stamp in facts.stamps.items()):
+        if facts is None or facts.scope is not inf.env.maps[0]:
             return {}
-        return dict(facts.values)
+        moved = {n for n, stamp in facts.stamps.items() if inf.stamps.get(n, 0) != stamp}
+        if moved - facts.values.keys():
+            return {}  # the test reads a name written since: it may answer otherwise
+        return {n: v for n, v in facts.values.items() if n not in moved}
 
     def _normalised(self, owner: cst.If) -> tuple[str, bool] | None:
         """(the local, whether the body is its arm) where `owner`'s test shows the local holds no tensor in one arm

@@ -1573,6 +1573,12 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if isinstance(value.op, ast.Invert) and (inner == BOOL_TENSOR or isinstance(inner, Mask)):
             return inner  # `~mask`, `~(self.age > n)`
         return HOST if isinstance(value.op, ast.Not) else inner if inner in (HOST, CPU_TENSOR) else UNKNOWN
+    if isinstance(value, ast.BoolOp):
+        # `return n is None or x.any()`: host tests and last a device tensor, an optional device tensor (the
+        # walker's `join`); the caller's `if done(x):` is where it is read
+        if all(_python_bool(v) or again(v) == HOST for v in value.values[:-1]) \
+                and again(value.values[-1]) in (TENSOR, BOOL_TENSOR):
+            return TENSOR
     if isinstance(value, ast.Compare) and not any(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
                                                   for op in value.ops):
         # a comparison with a tensor is a mask (`return lengths[:, None] > torch.arange(n, device=d)`)
@@ -3026,3 +3032,11 @@ def scaler_literals(call: ast.Call) -> tuple[str | None, bool | None]:
     if enabled is None:
         return place, None
     return place, bool(enabled.value) if isinstance(enabled, ast.Constant) else True
+
+
+def _python_bool(test: ast.expr) -> bool:
+    """A test Python answers with a bool whatever its operands: `is`, `in` (which reads a tensor into one), `not`."""
+    if isinstance(test, ast.UnaryOp):
+        return isinstance(test.op, ast.Not)
+    return isinstance(test, ast.Compare) and all(isinstance(op, (ast.Is, ast.IsNot, ast.In, ast.NotIn))
+                                                 for op in test.ops)

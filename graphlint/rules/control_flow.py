@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Callable
+
 import libcst as cst
 
 from graphlint.diagnostics import Family
@@ -11,14 +13,15 @@ from graphlint.facts.syntax import method_call
 from graphlint.rules.base import Rule
 
 
-def _conditions(node: cst.CSTNode) -> list[cst.BaseExpression]:
-    """The expressions a node evaluates with `bool()`."""
+def _conditions(node: cst.CSTNode, tested: Callable[[cst.BooleanOperation], bool]) -> list[cst.BaseExpression]:
+    """The expressions a node evaluates with `bool()`: of `a or b`, `a` always, `b` unless the whole is stored in a
+    local (`tested`): `u = (f is None) or (f.min() == f.max())` stores the comparison unread."""
     if node.__class__ in (cst.If, cst.While, cst.IfExp):
         return [node.test]
     if node.__class__ is cst.CompIf:
         return [node.test]
     if node.__class__ is cst.BooleanOperation:
-        return [node.left, node.right]
+        return [node.left, node.right] if tested(node) else [node.left]
     if node.__class__ is cst.UnaryOperation and node.operator.__class__ is cst.Not:
         return [node.expression]
     return []
@@ -28,7 +31,7 @@ class _ConditionRule(Rule):
     category: str = "tensor"
 
     def _check(self, node: cst.CSTNode) -> None:
-        for cond in _conditions(node):
+        for cond in _conditions(node, self._tested):
             # `a and b` inside an `if` is reported on its operands, not on the whole test.
             if cond.__class__ is cst.BooleanOperation or (
                     cond.__class__ is cst.UnaryOperation and cond.operator.__class__ is cst.Not):
@@ -37,6 +40,29 @@ class _ConditionRule(Rule):
                 self.report(cond)
 
     visit_If = visit_While = visit_IfExp = visit_CompIf = visit_BooleanOperation = _check
+
+    def _tested(self, node: cst.BooleanOperation) -> bool:
+        """Whether `node`'s last operand is to be read as a condition here: not where the whole is stored in a local
+        (the right operand of another `and`/`or` so stored included), whose tests this function's flow sees (the
+        value is the join of the operands: a later `if flag:` is the read). Returned, passed on or stored in a field,
+        it may be tested where the flow does not follow (`if done(x):` of `return n is None or x.any()`): read."""
+        parent = self.ctx.parent(node)
+        if parent.__class__ is cst.BooleanOperation:
+            return parent.left is node or self._tested(parent)  # type: ignore[union-attr]
+        if parent.__class__ is cst.Assign:
+            local = all(t.target.__class__ is cst.Name for t in parent.targets)  # type: ignore[union-attr]
+        elif parent.__class__ is cst.AnnAssign:
+            local = parent.target.__class__ is cst.Name  # type: ignore[union-attr]
+        else:
+            return True
+        return not (local and self._carries_tensor(node))
+
+    def _carries_tensor(self, node: cst.BooleanOperation) -> bool:
+        """The stored value is known to be a tensor (`None`-test or host flag, then a device comparison): a later
+        test of the local claims it. Where it is not (an untyped left operand), the read is reported here as before,
+        or it would be reported nowhere."""
+        val = self.ctx.val(node)
+        return val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not val.weak
 
     def visit_UnaryOperation(self, node: cst.UnaryOperation) -> None:
         self._check(node)

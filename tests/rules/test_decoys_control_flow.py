@@ -513,3 +513,75 @@ def test_hit_hugging_face_sdpa_mask_helpers_test_the_mask_on_the_host():
             return enc, a, b, c, d, e
     """, scope="all") if f[1] == "GL111"}
     assert got == {(4, "GL111"), (6, "GL111")}
+
+
+def test_decoy_an_or_stored_in_a_local_hands_its_last_operand_on_unread():
+    """`a or b` / `a and b` calls `bool()` on `a` only; `b` is the value, read where that value is tested. Cosmos's
+    `uniform_fps = (fps is None) or (fps.min() == fps.max())` stores the comparison tensor in a local (GL110 was on
+    it); the `assert uniform_fps or ...` after it is the read, and this function's flow sees it."""
+    assert findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, fps: torch.Tensor | None, b: int):
+                uniform = (fps is None) or (fps.min() == fps.max())
+                flag: bool = b > 1 and x.any()
+                return x * 2, uniform, flag
+    """) == set()
+
+
+def test_hit_an_or_returned_is_read_where_the_caller_tests_it():
+    """Returned (or stored, then returned), the last operand may be tested where the flow does not follow: it is
+    still reported at the `return`, and the helper's return is an optional device tensor, so the caller's
+    `if done(x, n):` is a read too (it was silent)."""
+    assert findings("""
+        import torch
+        def done(x: torch.Tensor, n):
+            return n is None or (x.sum() > 0)
+        def stored(x: torch.Tensor, n):
+            flag = not n or x.any()
+            return flag
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int):
+                if done(x, n):
+                    return x
+                if stored(x, n):
+                    return x
+                return x * 2
+    """) == {(3, "GL110"), (9, "GL110"), (11, "GL110")}
+
+
+def test_hit_an_or_in_a_test_reads_both_operands():
+    """Hits: the stored `or` tested later, an `or` in an `if`, under `not`, as the left operand of another `and`, and
+    in a comprehension filter; a left operand is read wherever the `or` stands."""
+    got = {f for f in findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, fps: torch.Tensor | None, b: int):
+                uniform = (fps is None) or (fps.min() == fps.max())
+                assert uniform or b == 1
+                if (fps is None) or (fps.min() == fps.max()):
+                    x = x * 2
+                z = not ((fps is None) or fps.max() > 0)
+                k = ((fps is None) or (fps.max() > 0)) and b
+                w = [v for v in x if b == 1 or (v > 0)]
+                y = (x.sum() > 0) or b
+                return x, z, k, w, y
+    """) if f[1].startswith("GL11")}  # (the comprehension's walk over `x` is GL402's)
+    assert got == {(5, "GL110"), (6, "GL110"), (8, "GL110"), (9, "GL110"), (10, "GL110"), (11, "GL110")}
+
+
+def test_hit_an_or_stored_with_an_untyped_operand_is_read_where_it_stands():
+    """pytracking's `is_prob_too_low = (match_score < 0.6 or (match_score < 0.85 and score < 0.2))` of untyped
+    scores: the stored value is no known tensor, so a later `if ... and is_prob_too_low:` claims nothing; the device
+    comparison among its operands is reported at the assignment, as before."""
+    got = {f for f in findings("""
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, scores, b: int):
+                for s in scores:
+                    low = (s < 0.6 or (s < 0.85 and x.sum() < 0.2))
+                    if b and low:
+                        x = x + 1
+                return x
+    """) if f[1] == "GL110"}
+    assert (5, "GL110") in got

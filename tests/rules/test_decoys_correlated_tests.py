@@ -196,3 +196,52 @@ def test_elements_changed_since_or_of_a_tensor_stay_silent():
     """
     found, marked = _gl131(body)
     assert found == marked and len(marked) == 1
+
+
+def test_a_name_rebound_between_ends_only_its_own_recall():
+    """The first body offloads two tensors; one of them is rebound between the tests (`b = b[:, :2]`). The other is
+    still what the first body left, so its upload under the second test is a hit (ByteTrack's `get_assignments`:
+    `if mode == "cpu": gt = gt.cpu(); preds = preds.cpu()`, then `preds = preds[fg_mask]`, then the same test).
+    The rebound one keeps its joined value: nothing recalled, nothing claimed."""
+    body = """
+    def main(offload: bool, device: torch.device):
+        net = Net().to(device)
+        for step in range(100):
+            x = torch.randn(8, 4, device=device)
+            a = net(x)
+            b = net(x)
+            if offload:
+                a = a.cpu()
+                b = b.cpu()
+            b = b[:, :2]
+            if offload:
+                a = a.to(device)  # hit
+                b = b.to(device)
+    """
+    found, marked = _gl131(body)
+    assert found == marked and len(marked) == 1
+
+
+def test_decoy_moving_to_the_host_again_what_the_first_body_moved():
+    """ByteTrack's CPU fallback: the second `if mode == "cpu":` calls `.cpu()` on what the first one already moved
+    (a host tensor: no copy, no wait), though another name the first body bound was rebound between. The rebound
+    one (`b[fg]`, joined host and device) keeps its claim; the name the test reads rebound still ends all recall."""
+    got = {f for f in findings('''
+        import torch
+        import torch.nn as nn
+        class Head(nn.Module):
+            def forward(self, g: torch.Tensor, b: torch.Tensor, mode: str = "gpu"):
+                if mode == "cpu":
+                    g = g.cpu().float()
+                    b = b.cpu().float()
+                fg = g > 0
+                b = b[fg]
+                if mode == "cpu":
+                    g = g.cpu()
+                    b = b.cpu()
+                mode = "cpu"
+                if mode == "cpu":
+                    g = g.cpu()
+                return g, b
+    ''') if f[1] == "GL103"}
+    assert got == {(6, "GL103"), (7, "GL103"), (12, "GL103"), (15, "GL103")}

@@ -1750,6 +1750,11 @@ class _Indexer(ast.NodeVisitor):
             return kind
         if held is None or not held.modules or held.seq or len(names) != 1:
             return kind
+        if any(a.arg == names[0] and a.annotation is not None
+               for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)):
+            # `sam: StaticSAM = None` stored as `sam if sam is not None else Null()`: the annotation types the field
+            # (its declared class), as before; no caller need pass it (`or`: the fallback's class, `_attr_kind`)
+            return kind
         cls.or_params[attr] = [f"{self.s.module}.{cls.qualname}.{node.name}", names[0]]
         return held
 

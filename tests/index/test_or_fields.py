@@ -101,6 +101,17 @@ def test_decoy_a_fallback_without_the_called_method_runs_nothing() -> None:
         assert "Aware.update" not in found, store
 
 
+def test_an_annotated_parameter_keeps_its_declared_class_beside_the_fallback() -> None:
+    """`sampler: Aware = None` stored as `sampler if sampler is not None else Uniform()`: the annotation types the
+    field as before (its declared class's `update` runs), though no project call passes the parameter; the fallback
+    does not replace it (Spec-Bench's `StaticSAM` draft field)."""
+    for store in ("sampler if sampler is not None else Uniform()", "sampler"):
+        src = LOOP.format(store=store, passed="None", call="update").replace("sampler=None", "sampler: Aware = None")
+        src = src.replace("from pkg.samplers import Uniform, make", "from pkg.samplers import Aware, Uniform, make")
+        found = hot({"pkg.samplers": SAMPLERS, "pkg.loop": src})
+        assert found["Aware.update"][0] == "step", store
+
+
 SCALER = """
 import torch
 from torch import nn

@@ -60,6 +60,7 @@ class Helpers:
     defs: dict[str, ast.FunctionDef | ast.AsyncFunctionDef]
     resolve: Resolve
     _found: dict[str, "_Followed | None"] = field(default_factory=dict)
+    _open: int = 0  # helpers being read now: a chain of helpers each returning the next's call ends at MAX_DEPTH
 
     def followed(self, name: str) -> "_Followed | None":
         """What the helper's returns follow, its positional parameters and those a call may leave on the host; None
@@ -67,12 +68,16 @@ class Helpers:
         if name in self._found:
             return self._found[name]
         node = self.defs.get(name)
-        if node is None or node.args.vararg or node.args.kwarg:
-            return None
+        if node is None or node.args.vararg or node.args.kwarg or self._open >= MAX_DEPTH:
+            return None  # (past MAX_DEPTH: nothing known, not kept, so a direct question still reads it)
         self._found[name] = None  # a helper calling itself: nothing known
         scope = scope_of(node)
-        params = _join([_device_of(value, scope, self.resolve, _no_layer, set(), 0, self)
-                         for value in scope.returns]) if scope.returns else None
+        self._open += 1
+        try:
+            params = _join([_device_of(value, scope, self.resolve, _no_layer, set(), 0, self)
+                             for value in scope.returns]) if scope.returns else None
+        finally:
+            self._open -= 1
         order = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
         host = frozenset(cpu_defaults(node)) | frozenset(number_defaults(node))
         found = self._found[name] = _Followed(params, order, host, _factory_devices(scope, self.resolve, self)) \

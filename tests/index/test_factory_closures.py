@@ -225,3 +225,27 @@ def test_a_closure_reads_what_its_enclosing_def_bound_its_free_variable_to() -> 
     assert ("transformers.Wav2Vec2Model.from_pretrained()", 12) in semantic.calls
     handed = index.functions["pkg.load:load_models.handed_fn"]
     assert [c for c, _ln in handed.calls] == ["pkg.load.encoder"]
+
+
+def test_a_factory_returning_one_of_two_defs_by_an_if_runs_either() -> None:
+    picked = FACTORIES + """
+
+    def get_loss_fn(sde, continuous):
+        def sde_loss(model, batch):
+            return model(batch, 0).mean()
+
+        def ddpm_loss(model, batch):
+            return model(batch, 1).mean()
+        if continuous:
+            return sde_loss
+        return ddpm_loss
+"""
+    train = TRAIN.replace("loss = train_step_fn(state, batch)", "loss = get_loss_fn(None, True)(model, batch)") \
+        .replace("from pkg.losses import get_step_fn", "from pkg.losses import get_step_fn, get_loss_fn")
+    files = {"pkg.model": MODEL, "pkg.losses": picked, "pkg.run": train}
+    index = project_index(files)
+    run = index.functions["pkg.run:train"]
+    assert sorted(t.qualname for t, _how in index.call_edges(run, run.module, "pkg.losses.get_loss_fn()")) == [
+        "get_loss_fn.ddpm_loss", "get_loss_fn.sde_loss"]
+    assert [c.qualname for c, _d, _ln in index.call_facts.calls_named("ddpm_loss")] == ["train"]
+    assert hot(files)["train"][0] == "step"

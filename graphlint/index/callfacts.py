@@ -1841,11 +1841,28 @@ class CallFacts:
     def calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         if self._by_name is None:
             table: dict[str, list[tuple["FunctionInfo", str, int]]] = {}
+            returned: dict[str, tuple[str, ...]] = {}
             for caller in self.index.functions.values():
                 for callee, line in caller.calls:
                     table.setdefault(callee.rpartition(".")[2], []).append((caller, callee, line))
+                    for nested in self._returned_defs(callee, returned):
+                        table.setdefault(nested, []).append((caller, callee, line))
             self._by_name = table
         return self._by_name.get(name, [])
+
+    def _returned_defs(self, callee: str, memo: dict[str, tuple[str, ...]]) -> tuple[str, ...]:
+        """The names of the defs nested in a project function that it returns, for a call of what that function
+        returns (`pkg.get_step_fn()`: `step_fn = get_step_fn(..); step_fn(state, batch)`, or `get_step_fn(..)(..)`):
+        such a call runs the nested def though it does not spell its name, so it is one of its call sites (the
+        callers still filter by what each call resolves to). Memoised per descriptor in `memo`."""
+        if not callee.endswith("()") or callee.endswith(("[]()", "()()")):
+            return ()
+        found = memo.get(callee)
+        if found is None:
+            fn = self.index.function_by_dotted(callee[:-2])
+            found = memo[callee] = tuple(d.qualname.rpartition(".")[2] for d in self.index.returned_defs(fn)) \
+                if fn is not None else ()
+        return found
 
     def script_calls_named(self, name: str) -> list[tuple["FunctionInfo", str, int]]:
         """(script, callee, line) of the calls spelt with `name` that a module's own top level makes and whose

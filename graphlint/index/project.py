@@ -219,6 +219,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._methods_memo: dict[tuple[int, str], tuple[ClassInfo, list]] = {}  # (id(cls), name) -> methods_via
         # (module method key, size of the entry set) -> it runs its parts (`_runs_parts`; cleared per hot map)
         self._parts_memo: dict[tuple[str, int], bool] = {}
+        self._returned_entries_memo: dict[tuple[str, int], list[str]] = {}  # `_returned_def_entries`, per entry set
         # id(fn) -> (fn, `_library_models(fn)`): `_step_roots` asks it per call of a function in both hot-map passes, and
         # each answer walks all the function's calls again (`_unnamed_modules`). Holding `fn` keeps its id unused.
         self._library_models_memo: dict[int, tuple[FunctionInfo, frozenset[str]]] = {}
@@ -498,6 +499,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._script_reaches.clear()
         self._called_params.clear()
         self._parts_memo.clear()
+        self._returned_entries_memo.clear()
         self._children = None
         self._nested = None
         self._methods_memo.clear()
@@ -1433,8 +1435,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             first in s.imports or first in s.functions or first in s.classes or first in s.aliases
             or first in s.registries or self._star_source(mod, first))
 
-    def _nested_made(self, maker: FunctionInfo) -> list[FunctionInfo]:
-        """The defs nested in `maker` that it returns (`return _grid_constructor`)."""
+    def returned_defs(self, maker: FunctionInfo) -> list[FunctionInfo]:
+        """The defs nested in `maker` that it returns (`return _grid_constructor`): what a call of its result runs."""
         return [fn for ref in maker.makes if (fn := self.function_by_dotted(ref)) is not None
                 and fn.parent_key == maker.key]
 
@@ -1974,7 +1976,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     if meth is None and (maker := self.method(cls, attr)) is not None:
                         # `self.grid = self._grid_from_step(step)`, a method handing out a def nested in it: calling
                         # the field runs that def
-                        out.extend((fn, f"self.{name} = {maker.qualname}(..)") for fn in self._nested_made(maker))
+                        out.extend((fn, f"self.{name} = {maker.qualname}(..)") for fn in self.returned_defs(maker))
                     out.extend((fn, f"self.{name} = self.{attr}: {k.qualname}") for k in self._class_values(cls, attr)
                                for fn in (self.methods(k, meth) if meth else self._call_target(k)))
                     continue
@@ -2257,6 +2259,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         cold = marked | idle
         result: dict[str, HotInfo] = {}
         self._parts_memo.clear()
+        self._returned_entries_memo.clear()
         self._handed_roots.clear()
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
@@ -5069,6 +5072,39 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if t.parent_key == fn.key:
                 out += [how for callee, _line in t.calls for u, how in self.call_edges(t, t.module, callee)
                         if u.key in model and not how.startswith((*BY_NAME, NEW))]
+            elif self._returned_def(t):
+                key = (t.key, len(model))  # (the entry sets only grow within one hot map)
+                found = self._returned_entries_memo.get(key)
+                if found is None:
+                    found = self._returned_entries_memo[key] = self._returned_def_entries(t, model, {t.key})
+                out += found
+        return out
+
+    def _returned_def(self, fn: FunctionInfo) -> bool:
+        """`fn` is a def nested in a project function that returns it (`returned_defs`): a call of what that factory
+        returned runs its body (`step_fn = get_step_fn(..); step_fn(state, batch)`)."""
+        parent = self.functions.get(fn.parent_key) if fn.parent_key else None
+        return parent is not None and any(d.key == fn.key for d in self.returned_defs(parent))
+
+    def _returned_def_entries(self, fn: FunctionInfo, model: frozenset[str], seen: set[str]) -> list[str]:
+        """The `via` labels by which the body of a factory's returned def `fn` enters the model, as the caller's own
+        call of it does: a model entry its calls resolve to, a module its callers hand it for a parameter it calls
+        (`_handed_models`: scoresde's `loss_fn(model, batch)` calling `model(x, t)`), or another returned def it calls
+        in turn (`loss_fn = get_loss_fn(sde)` read in `step_fn`), up to MAX_SETTLE_DEPTH defs; or a receiver of
+        unknown class that is a model by what is done with it (`_model_receivers`: scoresde's `model_fn` calls
+        `model.eval()` and `model(x, labels)`), as the candidate step drivers read their own calls."""
+        out: list[str] = []
+        receivers = self._model_receivers(fn)
+        for callee, _line in fn.calls:
+            edges = self.call_edges(fn, fn.module, callee)
+            out += [how for u, how in (*edges, *self._handed_models(fn, callee))
+                    if u.key in model and not how.startswith((*BY_NAME, NEW))]
+            if callee in receivers and all(how.startswith(BY_NAME) for _u, how in edges):
+                out.append(f"{callee.rpartition('.')[2]}: a model by its use")
+            for u, _how in edges:
+                if u.key not in seen and len(seen) <= MAX_SETTLE_DEPTH and self._returned_def(u):
+                    seen.add(u.key)
+                    out += self._returned_def_entries(u, model, seen)
         return out
 
     @staticmethod

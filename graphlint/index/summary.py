@@ -50,7 +50,7 @@ from graphlint.facts.callsite import (
     scope_of, scaler_literals, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
-from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Obj, Call as Returned
+from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Join, Obj, SelfField, Call as Returned
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -2272,6 +2272,19 @@ class _Indexer(ast.NodeVisitor):
             bound = ALTERNATIVES + "|".join(f"{alt}.{func.attr}" for alt in held[len(ALTERNATIVES):].split("|"))
         return bound[len(ALTERNATIVES):].split("|") if bound.startswith(ALTERNATIVES) else []
 
+    def _picked_own_fields(self, func: ast.expr) -> list[str]:
+        """`self.<name>` for each of the object's own fields or bound methods a called subscript may pick, where the
+        kinds read it as their join (`expr_kind`: `loss_map = {"labels": self.loss_labels, ..}; loss_map[loss](..)`,
+        a key known only when it runs): the call runs one of them. Empty for anything else (a data dict of other
+        values, a constant key: the kinds read that key's value)."""
+        if not isinstance(func, ast.Subscript) or not self.scopes:
+            return []
+        kind = expr_kind(func, self.resolve, self.scopes[-1], memo=self._args_memo())
+        parts = kind.parts if isinstance(kind, Join) else (kind,)
+        if not all(isinstance(p, SelfField) for p in parts):
+            return []
+        return sorted({f"self.{p.name}" for p in parts})  # type: ignore[union-attr]
+
     def _instance_of(self, value: ast.expr) -> str | None:
         """`pkg.Cls()` for an arm of a conditional expression that builds a class (`Droid(args)`, also through
         nn.Module methods returning the module: `Net().to(device)`); None for any other value. By PEP 8's class
@@ -2597,6 +2610,10 @@ class _Indexer(ast.NodeVisitor):
             self._record_args(node, wrapped, keep_loops=True)
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
+        if self.func_stack and (picked := self._picked_own_fields(func)):
+            self.func_stack[-1].calls.extend((desc, node.lineno) for desc in picked)
+            for desc in picked:  # each one is called with these arguments (`loss_map[loss](outputs, targets)`)
+                self._record_args(node, desc, keep_loops=True)
         if self.func_stack and (alternatives := self._alternatives(func)):
             self.func_stack[-1].calls.extend((alt, node.lineno) for alt in alternatives)
             for alt in alternatives:  # each one is called with these arguments (`sample_fn(denoiser, x, sigmas)`)
@@ -2624,7 +2641,7 @@ class _Indexer(ast.NodeVisitor):
                 # (the same call, on the value the local holds: its arguments are recorded for each descriptor)
                 extra = [d for d in (None if in_lambda else self._made_callee(func),
                                      None if in_lambda or callee.startswith(THROUGH_CALL) else self._through_local(func))
-                         if d]
+                         if d] + ([] if in_lambda else self._closure_made(func))
                 self.func_stack[-1].calls.extend((desc, node.lineno) for desc in extra)
                 if node.args or node.keywords:
                     for desc in (callee, *extra):
@@ -2772,13 +2789,42 @@ class _Indexer(ast.NodeVisitor):
         while isinstance(head, ast.Attribute):
             head = head.value
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
-                or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
+                or any(head.id in binds for binds in self.local_binds):
+            return None
+        if head.id not in self.scopes[-1].binds:
             return None
         made = self._made(head) or self._held_made(head)
         rest = dotted(func)[len(head.id):] if dotted(func) else None
         if made is None or rest is None:
             return None
         return made + rest
+
+    def _closure_made(self, func: ast.expr) -> list[str]:
+        """The calls on a def's free variable, where the def it is nested in binds it to project functions' results
+        (`loss_fn = get_loss_fn(sde)`, or one such call per arm of an `if`; then `def step_fn(..): loss =
+        loss_fn(model, batch)`): each binding read in that def's scope, as `_made` reads a local. The nearest
+        enclosing def that names it decides (a parameter there, or a binding that is no call: none)."""
+        head = func
+        while isinstance(head, ast.Attribute):
+            head = head.value
+        rest = dotted(func)
+        if not isinstance(head, ast.Name) or not rest or not self.scopes or head.id in self.scopes[-1].params \
+                or head.id in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
+            return []
+        defs = list(zip(self.func_stack[:-1], self.scopes[:-1]))
+        fn = self.func_stack[-1]
+        while fn.parent_key is not None and defs and defs[-1][0].key == fn.parent_key:
+            fn, scope = defs.pop()
+            if head.id in scope.params:
+                return []
+            values = scope.binds.get(head.id)
+            if values is None:
+                continue
+            if not all(isinstance(v, ast.Call) for v in values):
+                return []
+            made = (self._made_kind(expr_kind(v, self.resolve, scope, memo=self._args_memo(scope))) for v in values)
+            return list(dict.fromkeys(m + rest[len(head.id):] for m in made if m))
+        return []
 
     def _held_binding(self, head: ast.Name) -> tuple[ast.expr, bool] | None:
         """The one value a local is bound to besides the nn.Module methods that rebind it to the module it holds
@@ -2816,7 +2862,11 @@ class _Indexer(ast.NodeVisitor):
         """What a value holds as the `make()` descriptor of a project function's result (`pkg.f()`, its item
         `pkg.f()[0]`), when the kinds read it as one (`expr_kind`); None otherwise (a method of `self`, torch)."""
         # (the kinds the scope's calls read for their arguments: the same reads, shared while `resolve` holds)
-        kind = expr_kind(value, self.resolve, self.scopes[-1], memo=self._args_memo())
+        return self._made_kind(expr_kind(value, self.resolve, self.scopes[-1], memo=self._args_memo()))
+
+    @staticmethod
+    def _made_kind(kind: IKind) -> str | None:
+        """A value's kind as the `make()` descriptor of a project function's result (`_made`)."""
         if not isinstance(kind, Returned) or kind.receiver or isinstance(kind.item, str) \
                 or kind.callee.startswith(("self.", "cls.", "super()", "torch.")):
             return None

@@ -1398,7 +1398,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return None
         tree = inf_ref[0].unit_tree
         if call is not None and tree is not None and not deep:
-            deep.append(nested_defs(tree, function.key))
+            # (the tree is read only where a def nested in the unit holds defs of its own)
+            deeper = any(index.nested_defs(inner) for inner in index.nested_defs(function))
+            deep.append(nested_defs(tree, function.key) if deeper else {})
         inner = [key for key, scope in deep[0].get(name, ()) if id(call) in scope] if deep and call is not None else []
         nested = index.functions.get(inner[0] if len(inner) == 1 else f"{function.key}.{name}")
         if nested is None or len(inner) > 1:

@@ -1061,6 +1061,29 @@ class Walker:
 
 # ---------------------------------------------------------------------------------------------
 
+def nested_defs(tree: cst.CSTNode, key: str) -> dict[str, list[tuple[str, frozenset[int]]]]:
+    """name -> (index key, ids of the nodes of the enclosing def's body) of each def nested two levels or more inside
+    the unit's function `key` through defs alone (`main` > `train_step` > `loss_fn`): the unit walks their enclosing
+    defs' bodies, where a call by the bare name runs that def (its key as the index spells nested defs)."""
+    out: dict[str, list[tuple[str, frozenset[int]]]] = {}
+    pruned = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    top = next((n for n in descendants(tree, pruned) if n.__class__ is cst.FunctionDef
+                and n.name.value == key.rpartition(".")[2].rpartition(":")[2]), None)
+    todo: list[tuple[cst.FunctionDef, str, int]] = [(top, key, 0)] if top is not None else []
+    while todo:
+        node, at, depth = todo.pop()
+        scope: frozenset[int] | None = None
+        for sub in descendants(node.body, pruned):
+            if sub.__class__ is not cst.FunctionDef:
+                continue
+            inner = f"{at}.{sub.name.value}"
+            if depth >= 1:
+                scope = scope if scope is not None else frozenset(map(id, descendants(node.body)))
+                out.setdefault(sub.name.value, []).append((inner, scope))
+            todo.append((sub, inner, depth + 1))
+    return out
+
+
 def attr_val(held: Held | None) -> Val:
     """What the index says a class attribute holds, as a `Val`."""
     if held is None:
@@ -1363,14 +1386,24 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
 
     rebound: list[frozenset[str]] = []  # the unit's assigned names, read once
 
-    def nested_def(name: str) -> FunctionInfo | None:
-        """The index's record of a def nested directly in the unit's function, called by its bare name: its return
-        kind, as a module-level function's. None where the body also binds the name some other way (an assignment,
-        a loop, `with`: the call may then reach something else)."""
+    deep: list[dict[str, list[tuple[str, frozenset[int]]]]] = []  # the unit's deeper defs, read once
+
+    def nested_def(name: str, call: cst.Call | None = None) -> FunctionInfo | None:
+        """The index's record of a def nested in the unit's function, called by its bare name: its return kind, as a
+        module-level function's. A def directly in the function, or one nested deeper through defs (`main` >
+        `train_step` > `loss_fn`: the unit walks `train_step`'s body) where `call` is inside the def that holds it
+        (`nested_defs`). None where the body also binds the name some other way (an assignment, a loop, `with`: the
+        call may then reach something else)."""
         if function is None or "." in name:
             return None
-        nested = index.functions.get(f"{function.key}.{name}")
-        if nested is None:
+        tree = inf_ref[0].unit_tree
+        if call is not None and tree is not None and not deep:
+            # (the tree is read only where a def nested in the unit holds defs of its own)
+            deeper = any(index.nested_defs(inner) for inner in index.nested_defs(function))
+            deep.append(nested_defs(tree, function.key) if deeper else {})
+        inner = [key for key, scope in deep[0].get(name, ()) if id(call) in scope] if deep and call is not None else []
+        nested = index.functions.get(inner[0] if len(inner) == 1 else f"{function.key}.{name}")
+        if nested is None or len(inner) > 1:
             return None
         if not rebound:
             tree = inf_ref[0].unit_tree
@@ -1397,7 +1430,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return None
             head = name.partition(".")[0]
             own = head in ("self", "cls")
-            if (nested := nested_def(name)) is not None:
+            if (nested := nested_def(name, call)) is not None:
                 targets = [nested]  # a def nested in this function, called by its name here
             elif (held := caller_instance(head)) is not None and name.count(".") == 1:
                 # `model.forward_attention_decoder(...)` of `model` every caller passes as its own `self`: the class's
@@ -1559,13 +1592,16 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         store builds (`CallFacts.keyed_object`); None otherwise."""
         recv = held.value
         owner = owners.get(recv.value) if isinstance(recv, cst.Name) else None
+        if owner is not None:
+            if not rebound:
+                tree = inf_ref[0].unit_tree
+                rebound.append(bound_names(list(descendants(tree))) if tree is not None else frozenset())
+            if recv.value in rebound[0]:
+                return None  # (the parameter rebound in the body: maybe another object)
+        elif isinstance(recv, cst.Name):
+            owner = constructed_owner(recv)  # (flow-sensitive: what the local holds here)
         if owner is None:
             return None
-        if not rebound:
-            tree = inf_ref[0].unit_tree
-            rebound.append(bound_names(list(descendants(tree))) if tree is not None else frozenset())
-        if recv.value in rebound[0]:
-            return None  # (the parameter rebound in the body: maybe another object)
         if isinstance(key, cst.SimpleString):
             text = cst_literal(key)
             ref = "'" + text if isinstance(text, str) else None
@@ -1582,7 +1618,20 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if made is not None:
             return object_val(index, made)
         kind = index.call_facts.keyed(slot)
+        if kind is None and (owner_cls := index.classes.get(owner)) is not None:
+            # no store names a key (`self.coco_eval[iou_type] = COCOeval(..)` in a loop): what every store into
+            # the dict field puts there, host data only (`CallFacts.dict_elements`)
+            kind = index.call_facts.dict_elements(owner_cls, held.attr.value)
         return kind_val(kind) if kind is not None and kind in ik.HOST_FAMILY else None
+
+    def constructed_owner(name: cst.Name) -> str | None:
+        """The key of the plain project class whose instance the local `name` holds for sure (`ev =
+        Evaluator(gt)`: the inference's non-weak object), as `self` names its own."""
+        held = inf_ref[0](name)
+        if held.kind is not Kind.OBJECT or held.weak or not held.ref:
+            return None
+        found = index.class_by_dotted(held.ref)
+        return found.key if found is not None else None
 
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global,
                     lookup_member)

@@ -23,10 +23,12 @@ from graphlint.facts.values import Kind
 # `transformers.AutoTokenizer.from_pretrained`, `transformers.LlamaTokenizerFast.from_pretrained`,
 # `transformers.AutoProcessor.from_pretrained`, `transformers.WhisperFeatureExtractor.from_pretrained`: the library's
 # loaders of a tokenizer (or a processor holding one) and of the other input preprocessors a processor holds
-# open_clip's `get_tokenizer(model_name)` returns its `SimpleTokenizer` / `HFTokenizer`, whose call returns a
-# `torch.LongTensor` of token ids built on the host (never lists, never on a device)
+# open_clip's `get_tokenizer(model_name)` returns its `SimpleTokenizer` / `HFTokenizer` / `SigLipTokenizer`, whose
+# call returns a `torch.LongTensor` of token ids built on the host (never lists, never on a device); a construction of
+# one of those classes (`SimpleTokenizer()`) is the same object
 _PRODUCER_RE = re.compile(r"^(?:transformers\.(?:\w+\.)*\w*(?:Tokenizer|Processor|FeatureExtractor)\w*\.from_pretrained"
-                          r"|open_clip\.(?:factory\.)?get_tokenizer)$")
+                          r"|open_clip\.(?:factory\.)?get_tokenizer"
+                          r"|open_clip\.(?:tokenizer\.)?(?:SimpleTokenizer|HFTokenizer|SigLipTokenizer))$")
 # the loaders of a text tokenizer alone (`AutoTokenizer`, `LlamaTokenizerFast`): `PreTrainedTokenizerBase.__call__`
 # returns Python lists of ids unless `return_tensors=` names a tensor type
 _TEXT_RE = re.compile(r"^transformers\.(?:\w+\.)*\w*Tokenizer\w*\.from_pretrained$")

@@ -58,7 +58,7 @@ HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.", "cv2.", "soundfile.", "librosa.", "
 # Libraries whose every value lives in host memory and never is a tensor: Pillow's images (`Image.open(path)`,
 # `Image.fromarray(a)`, `.convert("RGB")` of one) and what is read from them. A parameter every caller passes one is
 # host data (`CallFacts.params`), so a `isinstance(image, torch.Tensor)` arm of it never runs for those callers.
-HOST_OBJECT_LIBRARIES = ("PIL.",)
+HOST_OBJECT_LIBRARIES = ("PIL.", "pycocotools.")
 # Library base classes whose framework calls an override with host objects, by parameter name: ASE passes a
 # `Calculator`'s methods (`calculate(atoms, ..)`, `get_potential_energy(atoms)`, `check_state(atoms)`) an `ase.Atoms`,
 # whose fields (`positions`, `numbers`, `cell`, `pbc`) and getters (`get_positions()`) are NumPy arrays

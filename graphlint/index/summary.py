@@ -31,7 +31,7 @@ from graphlint.facts.follows import Helpers, Layer, follows, is_torch_layer, ite
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
-    SUMMARY_WRITERS, TRANSFORM_COMPOSE, TRANSFORM_TORCH,
+    SUMMARY_WRITERS, TRANSFORM_COMPOSE, TRANSFORM_TORCH, HOST_OBJECT_LIBRARIES,
 )
 from graphlint.index.assigned import (
     MODULE_SELF_METHODS, built_by, chained_call, foreign_target, module_held, type_annotation_class, wraps_module,
@@ -1781,6 +1781,8 @@ class _Indexer(ast.NodeVisitor):
         name = self.resolve(dotted(func)) or ""
         if name in HOST_TORCH:
             return Held(Base.HOST)  # `self.device = torch.device("cuda:0")`, `self.ctx = torch.autocast(..)`: no tensor
+        if name.startswith(HOST_OBJECT_LIBRARIES):
+            return Held(Base.HOST)  # `self.ev = COCOeval(gt)`: a host-only library's object, no module (as a local reads)
         if name.startswith("numpy.") and name not in NUMPY_OBJECTS and name.rpartition(".")[2][:1].islower():
             return Held(Base.NDARRAY)  # `self.y = np.arange(h)`: a host array, as a local made so reads
         if name in PARAMETER_CALLS or (name.startswith("torch.") and name.split(".")[1][:1].islower()

@@ -2343,7 +2343,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             continue
                         # (every edge, even to a function reached already: its binding may widen the arms it takes)
                         add(target, _hop(target, how), hop,
-                            site=self._site_literals(fn, callee, line, target) if target.literal_tests else None)
+                            site=self._site_literals(fn, callee, line, target)
+                            if target.literal_tests and not how.endswith(".apply") else None)
                 # (a root, entered from outside the map, may be running any in-tree caller's callable; a function
                 # reached through its callers runs what those hand it, `handed_callable_edges`)
                 for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn),
@@ -3041,10 +3042,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         hot path. None where there is none, or `fn` is entered any other way (`CallFacts.resolved_sites`)."""
         head = parent.label.split(" (")[0]
         found: dict[str, str] | None = None
-        for caller, callee, line, _how in self.call_facts.resolved_sites(fn) or ():
+        for caller, callee, line, how in self.call_facts.resolved_sites(fn) or ():
             if caller.key not in reached and head not in (caller.key, caller.qualname, f"{caller.module}:{caller.qualname}"):
                 continue
-            site = self._site_literals(caller, callee, line, fn)
+            # (`Fn.apply(x)` of an autograd Function: `forward(ctx, x)`, the arguments shift)
+            site = None if how.endswith(".apply") else self._site_literals(caller, callee, line, fn)
             if site is None:
                 return None
             found = site if found is None else {p: v if found.get(p) == v else "" for p, v in site.items()}

@@ -526,22 +526,6 @@ class Walker:
             return None
         return "orelse" if found[1] else "body"
 
-    def _dead_literal_arm(self, stmt: cst.If) -> str | None:
-        """Which arm of `if p == <literal>:` never runs ("body" or "orelse"): one the index found no call reaching the
-        unit can take (`ProjectIndex.dead_arms`, by the arm's lines)."""
-        fn, index = self.ctx.unit.function, self.ctx.index
-        spans = index.dead_arms(fn) if fn is not None and index is not None and fn.literal_tests else ()
-        if not spans:
-            return None
-        firsts = {first for first, _last in spans}
-        for arm, block in (("body", stmt.body), ("orelse", stmt.orelse)):
-            suite = block.body if isinstance(block, cst.Else) else block  # (an `elif` is an `If` of its own)
-            node = suite if isinstance(suite, cst.If) else suite.body[0] if suite is not None and suite.body else None
-            pos = self.ctx.position(node) if node is not None else None
-            if pos is not None and pos.start.line + self.ctx.unit.line_offset in firsts:
-                return arm
-        return None
-
     def _none_filled(self, stmt: cst.If) -> str | None:
         """"orelse" for `if p is None: p = ...` without an `else`, where `p` is a parameter every caller leaves at its
         None default (`Inference.none_params`) that still holds its entry value: the body runs on every call the
@@ -646,10 +630,9 @@ class Walker:
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
         elif stmt.__class__ is cst.If and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
-                                           or off_cuda_arm(inf, stmt.test) or self._dead_literal_arm(stmt)):
+                                           or off_cuda_arm(inf, stmt.test)):
             # a None test of a parameter every caller fills: only the arm its callers take runs; an arm that runs only
-            # where the program's device is not CUDA (`if device.type == "mps":`) never runs either; nor one of
-            # `if version == 0:` that no reaching call's literal takes (`ProjectIndex.dead_arms`)
+            # where the program's device is not CUDA (`if device.type == "mps":`) never runs either
             self.header(stmt, stmt.test)
             if dead == "orelse":
                 self.walk_block(stmt.body)

@@ -166,15 +166,6 @@ def literal_tests(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[LiteralTe
     return tuple(sorted(out, key=lambda t: t[3]))
 
 
-def literal_defaults(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[tuple[str, str], ...]:
-    """(parameter, `repr` of its default) of the parameters whose default is a literal (`version=2`)."""
-    args = fn.args
-    positional = [*args.posonlyargs, *args.args]
-    pairs = [*zip(positional[len(positional) - len(args.defaults):], args.defaults),
-             *((a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None)]
-    return tuple((a.arg, repr(v)) for a, d in pairs if (v := ast_value(d)) is not NOT_LITERAL)
-
-
 def call_literals(call: ast.Call) -> tuple[tuple[str, str], ...]:
     """(slot, `repr` of the value) of the literal arguments of a call: `#<i>` for a positional before any `*args`, the
     keyword's name for a keyword."""

@@ -3018,9 +3018,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
 
     def dead_arms(self, fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
         """The line spans of `fn`'s arms of `if p == <literal>:` tests (`FunctionInfo.literal_tests`) that no call
-        reaching it on the hot path can take: every such call binds `p` to a literal (spelt out, or a literal default
-        it leaves) that fails the test (the `else` of one every literal passes). Empty for a function reached any other
-        way (a root, a callback, a call passing anything else for `p`): `arm_literals`, filled by the hot map's build."""
+        reaching it on the hot path can take: every such call spells out a literal for `p` that fails the test (the
+        `else` of one every literal passes). The calls in them reach nothing; the arms' own code is still checked
+        (a sync one argument away in a function the step runs). Empty for a function reached any other way (a root, a
+        callback, a call passing anything else for `p` or leaving it at its default): `arm_literals`, filled by the
+        hot map's build."""
         bound = self.arm_literals.get(fn.key)
         if not bound:
             return ()
@@ -3053,8 +3055,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return found
 
     def _site_literals(self, caller: FunctionInfo, callee: str, line: int, fn: FunctionInfo) -> dict[str, str] | None:
-        """Parameter -> the literal (its `repr`) the call of `callee` at `line` binds it to, for the parameters `fn`
-        tests; "" for one it passes anything else (or may, through `*args` / `**mapping`). None where the call is not
+        """Parameter -> the literal (its `repr`) the call of `callee` at `line` spells out for it, for the parameters `fn`
+        tests; "" for one it passes anything else or leaves at its default. None where the call is not
         told apart (several on the line, arguments unrecorded)."""
         records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
         if len(records) != 1 or caller.calls.count((callee, line)) != 1:
@@ -3066,9 +3068,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         params = self.call_params(fn, callee)
         slots = {**{p: f"#{i}" for i, p in enumerate(params[:len(positional)])}, **{k: k for k, _v in keywords}}
         literal = dict(spelt)
-        defaults = dict(fn.literal_defaults)
-        return {p: literal.get(slots[p], "") if p in slots else defaults.get(p, "")
-                for p in {t[0] for t in fn.literal_tests}}
+        # (a parameter left at its default is no evidence: the default serves the callers the tree does not show, a
+        # library's users or a config; only a literal the call spells out is the program's own choice)
+        return {p: literal.get(slots[p], "") if p in slots else "" for p in {t[0] for t in fn.literal_tests}}
 
     def call_params(self, fn: FunctionInfo, callee: str) -> list[str]:
         """The parameters of `fn` that a call spelt `callee` fills positionally, in order."""

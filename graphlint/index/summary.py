@@ -21,7 +21,7 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.literals import call_literals, literal_defaults, literal_tests
+from graphlint.facts.literals import call_literals, literal_tests
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
@@ -341,11 +341,10 @@ class FunctionInfo:
     # the first read on the host of each parameter that every call runs (`facts.host_reads`): (parameter, kind, line,
     # the read): a call passing a device tensor for it waits there (`Context.helper_read`)
     host_reads: tuple[HostRead, ...] = ()
-    # its `if` tests of a parameter against literals (`if version == 0:`, `facts.literals.literal_tests`), the literal
-    # defaults of its parameters, and (callee, line, (slot, literal)) of its calls passing literals (`call_literals`):
-    # which arms of a callee its reaching calls can take (`ProjectIndex.dead_arms`)
+    # its `if` tests of a parameter against literals (`if version == 0:`, `facts.literals.literal_tests`), and
+    # (callee, line, (slot, literal)) of its calls spelling out literals (`call_literals`): which arms of a callee its
+    # reaching calls can take (`ProjectIndex.dead_arms`)
     literal_tests: tuple[tuple[str, str, tuple[str, ...], int, int, int, int], ...] = ()
-    literal_defaults: tuple[tuple[str, str], ...] = ()
     call_literals: list[tuple[str, int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
 
     @property
@@ -1158,7 +1157,6 @@ class _Indexer(ast.NodeVisitor):
             star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
             none_defaults=none_defaults(node), number_defaults=number_defaults(node), cpu_defaults=cpu_defaults(node),
             hook_defaults=hook_defaults(node), literal_tests=literal_tests(node),
-            literal_defaults=literal_defaults(node),
             captured_defaults=captured_defaults(node, self.resolve, self.scopes[-1]) if parent and self.scopes else (),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),

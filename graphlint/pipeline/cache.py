@@ -431,8 +431,6 @@ def hot_entries(hot: dict[str, HotInfo], index: ProjectIndex) -> dict[str, list]
             facts += [(f"filled:{name}", "") for name in sorted(index.call_facts.filled(fn))]
             # (a None passed on from a caller's caller: `CallFacts.left_none` reads two hops up)
             facts += [(f"left_none:{name}", "") for name in sorted(index.call_facts.left_none(fn))]
-            # (the arms of `if p == <literal>:` that no reaching call's literal takes: `ProjectIndex.dead_arms`)
-            facts += [("dead_arms", repr(dead))] if fn.literal_tests and (dead := index.dead_arms(fn)) else []
             # a host path's callers are elsewhere too: the path (its chain's key), tier and bound parameters
             facts += [(f"host:{hop.key.hex()}:{tier}", repr(params)) for hop, tier, params in info.host]
             out.setdefault(fn.path, []).append(

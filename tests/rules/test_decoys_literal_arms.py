@@ -145,3 +145,14 @@ def test_hit_device_arithmetic_handed_on():
     """`_cdf(tensor.mean() / std)` of a device tensor: `math.erf` of a 0-d device tensor syncs."""
     assert (6, "GL105") in findings(CDF.format(arg="tensor.mean() / std"), scope="all")
     assert (6, "GL105") in findings(CDF.format(arg="tensor.mean() - a"), scope="all")
+
+
+def test_decoy_literal_through_a_step_function():
+    """The call from a function the step loop runs (an edge of the hot path's walk, not a loop seed): the same
+    pruning; the loop variable handed in instead keeps every arm."""
+    for args, pruned in (("model, version=0", True), ("model, version=i", False)):
+        src = DISPATCH.format(args="model, step", default="", op="==").replace(
+            "            export(model, step)", "            save(model, step)").replace(
+            "    model = Net().cuda()", f"    def save(model, i):\n        export({args})\n\n\n    model = Net().cuda()")
+        found = findings(src)
+        assert (V2 not in found) is pruned, (args, sorted(found))

@@ -2863,9 +2863,32 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
             kind = _stored_keys(arg.id, kind, reaching, resolve, scope, memo, call=call)
             kind = _as_list(reaching, kind, resolve, scope, memo)
             return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind
+    if isinstance(arg, (ast.BinOp, ast.UnaryOp)) and (passed := _param_arithmetic(arg, resolve, scope, memo)):
+        return Arith(next(iter(passed)) if len(passed) == 1 else join_of(passed))
     kind = CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
     kind = _as_list(arg, kind, resolve, scope, memo)
     return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind
+
+
+def _param_arithmetic(expr: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> set[IKind] | None:
+    """The caller's own parameters (`Fwd`) arithmetic of them and host numbers reads (`norm_cdf((a - mean) / std)`):
+    what that arithmetic is passed as (`Arith` of them: a number where each is one at every call, a device tensor where
+    one is one), as a bare parameter passes what the caller received. None where an operand is anything else or no
+    parameter is read."""
+    found: set[IKind] = set()
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ARITHMETIC) and not isinstance(node.op, ast.MatMult):
+            stack += (node.left, node.right)
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+            stack.append(node.operand)
+        elif isinstance(node, ast.Name) and node.id in scope.params and node.id not in scope.binds \
+                and node.id not in ("self", "cls"):
+            found.add(Fwd(node.id))
+        elif expr_kind(node, resolve, scope, memo=memo) != HOST:
+            return None
+    return found or None
 
 
 # Calls that never return None: torch's and NumPy's constructors and math (a `torch.*` call passed as an argument

@@ -100,3 +100,87 @@ def dict_form(keys: Sequence[object], values: Sequence[V], host_tensor: Callable
     if len(keys) == len(values) and all(dict_key(k) is not None for k in keys) and any(known(v) for v in values):
         return DictForm.KEYED
     return DictForm.UNKNOWN
+
+
+# -- literal arms: `if version == 0:` of a parameter every reaching call binds to a literal ---------------------------
+# A test of a parameter against literals, as the index records it (`FunctionInfo.literal_tests`): (parameter, "in" or
+# "not in", the literals as `repr`s, first and last line of the body, first and last line of the `else`/`elif`, (0, 0)
+# without one)
+LiteralTest = tuple[str, str, tuple[str, ...], int, int, int, int]
+ARM_LITERALS = (int, float, str, bool, type(None))  # the values a test and an argument may compare
+
+
+def ast_value(node: ast.expr | None) -> object:
+    """The Python value of a literal a test or an argument spells out (`0`, `-1`, `"v2"`, `None`); NOT_LITERAL else."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) and isinstance(node.operand, ast.Constant) \
+            and type(node.operand.value) in (int, float):
+        return -node.operand.value
+    value = ast_literal(node)
+    if type(value) not in ARM_LITERALS or repr(value) in ("inf", "nan", "-inf"):
+        return NOT_LITERAL
+    return value
+
+
+def _tested(test: ast.expr, params: frozenset[str]) -> tuple[str, str, tuple[str, ...]] | None:
+    """(parameter, "in" / "not in", literals) of `p == 0`, `p != "a"`, `p in (1, 2)`, `p is None`, `p is not None`."""
+    if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
+            and test.left.id in params):
+        return None
+    op, right = test.ops[0], test.comparators[0]
+    if isinstance(op, (ast.In, ast.NotIn)):
+        items = right.elts if isinstance(right, (ast.Tuple, ast.List, ast.Set)) else None
+        values = [ast_value(e) for e in items or ()]
+        if not values or NOT_LITERAL in values:
+            return None
+        return test.left.id, "in" if isinstance(op, ast.In) else "not in", tuple(map(repr, values))
+    value = ast_value(right)
+    if value is NOT_LITERAL or isinstance(op, (ast.Is, ast.IsNot)) and value not in (None, True, False):
+        return None  # (`is` of anything but a singleton: identity is no literal fact)
+    if isinstance(op, (ast.Eq, ast.Is)):
+        return test.left.id, "in", (repr(value),)
+    return (test.left.id, "not in", (repr(value),)) if isinstance(op, (ast.NotEq, ast.IsNot)) else None
+
+
+def literal_tests(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[LiteralTest, ...]:
+    """The `if` statements of `fn`'s own body (nested defs aside) that test a parameter the body never rebinds against
+    literals (`if version == 0: ... elif version == 2: ...`): which arm runs is what the caller passed."""
+    args = fn.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    own: list[ast.AST] = []
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        own.append(node)
+        stack.extend(c for c in ast.iter_child_nodes(node)
+                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)))
+    params -= {n.id for n in own if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    params -= {name for n in own if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+    if not params:
+        return ()
+    out: list[LiteralTest] = []
+    for node in own:
+        if isinstance(node, ast.If) and (found := _tested(node.test, frozenset(params))):
+            last = node.orelse[-1].end_lineno or node.orelse[-1].lineno if node.orelse else 0
+            out.append((*found, node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno,
+                        node.orelse[0].lineno if node.orelse else 0, last))
+    return tuple(sorted(out, key=lambda t: t[3]))
+
+
+def call_literals(call: ast.Call) -> tuple[tuple[str, str], ...]:
+    """(slot, `repr` of the value) of the literal arguments of a call: `#<i>` for a positional before any `*args`, the
+    keyword's name for a keyword."""
+    out: list[tuple[str, str]] = []
+    for i, arg in enumerate(call.args):
+        if isinstance(arg, ast.Starred):
+            break
+        if (value := ast_value(arg)) is not NOT_LITERAL:
+            out.append((f"#{i}", repr(value)))
+    out += [(kw.arg, repr(v)) for kw in call.keywords if kw.arg and (v := ast_value(kw.value)) is not NOT_LITERAL]
+    return tuple(out)
+
+
+def arm_holds(op: str, literals: tuple[str, ...], value: str) -> bool:
+    """Whether a test `(op, literals)` of `literal_tests` holds for the literal `value` (each a `repr`): Python's `==`
+    (`0 == False`, `1 == 1.0`), as `if version == 1:` compares."""
+    found = ast.literal_eval(value) in [ast.literal_eval(lit) for lit in literals]
+    return found if op == "in" else not found

@@ -1039,8 +1039,12 @@ class CallFacts:
             return elements_list(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
             parts = kind.inner.parts if isinstance(kind.inner, Join) else (kind.inner,)
-            return TENSOR if any(self.settle(part, caller, depth, calls) in (TENSOR, BOOL_TENSOR) for part in parts) \
-                else UNKNOWN
+            settled = {self.settle(part, caller, depth, calls) for part in parts}
+            if settled & {TENSOR, BOOL_TENSOR}:
+                return TENSOR
+            # every operand a Python number where it is passed (`norm_cdf((a - mean) / std)` of float parameters):
+            # a number, as the same arithmetic of bare names is inline
+            return HOST if settled == {HOST} else UNKNOWN
         if isinstance(kind, Mask):  # a comparison of deferred fields: a device mask where one of them is on the device
             inner = kind.inner.inner if isinstance(kind.inner, Arith) else kind.inner
             parts = inner.parts if isinstance(inner, Join) else (inner,)
@@ -1415,6 +1419,19 @@ class CallFacts:
         if not found or found == {None}:
             return None
         return Dev.DEVICE if found == {Dev.DEVICE} else Dev.UNKNOWN
+
+    def resolved_sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, str]] | None:
+        """(caller, callee, line, how) of the resolved calls of `fn` by its name, a module's top level's included
+        (`script_calls_named`); None where it is entered any other way (a root, a value passed around, an escaping
+        def, a framework's call) or no call resolves to it."""
+        name = fn.qualname.rpartition(".")[2]
+        if _root_marked(fn) or fn.key in self._referenced_keys() or self._escapes(fn) or _framework_named(fn) \
+                or name == "__init__":
+            return None
+        out = [(caller, callee, line, how) for caller, callee, line in
+               (*self.calls_named(name), *self.script_calls_named(name))
+               for target, how in self.index.call_edges(caller, caller.module, callee) if target is fn]
+        return out or None
 
     def _sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, str]] | None:
         """(caller, callee, line, how) of every resolved call site of `fn` whose arguments are evidence; None where

@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
-from graphlint.facts.callsite import KEEPS
+from graphlint.facts.callsite import KEEPS, SPLAT, STAR_ARGS
+from graphlint.facts.literals import arm_holds
 from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
 from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
@@ -130,6 +131,27 @@ HOST_ARGS = frozenset({Base.HOST, Base.HOST_SEQ, Base.HOST_LIST, Base.CPU_DEVICE
 # a call's head that is what a function returns, or an item of the tuple it returns: `pkg.load_model()[0]` (a local
 # bound by `model, tokens = load_model(ckpt)`, as the index spells the call on it)
 RETURNED_ITEM = re.compile(r"([\w.]+)\(\)(?:\[(\d+)\])?")
+
+
+def _bind_literals(bound: dict[str, dict[str, frozenset[str] | None]], fn: FunctionInfo,
+                   site: dict[str, str] | None) -> bool:
+    """Join into `bound[fn.key]` what one reaching call binds `fn`'s tested parameters to (`site`: parameter -> a
+    literal's `repr`, "" for anything else; None: any value, as a root or a callback is entered). True where the join
+    widened an entry that was there (arms it had ruled out may run)."""
+    if not fn.literal_tests:
+        return False
+    held = bound.get(fn.key)
+    if held is None:
+        bound[fn.key] = {p: None if site is None or not site.get(p) else frozenset((site[p],))
+                         for p in {t[0] for t in fn.literal_tests}}
+        return False
+    wider = False
+    for param, values in held.items():
+        value = site.get(param) if site is not None else None
+        joined = None if values is None or not value else values | {value}
+        if joined != values:
+            held[param], wider = joined, True
+    return wider
 
 
 @dataclass(frozen=True, init=False)
@@ -269,6 +291,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.direct_drivers: frozenset[str] = frozenset()  # step roots that only call the model (`_step_roots`)
         # functions reached only through a handed step loop's own code (`_handed_only`): weak evidence of the device
         self.handed_only: frozenset[str] = frozenset()
+        # per function that tests a parameter against literals: what the calls reaching it bind it to (`dead_arms`)
+        self.arm_literals: dict[str, dict[str, frozenset[str] | None]] = {}
         self._handed_roots: set[Hop] = set()  # the hops of this build's handed step loops (`_handed_step_loops`)
         # (function key, parameter, modules, every) -> the classes the project's calls pass for it (`_caller_classes`)
         self._caller_memo: dict[tuple[str, str, bool, bool], list[tuple[ClassInfo, str]]] = {}
@@ -2261,20 +2285,33 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._parts_memo.clear()
         self._returned_entries_memo.clear()
         self._handed_roots.clear()
+        # per reached function that tests a parameter against literals: what the calls that reached it bind
+        # (`_bind_literals`), and the functions whose calls were followed (a wider binding follows them again)
+        bound: dict[str, dict[str, frozenset[str] | None]] = {}
+        followed: set[str] = set()
+        self.arm_literals = bound
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
                       by_name: list[Seed] | None = None) -> None:
             queue: deque[str] = deque()
             rank = TIER_RANK[tier]
 
-            def add(fn: FunctionInfo, label: str, parent: Hop | None, capture: bool = False) -> None:
+            def add(fn: FunctionInfo, label: str, parent: Hop | None, capture: bool = False,
+                    site: dict[str, str] | None = None) -> None:
                 if fn.key in cold or fn.key in stop:
                     return
                 prev = result.get(fn.key)
+                # (`site`: what the reaching call binds the parameters `fn` tests to; a seed reached from a caller's
+                # body reads its calls there, `_seed_literals`)
+                if site is None and fn.literal_tests and parent is not None:
+                    site = self._seed_literals(fn, parent, result)
+                wider = _bind_literals(bound, fn, site)
                 # A whole function keeps its chain and tier unless this tier is more constrained (step
                 # code the forward pass reached first); it may still gain the capture flag.
                 keep = prev is not None and prev.whole and TIER_RANK[prev.tier] <= TIER_RANK[tier]
                 if keep and (prev.capture or not capture):
+                    if wider and fn.key in followed:
+                        queue.append(fn.key)  # arms the earlier callers could not take may run now
                     return
                 result[fn.key] = HotInfo(prev.hop if keep else Hop(label, parent), whole=True,
                                          capture=capture or (prev.capture if prev else False),
@@ -2298,14 +2335,19 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             while queue:
                 fn = self.functions[queue.popleft()]
                 hop = result[fn.key].hop
-                for callee, _line in fn.calls:
+                followed.add(fn.key)
+                dead = self.dead_arms(fn)
+                for callee, line in fn.calls:
+                    if dead and _within(line, dead):
+                        continue  # an arm of `if version == 0:` no reaching call can take
                     for target, how in self.call_edges(fn, fn.module, callee):
                         if by_name is not None and how.startswith(NAME_ONLY):
                             by_name.append((target, _hop(target, how), hop, False))
                             continue
-                        prev = result.get(target.key)
-                        if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
-                            add(target, _hop(target, how), hop)
+                        # (every edge, even to a function reached already: its binding may widen the arms it takes)
+                        add(target, _hop(target, how), hop,
+                            site=self._site_literals(fn, callee, line, target)
+                            if target.literal_tests and not how.endswith(".apply") else None)
                 # (a root, entered from outside the map, may be running any in-tree caller's callable; a function
                 # reached through its callers runs what those hand it, `handed_callable_edges`)
                 for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn),
@@ -2976,6 +3018,62 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 if impl is not None and not impl.abstract:
                     out.setdefault(impl.key, impl)
         return list(out.values())
+
+    def dead_arms(self, fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
+        """The line spans of `fn`'s arms of `if p == <literal>:` tests (`FunctionInfo.literal_tests`) that no call
+        reaching it on the hot path can take: every such call spells out a literal for `p` that fails the test (the
+        `else` of one every literal passes). The calls in them reach nothing; the arms' own code is still checked
+        (a sync one argument away in a function the step runs). Empty for a function reached any other way (a root, a
+        callback, a call passing anything else for `p` or leaving it at its default): `arm_literals`, filled by the
+        hot map's build."""
+        bound = self.arm_literals.get(fn.key)
+        if not bound:
+            return ()
+        out: list[tuple[int, int]] = []
+        for param, op, literals, first, last, else_first, else_last in fn.literal_tests:
+            values = bound.get(param)
+            if not values:
+                continue
+            holds = {arm_holds(op, literals, v) for v in values}
+            if True not in holds:
+                out.append((first, last))
+            elif False not in holds and else_first:
+                out.append((else_first, else_last))
+        return tuple(out)
+
+    def _seed_literals(self, fn: FunctionInfo, parent: Hop, reached: dict[str, HotInfo]) -> dict[str, str] | None:
+        """What the calls of `fn` a seed stands for bind its tested parameters to (`_site_literals`, joined: "" where
+        they disagree): the resolved calls from the function or top level `parent` names, or from a function on the
+        hot path. None where there is none, or `fn` is entered any other way (`CallFacts.resolved_sites`)."""
+        head = parent.label.split(" (")[0]
+        found: dict[str, str] | None = None
+        for caller, callee, line, how in self.call_facts.resolved_sites(fn) or ():
+            if caller.key not in reached and head not in (caller.key, caller.qualname, f"{caller.module}:{caller.qualname}"):
+                continue
+            # (`Fn.apply(x)` of an autograd Function: `forward(ctx, x)`, the arguments shift)
+            site = None if how.endswith(".apply") else self._site_literals(caller, callee, line, fn)
+            if site is None:
+                return None
+            found = site if found is None else {p: v if found.get(p) == v else "" for p, v in site.items()}
+        return found
+
+    def _site_literals(self, caller: FunctionInfo, callee: str, line: int, fn: FunctionInfo) -> dict[str, str] | None:
+        """Parameter -> the literal (its `repr`) the call of `callee` at `line` spells out for it, for the parameters `fn`
+        tests; "" for one it passes anything else or leaves at its default. None where the call is not
+        told apart (several on the line, arguments unrecorded)."""
+        records = [(pos, kw) for c, ln, pos, kw in caller.call_args if c == callee and ln == line]
+        if len(records) != 1 or caller.calls.count((callee, line)) != 1:
+            return None
+        positional, keywords = records[0]
+        if STAR_ARGS in positional or any(k == SPLAT for k, _v in keywords):
+            return None
+        spelt = next((lits for c, ln, lits in caller.call_literals if c == callee and ln == line), ())
+        params = self.call_params(fn, callee)
+        slots = {**{p: f"#{i}" for i, p in enumerate(params[:len(positional)])}, **{k: k for k, _v in keywords}}
+        literal = dict(spelt)
+        # (a parameter left at its default is no evidence: the default serves the callers the tree does not show, a
+        # library's users or a config; only a literal the call spells out is the program's own choice)
+        return {p: literal.get(slots[p], "") if p in slots else "" for p in {t[0] for t in fn.literal_tests}}
 
     def call_params(self, fn: FunctionInfo, callee: str) -> list[str]:
         """The parameters of `fn` that a call spelt `callee` fills positionally, in order."""

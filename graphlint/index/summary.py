@@ -21,6 +21,7 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
+from graphlint.facts.literals import call_literals, literal_tests
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
@@ -340,6 +341,11 @@ class FunctionInfo:
     # the first read on the host of each parameter that every call runs (`facts.host_reads`): (parameter, kind, line,
     # the read): a call passing a device tensor for it waits there (`Context.helper_read`)
     host_reads: tuple[HostRead, ...] = ()
+    # its `if` tests of a parameter against literals (`if version == 0:`, `facts.literals.literal_tests`), and
+    # (callee, line, (slot, literal)) of its calls spelling out literals (`call_literals`): which arms of a callee its
+    # reaching calls can take (`ProjectIndex.dead_arms`)
+    literal_tests: tuple[tuple[str, str, tuple[str, ...], int, int, int, int], ...] = ()
+    call_literals: list[tuple[str, int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
 
     @property
     def display(self) -> str:
@@ -1150,7 +1156,7 @@ class _Indexer(ast.NodeVisitor):
             params=param_names(node), kwonly=keyword_only(node), star_kwargs=scope.kwarg,
             star_args=scope.vararg, required=required_positionals(node), escaping=escaping_defs(node),
             none_defaults=none_defaults(node), number_defaults=number_defaults(node), cpu_defaults=cpu_defaults(node),
-            hook_defaults=hook_defaults(node),
+            hook_defaults=hook_defaults(node), literal_tests=literal_tests(node),
             captured_defaults=captured_defaults(node, self.resolve, self.scopes[-1]) if parent and self.scopes else (),
             param_kinds=tuple((p, k) for p, k in scope.params.items() if k != UNKNOWN),
             binding=binding(node, cls is not None), attr_sets=attr_sets(scope, self.resolve),
@@ -2560,6 +2566,8 @@ class _Indexer(ast.NodeVisitor):
             kinds = self._own_instance_passed(node, kinds) if self.func_stack else kinds
             unit.call_args.append((callee, node.lineno, *kinds))
             unit.call_filled.append((callee, node.lineno, filled_arguments(node, self.resolve, scope)))
+            if literals := call_literals(node):
+                unit.call_literals.append((callee, node.lineno, literals))
             if self.func_stack and self.def_nodes and (nones := none_arguments(node, scope, self.def_nodes[-1])):
                 unit.call_nones.append((callee, node.lineno, nones))
 

@@ -172,21 +172,30 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
     return tuple(out) if any(out) else ()
 
 
-def item_params(scope: Scope) -> tuple[str, ...]:
+# methods that move or cast an object in place when it is a module (`model.cpu()` as a statement): a parameter they
+# are called on is no longer where the caller's argument was
+PLACING_METHODS = frozenset({"to", "cpu", "cuda", "half", "float", "double", "bfloat16", "type", "to_empty"})
+
+
+def item_params(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
     """Per item of a function whose every return is a tuple display of one length: the parameter that item hands
     back as it came (`return model, opt, scaler, epoch` of a `load_checkpoint(path, model, opt, scaler)` that loads
     state into them), or "" where the item is anything else on some arm; () when no item is one. The parameter is
     never rebound in the body (a method call on it, `opt.load_state_dict(..)`, keeps the object), so the item is
-    what each call passes for it, whatever kind of value that is (a module, a GradScaler, a device tensor)."""
+    what each call passes for it, whatever kind of value that is (a module, a GradScaler, a device tensor); one the
+    body moves or casts (`model.cpu()`, `PLACING_METHODS`) is not."""
     tuples = [r for r in scope.returns if not is_none(r)]
     if not tuples or not all(isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
                              for r in tuples) or len({len(r.elts) for r in tuples}) != 1:  # type: ignore[attr-defined]
         return ()
+    placed = {n.func.value.id for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr in PLACING_METHODS and isinstance(n.func.value, ast.Name)}
     out = []
     for items in zip(*(r.elts for r in tuples)):  # type: ignore[attr-defined]
         names = {e.id if isinstance(e, ast.Name) else "" for e in items}
         name = names.pop() if len(names) == 1 else ""
-        out.append(name if name in scope.params and name not in ("self", "cls") and name not in scope.binds else "")
+        kept = name in scope.params and name not in ("self", "cls") and name not in scope.binds and name not in placed
+        out.append(name if kept else "")
     return tuple(out) if any(out) else ()
 
 

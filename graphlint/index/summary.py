@@ -1167,7 +1167,7 @@ class _Indexer(ast.NodeVisitor):
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve, _layer_of(cls), self._helpers()),
-            item_follows=item_follows(scope, self.resolve, _layer_of(cls)), item_params=item_params(scope),
+            item_follows=item_follows(scope, self.resolve, _layer_of(cls)), item_params=item_params(scope, node),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),

@@ -106,3 +106,44 @@ def test_function_apply_of_a_host_return_is_silent():
     read is in `forward` itself): `float()` of what `apply` hands back reads nothing on the device."""
     for returned in ("x.cpu()", "x.sum().item()"):
         assert (25, "GL105") not in findings(APPLY.format(returned=returned), scope="all")
+
+
+OFFLOAD = """
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.l(x)
+
+
+    def prepare(model, steps):
+        {moved}
+        return model, steps
+
+
+    def run(loader):
+        model = Net().cuda()
+        model, steps = prepare(model, 10)
+        for x in loader:
+            out = model(torch.randn(4, 4, device="cuda") + x)
+            print(float(out.sum()))
+"""
+
+
+def test_a_handed_back_module_keeps_its_place():
+    """`model, steps = prepare(model, 10)` of a helper that only reads the model: the caller's module on the device,
+    whose output `float()` reads on the host (GL105)."""
+    assert (24, "GL105") in findings(OFFLOAD.format(moved="print(model)"), scope="all")
+
+
+def test_a_module_the_helper_moves_is_not_handed_back_as_it_came():
+    """Decoy: `model.cpu()` (or `.to("cpu")`) in the helper moves the module in place: it is no longer the caller's
+    module on the device, so its output says nothing."""
+    for moved in ("model.cpu()", 'model.to("cpu")'):
+        assert (24, "GL105") not in findings(OFFLOAD.format(moved=moved), scope="all")

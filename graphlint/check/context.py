@@ -348,7 +348,7 @@ class Context:
         live = live_arms(expr)  # `GradScaler() if amp else None`: every arm but None must be a construction
         arms = [arm for arm in live if isinstance(arm, cst.Call)]
         if arms and len(arms) == len(live):
-            return all(syncing_grad_scaler(self.call_name(arm) or "", *self._scaler_literals(arm)) for arm in arms)
+            return all(syncing_grad_scaler(self.call_name(arm) or "", *self.inference.scaler_literals(arm)) for arm in arms)
         return self._every_store(expr, lambda cls: cls.grad_scalers)
 
     def _every_store(self, expr: cst.BaseExpression, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:
@@ -370,21 +370,6 @@ class Context:
     def _stored(self, cls: ClassInfo, attr: str, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:
         stored = [table(c)[attr] for c in self.index.mro(cls) if attr in table(c)]  # type: ignore[union-attr]
         return bool(stored) and all(stored)
-
-    def _scaler_literals(self, call: cst.Call) -> tuple[str | None, bool | None]:
-        """A GradScaler construction's `device` string literal (None: not given or computed) and `enabled` (None: not
-        given; a literal's truth, through a local bound once to one, `use_amp = False`; True for a computed flag)."""
-        given = kwarg(call, "device")
-        device = given.value if given is not None else \
-            next((a.value for a in call.args if a.keyword is None and not a.star), None)
-        text = device.evaluated_value if isinstance(device, cst.SimpleString) else None
-        place = text if isinstance(text, str) else None
-        arg = kwarg(call, "enabled")
-        if arg is None:
-            return place, None
-        value = self.bound_value(arg.value)  # `use_amp = False; GradScaler(enabled=use_amp)`
-        literal = value.value if isinstance(value, cst.Name) and value.value in ("True", "False", "None") else None
-        return place, literal == "True" if literal else True
 
     def _place_tested(self) -> bool:
         """The statement is in the body of an `if` that tests where a parameter the host path binds lies

@@ -1194,14 +1194,15 @@ def built_module(index: ProjectIndex, qual: str | None) -> Val | None:
     return Val(Kind.MODULE, qual, host=True) if owner is not None and index.builds_on_host(owner) else None
 
 
-def arguments_of(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...] | None = None
+def arguments_of(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...] | None = None, implicit: int = 0
                  ) -> list[cst.BaseExpression | None] | None:
     """What `call` passes for each parameter `fn`'s returns follow (`FunctionInfo.follows`, or `names`): an argument,
-    or None for one left out; None when the call cannot be read (`*args`, `**kwargs`)."""
+    or None for one left out; None when the call cannot be read (`*args`, `**kwargs`). `implicit`: leading
+    parameters the call does not fill (`ctx` of an autograd Function's `forward`, run by `Fn.apply(x)`)."""
     names = fn.follows if names is None else names
     if not names or any(arg.star for arg in call.args):
         return None
-    params = explicit_params(fn)
+    params = explicit_params(fn)[implicit:]
     positional = [arg.value for arg in call.args if arg.keyword is None]
     out: list[cst.BaseExpression | None] = []
     for name in names:
@@ -1418,6 +1419,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         targets: list[FunctionInfo] = []
         func = call.func
         own = typed = False
+        implicit = 0  # 1 for `Fn.apply(x)`: the arguments fill `forward(ctx, x)` after `ctx`
         called = module_called(func)
         if called is not None:
             # `self.conn(x)`, `conn(x)`, `conn.forward(x)`: the forward of the one project class the module is
@@ -1451,6 +1453,9 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                     # Direct calls only: a return kind read through dynamic dispatch would depend on modules
                     # this one does not import, which the result cache does not key on.
                     targets = index.resolve_call(function, module.module, descriptor, dispatch=False)
+                    if not targets and descriptor.endswith(".apply"):
+                        targets = applied_forward(descriptor)
+                        implicit = len(targets)
                     if not targets and descriptor == name and module.star_imports:
                         # a bare name no import binds: a module-level name, or one `from .utils import *` brings
                         targets = index.resolve_call(function, module.module, f"{module.module}.{name}",
@@ -1489,12 +1494,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if len(kinds) != 1 and kinds and kinds <= ik.DEVICE_FAMILY:
             return Val(Kind.TENSOR, weak=True)  # some guessed from a method only
         val = kind_val(join_kinds(kinds)) if kinds else UNKNOWN  # `a, b = f(...)` unpacks tuple items
-        if len(targets) == 1 and not val.host and (placed := placement(call, targets[0], targets[0].follows)):
+        if len(targets) == 1 and not val.host and (placed := placement(call, targets[0], targets[0].follows, implicit)):
             # a device-polymorphic helper: computed from these arguments alone, it lives where they do
             if placed.kind is not Kind.TENSOR or val == UNKNOWN:
                 return with_rank(placed, targets)  # a host result overrides the return kind; a device one fills a gap
         if len(targets) == 1 and targets[0].item_follows and val.kind is Kind.UNKNOWN:
             val = placed_items(call, targets[0], val)
+        if len(targets) == 1 and targets[0].item_params and val.kind is Kind.UNKNOWN:
+            val = handed_back(call, targets[0], val)
         return with_rank(val, targets) if val != UNKNOWN else None
 
     def spread_return(call: cst.Call, fn: FunctionInfo) -> Val | None:
@@ -1556,9 +1563,15 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             recv = inf_ref[0](func.value)
         return recv if recv.kind is Kind.MODULE else None
 
-    def placement(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...]) -> Val | None:
+    def applied_forward(descriptor: str) -> list[FunctionInfo]:
+        """`Fn.apply(x)` of a project `torch.autograd.Function` the caller's module names: its `forward`, which
+        `apply` runs and whose return it hands back (`CallFacts` resolves the edge as `Fn.apply` dispatch)."""
+        edges = index.call_edges(function, module.module, descriptor)
+        return [fn for fn, how in edges if how.endswith(".apply") and fn.qualname.endswith(".forward")][:1]
+
+    def placement(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...], implicit: int = 0) -> Val | None:
         """Where a value computed from the parameters `names` of `fn` alone lives, from what `call` passes for them."""
-        passed = arguments_of(call, fn, names)
+        passed = arguments_of(call, fn, names, implicit)
         if passed is None:
             return None
         where = [inf_ref[0](arg) if arg is not None else HOST if name in fn.number_defaults
@@ -1577,6 +1590,24 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             placed = placement(call, fn, names) if names else None
             if placed is not None and (placed.kind is not Kind.TENSOR or items[i] == UNKNOWN):
                 items[i], changed = placed, True
+        return val._replace(items=tuple(items)) if changed else val
+
+    def handed_back(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
+        """The items of a tuple `fn` returns that are its own parameters handed back as they came
+        (`FunctionInfo.item_params`): each is what this call passes for it, whatever it is (`model, opt, scaler, epoch
+        = load_checkpoint(path, model, opt, scaler)` keeps the caller's module, optimizer and GradScaler). An item
+        whose argument the call leaves out keeps the return's kind."""
+        items = list(val.items) if val.items is not None and len(val.items) == len(fn.item_params) \
+            else [UNKNOWN] * len(fn.item_params)
+        passed = arguments_of(call, fn, tuple(p for p in fn.item_params if p))
+        if passed is None:
+            return val
+        args = iter(passed)
+        changed = False
+        for i, name in enumerate(fn.item_params):
+            arg = next(args) if name else None
+            if arg is not None:
+                items[i], changed = inf_ref[0](arg), True
         return val._replace(items=tuple(items)) if changed else val
 
     def lookup_global(name: str) -> Val | None:

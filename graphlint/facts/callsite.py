@@ -144,6 +144,9 @@ class Scope:
     device_spans: list[tuple[int, int, ast.Call]] = field(default_factory=list)
     none_params: frozenset[str] = frozenset()  # parameters whose default is None (`none_defaults`)
     none_items: frozenset[str] = frozenset()  # parameters whose default is a tuple of None (`none_item_defaults`)
+    # parameters whose default is a Python number, no annotation types and the body never rebinds (`cfg=1.0`): next
+    # to a device tensor, a number as far as torch is concerned (`_number_operand`)
+    number_params: frozenset[str] = frozenset()
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
@@ -320,6 +323,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             scope.params[arg.arg] = UNKNOWN
     scope.none_params = frozenset(none_defaults(func))
     scope.none_items = frozenset(none_item_defaults(func))
+    scope.number_params = frozenset(p for p in number_defaults(func) if scope.params.get(p) == UNKNOWN)
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
@@ -1501,9 +1505,14 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         owned = {id(o) for o in own}
         # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
         filled = value.id in scope.slot_stores or value.id in scope.appends
-        kinds = {_accumulated(hop(b.value)) if isinstance(b, ast.AugAssign) else UNKNOWN
-                 if filled and _holds_none(b) else _optional(b, bound, scope) or hop(b)
-                 for b in _set_values(bound, filled) if id(b) not in owned} - {None}
+        values = {id(b): _accumulated(hop(b.value)) if isinstance(b, ast.AugAssign) else UNKNOWN
+                  if filled and _holds_none(b) else _optional(b, bound, scope) or hop(b)
+                  for b in _set_values(bound, filled) if id(b) not in owned}
+        if TENSOR in values.values() and value.id not in scope.params:
+            # `cfg_iter = 1 + (cfg - 1) * t[0]` on one path, `cfg_iter = cfg` of a `cfg=1.0` parameter on another: a
+            # tensor on one path and a number on the other, an optional tensor (`join_paths`)
+            values.update({id(b): HOST for b in bound if isinstance(b, ast.expr) and _number_operand(b, scope)})
+        kinds = set(values.values()) - {None}
         if value.id in scope.params and value.id not in scope.top:
             kinds.add(scope.params[value.id])  # the caller's value, unless the body's top level replaces it
         if own:
@@ -1562,6 +1571,11 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if isinstance(value.op, ARITHMETIC) and {left, right} & DEVICE_FAMILY \
                 and {left, right} <= DEVICE_FAMILY | {HOST}:
             return WEAK_TENSOR if WEAK_TENSOR in (left, right) else TENSOR  # `x * 2`, `a + b`
+        if isinstance(value.op, ARITHMETIC) and (left, right).count(TENSOR) == 1 \
+                and _number_operand(value.right if left == TENSOR else value.left, scope):
+            # `(cfg - 1) * (n - mask_len[0])` of a `cfg=1.0` parameter: a number (or a tensor where the tensor
+            # lives, or an error) meets the device tensor there, as `x * 2` does
+            return TENSOR
         call = left if right == HOST else right if left == HOST else UNKNOWN
         if isinstance(value.op, ARITHMETIC) and isinstance(call, Call):
             return host_if(call)  # `ctx.lengths() + 1`: where the call's tensor lives, once settled
@@ -2832,6 +2846,18 @@ def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
     if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):
         return Batch(Fwd(iterated.id))
     return Batch(kind) if isinstance(kind, Call) and not kind.receiver else None  # (not `d.items()` of an object)
+
+
+def _number_operand(expr: ast.expr, scope: Scope) -> bool:
+    """`expr` is arithmetic of number literals and parameters with a number default (`Scope.number_params`) only."""
+    if isinstance(expr, ast.Name):
+        return expr.id in scope.number_params and expr.id not in scope.binds
+    if isinstance(expr, ast.Constant):
+        return type(expr.value) in (int, float)
+    if isinstance(expr, ast.UnaryOp):
+        return isinstance(expr.op, (ast.USub, ast.UAdd)) and _number_operand(expr.operand, scope)
+    return isinstance(expr, ast.BinOp) and isinstance(expr.op, ARITHMETIC) \
+        and _number_operand(expr.left, scope) and _number_operand(expr.right, scope)
 
 
 def _as_operand(kind: IKind) -> IKind:

@@ -28,7 +28,7 @@ from graphlint.facts.inference import CPU_DEVICE, HOST_CONSTANTS, SAME_DEVICE_JO
 from graphlint.facts.literals import names_cpu
 from graphlint.facts.names import dotted, is_none
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
-from graphlint.facts.torch_kinds import DEVICE_KEEPING_LIBRARY, FACTORY_TORCH, torch_return_kind
+from graphlint.facts.torch_kinds import DEVICE_KEEPING_LIBRARY, FACTORY_TORCH, HOST_TORCH, torch_return_kind
 from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
 from graphlint.facts.values import DEVICE_TENSORS, Kind, Val
 
@@ -177,6 +177,33 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
     return tuple(out) if any(out) else ()
 
 
+# methods that move or cast an object in place when it is a module (`model.cpu()` as a statement): a parameter they
+# are called on is no longer where the caller's argument was
+PLACING_METHODS = frozenset({"to", "cpu", "cuda", "half", "float", "double", "bfloat16", "type", "to_empty"})
+
+
+def item_params(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str, ...]:
+    """Per item of a function whose every return is a tuple display of one length: the parameter that item hands
+    back as it came (`return model, opt, scaler, epoch` of a `load_checkpoint(path, model, opt, scaler)` that loads
+    state into them), or "" where the item is anything else on some arm; () when no item is one. The parameter is
+    never rebound in the body (a method call on it, `opt.load_state_dict(..)`, keeps the object), so the item is
+    what each call passes for it, whatever kind of value that is (a module, a GradScaler, a device tensor); one the
+    body moves or casts (`model.cpu()`, `PLACING_METHODS`) is not."""
+    tuples = [r for r in scope.returns if not is_none(r)]
+    if not tuples or not all(isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
+                             for r in tuples) or len({len(r.elts) for r in tuples}) != 1:  # type: ignore[attr-defined]
+        return ()
+    placed = {n.func.value.id for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr in PLACING_METHODS and isinstance(n.func.value, ast.Name)}
+    out = []
+    for items in zip(*(r.elts for r in tuples)):  # type: ignore[attr-defined]
+        names = {e.id if isinstance(e, ast.Name) else "" for e in items}
+        name = names.pop() if len(names) == 1 else ""
+        kept = name in scope.params and name not in ("self", "cls") and name not in scope.binds and name not in placed
+        out.append(name if kept else "")
+    return tuple(out) if any(out) else ()
+
+
 def _item_device(item: ast.expr, scope: Scope, resolve: Resolve, layer: Layer) -> Params | None:
     """What one arm's tuple item follows: a `None` item (`return None, None` beside `return b[0], b[1]`) holds no
     tensor, so it leaves the item where the other arms put it (a caller's `x.cpu()` runs on the tensor arms only)."""
@@ -277,7 +304,7 @@ def _call(call: ast.Call, again: Callable[[ast.expr], Params | None], resolve: R
         # where its operands, every argument but the closing pattern, live)
         operands = call.args[:-1] if qual.endswith("einsum") else call.args[:1]
         return _join([again(a) for a in operands]) if operands else None
-    if qual.startswith("numpy.") or host_result_call(qual):
+    if qual.startswith("numpy.") or host_result_call(qual) or qual in HOST_TORCH:
         return HOST_DATA  # an array, or a Python number (`math.exp(mu)`, `float(scale)`), whatever it was given
     if qual.startswith("torch."):
         device = next((kw.value for kw in call.keywords if kw.arg == "device"), None)

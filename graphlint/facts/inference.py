@@ -41,6 +41,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     pipeline_class, INT_SETTINGS, int_setting,
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH, GRAD_NORM_CLIPPERS, PARALLEL_WRAPPERS,
+    GRAD_SCALERS, syncing_grad_scaler,
     DEFAULT_GENERATOR_SEEDERS, DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, GENERATOR_SELF_METHODS, GENERATORS, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_AND_NUMBER,
@@ -1238,6 +1239,10 @@ class Inference:
             return Val(Kind.UNKNOWN, items=(CPU, HOST))  # `wav, sr = torchaudio.load(path)`
         if qual in ONNX_SESSIONS:
             return ONNX_SESSION  # `ort.InferenceSession(path, providers=..)`: its `run` answers NumPy arrays
+        if qual in GRAD_SCALERS:
+            # an enabled CUDA scaler, wherever the name that holds it flows (`handed_back` through a helper that
+            # loads its state): its `step` reads `found_inf` on the host
+            return _BASE_VALS[Base.GRAD_SCALER] if syncing_grad_scaler(qual, *self.scaler_literals(node)) else UNKNOWN
         if qual in SAFE_OPENS:
             return self._safe_open(node)
         if qual in DLPACK_IMPORTS and self._dlpack_of_host(node):
@@ -1493,6 +1498,23 @@ class Inference:
             bound = self.bound_once(expr.value)
             return bound is not None and self._names_cuda(bound, depth + 1)
         return False
+
+    def scaler_literals(self, call: cst.Call) -> tuple[str | None, bool | None]:
+        """A GradScaler construction's `device` string literal (None: not given or computed) and `enabled` (None: not
+        given; a literal's truth, through a local bound once to one, `use_amp = False`; True for a computed flag)."""
+        given = self._has_kw(call, "device")
+        device = given.value if given is not None else \
+            next((a.value for a in call.args if a.keyword is None and not a.star), None)
+        text = device.evaluated_value if isinstance(device, cst.SimpleString) else None
+        place = text if isinstance(text, str) else None
+        arg = self._has_kw(call, "enabled")
+        if arg is None:
+            return place, None
+        value = arg.value
+        if isinstance(value, cst.Name) and value.value not in ("True", "False", "None", *self.param_names()):
+            value = self.bound_once(value.value) or value  # `use_amp = False; GradScaler(enabled=use_amp)`
+        literal = value.value if isinstance(value, cst.Name) and value.value in ("True", "False", "None") else None
+        return place, literal == "True" if literal else True
 
     def bound_once(self, name: str) -> cst.BaseExpression | None:
         """The value of a local the unit binds exactly once, by a plain `name = value` (`single_bindings`), else None."""

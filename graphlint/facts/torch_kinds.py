@@ -47,6 +47,8 @@ HOST_TORCH = frozenset({
     "torch.autocast", "torch.amp.autocast", "torch.no_grad", "torch.enable_grad", "torch.set_grad_enabled",
     "torch.inference_mode", "torch.autograd.no_grad", "torch.autograd.enable_grad",
     "torch.autograd.set_grad_enabled", "torch.autograd.inference_mode",
+    # the process group's sizes: Python ints (`x / dist.get_world_size()` lives where `x` does)
+    "torch.distributed.get_world_size", "torch.distributed.get_rank",
 })
 # Libraries that compute on the host and answer with arrays: NumPy, pandas, whose frames and columns (`pd.read_csv(p)`,
 # `df["Prompt"]`, `.tolist()` of one) are host data as an array's are (a frame is read as one array), and OpenCV, whose

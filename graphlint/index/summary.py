@@ -28,7 +28,7 @@ from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     moves_tensor_type, validation_turned_off,
 )
-from graphlint.facts.follows import Helpers, Layer, follows, is_torch_layer, item_follows
+from graphlint.facts.follows import Helpers, Layer, follows, is_torch_layer, item_follows, item_params
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
@@ -313,6 +313,8 @@ class FunctionInfo:
     follows: tuple[str, ...] = ()
     # per item of a function returning tuple displays of one length: the parameters that item follows (() for none)
     item_follows: tuple[tuple[str, ...], ...] = ()
+    # per item of such a function: the parameter the item is, handed back as it came ("" for any other item)
+    item_params: tuple[str, ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
     cpu_defaults: tuple[str, ...] = ()  # parameters whose default names the host device (`device="cpu"`)
     # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
@@ -1171,7 +1173,7 @@ class _Indexer(ast.NodeVisitor):
             decorators=self._wrapping_decorators(node),
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve, _layer_of(cls), self._helpers()),
-            item_follows=item_follows(scope, self.resolve, _layer_of(cls)),
+            item_follows=item_follows(scope, self.resolve, _layer_of(cls)), item_params=item_params(scope, node),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),

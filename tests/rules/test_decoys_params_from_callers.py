@@ -793,3 +793,54 @@ def test_a_none_parameter_passed_on_or_an_item_of_a_none_tuple_default_is_none()
                 net(x).sum().backward()
     """
     assert {f for f in findings(src, scope="all") if f[1] == "GL130"} == {(13, "GL130"), (17, "GL130")}
+
+
+CFG = """
+    import numpy as np
+    import torch
+    from torch import nn
+
+
+    class Head(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+
+        def sample(self, z, temperature=1.0, cfg=1.0):
+            if not cfg == 1.0:
+                z = torch.cat([z, z], dim=0)
+            return self.l(z) * temperature
+
+
+    class Gen(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.head = Head()
+            self.seq_len = 16
+
+        def sample_tokens(self, bsz, num_iter=8, {cfg}, cfg_schedule="linear", temperature=1.0):
+            z = torch.randn(bsz, 4).cuda()
+            for step in range(num_iter):
+                mask_len = torch.Tensor([np.floor(self.seq_len * 0.5)]).cuda()
+                if cfg_schedule == "linear":
+                    cfg_iter = 1 + (cfg - 1) * (self.seq_len - mask_len[0]) / self.seq_len
+                else:
+                    cfg_iter = cfg
+                z = self.head.sample(z, temperature, cfg_iter){other}
+            return z
+"""
+
+
+def test_a_parameter_every_caller_fills_from_a_device_tensor_is_one():
+    """MAR's `sample_tokens` passes `cfg_iter`, computed from the CUDA `mask_len[0]` and the `cfg=1.0` parameter (a
+    number next to the tensor) on one path and `cfg` itself on the other (an optional tensor): `DiffLoss.sample`'s
+    `if not cfg == 1.0:` tests a device tensor (GL110)."""
+    assert (12, "GL110") in findings(CFG.format(cfg="cfg=1.0", other=""), scope="all")
+
+
+def test_a_parameter_some_caller_fills_with_a_number_or_nothing_types_is_not():
+    """Decoys: a second call passing a Python float (the sites disagree), and a `cfg` without a number default (the
+    value nothing types next to the tensor may be anything: `_arithmetic` leaves it unknown)."""
+    assert (12, "GL110") not in findings(CFG.format(cfg="cfg=1.0", other="\n            z = self.head.sample(z, "
+                                                    "temperature, 2.0)"), scope="all")
+    assert (12, "GL110") not in findings(CFG.format(cfg="cfg=None", other=""), scope="all")

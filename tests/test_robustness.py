@@ -407,6 +407,18 @@ def test_via_chains_are_shared_not_copied():
     assert hot["chain:f0"].via == ("f0",)
 
 
+def test_a_chain_of_helpers_each_binding_the_next_stays_within_the_stack():
+    """`facts.follows.Helpers` read the helpers a body binds (`y = f1(x, d)`, for their device parameters) outside
+    its depth count: 3,000 such helpers recursed once each, past Python's limit."""
+    n = 3000
+    lines = ["import torch", ""]
+    for i in range(n - 1):
+        lines += [f"def f{i}(x, d):", f"    y = f{i + 1}(x, d)", "    return x + d"]
+    lines += [f"def f{n - 1}(x, d):", "    return x + d"]
+    index = ProjectIndex([index_source("\n".join(lines) + "\n", "chain.py", "chain")])
+    assert index.functions["chain:f0"].follows == ("d", "x")
+
+
 @pytest.mark.slow  # ~8 s: 8,000 functions go through libcst; the memory of the whole run is the point
 def test_whole_run_over_an_8000_function_chain_stays_under_200_mb(tmp_path):
     n = 8000

@@ -76,12 +76,16 @@ class Helpers:
         try:
             params = _join([_device_of(value, scope, self.resolve, _no_layer, set(), 0, self)
                              for value in scope.returns]) if scope.returns else None
+            # (inside the count too: `_factory_devices` reads the helpers the body calls, and a chain of helpers
+            # each binding the next's call would otherwise recurse once per helper)
+            devices = _factory_devices(scope, self.resolve, self) \
+                if params is not None and params <= scope.params.keys() else None
         finally:
             self._open -= 1
         order = tuple(a.arg for a in (*node.args.posonlyargs, *node.args.args))
         host = frozenset(cpu_defaults(node)) | frozenset(number_defaults(node))
-        found = self._found[name] = _Followed(params, order, host, _factory_devices(scope, self.resolve, self)) \
-            if params is not None and params <= scope.params.keys() else None
+        found = self._found[name] = _Followed(params, order, host, devices) \
+            if params is not None and devices is not None else None
         return found
 
 

@@ -419,6 +419,18 @@ def test_a_chain_of_helpers_each_binding_the_next_stays_within_the_stack():
     assert index.functions["chain:f0"].follows == ("d", "x")
 
 
+def test_left_none_climbs_a_long_chain_of_callers_and_a_cycle_within_the_stack():
+    """`CallFacts.left_none` asks each caller's own `left_none` for a None it passes on: 3,000 callers deep, and a
+    function passing an item of its tuple-of-None default on to itself (`t[0]`), recursed past Python's limit."""
+    n = 3000
+    lines = ["import torch", "", "def g(x, d=None, t=(None, None)):", "    return g(x, d, t[0])", ""]
+    for i in reversed(range(n)):
+        lines += [f"def f{i}(x, d=None):", f"    return f{i + 1}(x, d)" if i < n - 1 else "    return x"]
+    index = ProjectIndex([index_source("\n".join(lines) + "\n", "chain.py", "chain")])
+    assert index.call_facts.left_none(index.functions[f"chain:f{n - 1}"]) == frozenset()  # (too deep: no evidence)
+    assert index.call_facts.left_none(index.functions["chain:g"]) == frozenset()
+
+
 @pytest.mark.slow  # ~8 s: 8,000 functions go through libcst; the memory of the whole run is the point
 def test_whole_run_over_an_8000_function_chain_stays_under_200_mb(tmp_path):
     n = 8000

@@ -257,6 +257,8 @@ class CallFacts:
         self._device_blocks: bool | None = None  # some function of the project has a device block
         self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
         self._left_none: dict[str, frozenset[str]] = {}  # `left_none`, per function
+        self._left_items: dict[tuple[str, str], frozenset[str]] = {}  # `_left_item`, per (function, parameter)
+        self._none_climb = 0  # `left_none` computations in progress: callers climbed for a None passed on
         self._exported: frozenset[str] | None = None  # `index.exported_api()`, read once
         self._module_call_sites: dict[str, list[tuple["FunctionInfo", str, int, str]]] | None = None  # `_module_calls`
 
@@ -1528,10 +1530,33 @@ class CallFacts:
         may pass it, several calls on one line, or a function a top-level package exports."""
         found = self._left_none.get(fn.key)
         if found is None:
-            self._left_none[fn.key] = frozenset()  # a cycle of calls passing it on: no evidence
-            found = self._left_none[fn.key] = self._left_out(fn, frozenset(fn.none_defaults)) if fn.none_defaults \
-                else frozenset()
+            if not fn.none_defaults:
+                found = self._left_none[fn.key] = frozenset()
+            elif self._none_climb >= MAX_FORWARD_DEPTH:
+                return frozenset()  # a chain of callers this deep passing it on: no evidence here (not memoised)
+            else:
+                self._left_none[fn.key] = frozenset()  # a cycle of calls passing it on: no evidence
+                found = self._left_none[fn.key] = self._climbed_left_out(fn, frozenset(fn.none_defaults))
         return found
+
+    def _left_item(self, fn: "FunctionInfo", param: str) -> frozenset[str]:
+        """`_left_out(fn, {param})` for a parameter whose default is a tuple of None, memoised as `left_none` is (a
+        function passing `t[0]` on to itself asked it of itself without end)."""
+        found = self._left_items.get((fn.key, param))
+        if found is None:
+            if self._none_climb >= MAX_FORWARD_DEPTH:
+                return frozenset()
+            self._left_items[(fn.key, param)] = frozenset()
+            found = self._left_items[(fn.key, param)] = self._climbed_left_out(fn, frozenset((param,)))
+        return found
+
+    def _climbed_left_out(self, fn: "FunctionInfo", names: frozenset[str]) -> frozenset[str]:
+        """`_left_out`, one more caller up (`_none_climb`: each step asks the callers' own `left_none`)."""
+        self._none_climb += 1
+        try:
+            return self._left_out(fn, names)
+        finally:
+            self._none_climb -= 1
 
     def _left_out(self, fn: "FunctionInfo", names: frozenset[str]) -> frozenset[str]:
         """Of `names`, the parameters every resolved call site of `fn` leaves at its default, or passes None
@@ -1560,7 +1585,7 @@ class CallFacts:
             if c == callee and ln == line:
                 for slot, param in pairs:
                     if not param or param in (self.left_none(caller) if param in caller.none_defaults
-                                              else self._left_out(caller, frozenset((param,)))):
+                                              else self._left_item(caller, param)):
                         out.add(slot)
         return out
 

@@ -1385,7 +1385,14 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return None
         return index.classes.get(entry[1])
 
-    rebound: list[frozenset[str]] = []  # the unit's assigned names, read once
+    rebound: list[frozenset[str]] = []  # the unit's assigned names, read once (`rebound_names`)
+
+    def rebound_names() -> frozenset[str]:
+        """The names the unit's body assigns (`bound_names`), read on the first question."""
+        if not rebound:
+            tree = inf_ref[0].unit_tree
+            rebound.append(bound_names(list(descendants(tree))) if tree is not None else frozenset())
+        return rebound[0]
 
     deep: list[dict[str, list[tuple[str, frozenset[int]]]]] = []  # the unit's deeper defs, read once
 
@@ -1406,10 +1413,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         nested = index.functions.get(inner[0] if len(inner) == 1 else f"{function.key}.{name}")
         if nested is None or len(inner) > 1:
             return None
-        if not rebound:
-            tree = inf_ref[0].unit_tree
-            rebound.append(bound_names(list(descendants(tree))) if tree is not None else frozenset())
-        return nested if name not in rebound[0] else None
+        return nested if name not in rebound_names() else None
 
     def call_returns(call: cst.Call) -> Val | None:
         if processor_batch(call, in_processor):
@@ -1624,10 +1628,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         recv = held.value
         owner = owners.get(recv.value) if isinstance(recv, cst.Name) else None
         if owner is not None:
-            if not rebound:
-                tree = inf_ref[0].unit_tree
-                rebound.append(bound_names(list(descendants(tree))) if tree is not None else frozenset())
-            if recv.value in rebound[0]:
+            if recv.value in rebound_names():
                 return None  # (the parameter rebound in the body: maybe another object)
         elif isinstance(recv, cst.Name):
             owner = constructed_owner(recv)  # (flow-sensitive: what the local holds here)

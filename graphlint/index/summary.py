@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 import re
 import warnings
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePath
@@ -21,7 +22,7 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.literals import call_literals, literal_tests
+from graphlint.facts.literals import LiteralTest, call_literals, literal_tests
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
@@ -346,7 +347,7 @@ class FunctionInfo:
     # its `if` tests of a parameter against literals (`if version == 0:`, `facts.literals.literal_tests`), and
     # (callee, line, (slot, literal)) of its calls spelling out literals (`call_literals`): which arms of a callee its
     # reaching calls can take (`ProjectIndex.dead_arms`)
-    literal_tests: tuple[tuple[str, str, tuple[str, ...], int, int, int, int], ...] = ()
+    literal_tests: tuple[LiteralTest, ...] = ()
     call_literals: list[tuple[str, int, tuple[tuple[str, str], ...]]] = field(default_factory=list)
 
     @property
@@ -881,9 +882,10 @@ class _Indexer(ast.NodeVisitor):
         defs of the module body whose name nothing else at the top level binds."""
         if self._helper_defs is None:
             defs = [s for s in self.module_body if isinstance(s, _DEFS)]
-            names = [d.name for d in defs]
+            # (counted once: `list.count` per def read a module of n defs n times)
+            names = Counter(d.name for d in defs)
             self._helper_defs = Helpers({d.name: d for d in defs if not isinstance(d, ast.ClassDef)
-                                         and not d.decorator_list and names.count(d.name) == 1
+                                         and not d.decorator_list and names[d.name] == 1
                                          and d.name not in self.top_assigned}, self.resolve)
         return self._helper_defs
 
@@ -2801,9 +2803,7 @@ class _Indexer(ast.NodeVisitor):
         while isinstance(head, ast.Attribute):
             head = head.value
         if not isinstance(head, ast.Name) or not self.scopes or head.id in self.scopes[-1].params \
-                or any(head.id in binds for binds in self.local_binds):
-            return None
-        if head.id not in self.scopes[-1].binds:
+                or head.id not in self.scopes[-1].binds or any(head.id in binds for binds in self.local_binds):
             return None
         made = self._made(head) or self._held_made(head)
         rest = dotted(func)[len(head.id):] if dotted(func) else None

@@ -368,6 +368,7 @@ class Context:
         return bool(classes) and all(self._stored(cls, expr.attr.value, table) for cls in classes)
 
     def _stored(self, cls: ClassInfo, attr: str, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:
+        """`table` records `attr` for `cls` or a base, and every such record says true."""
         stored = [table(c)[attr] for c in self.index.mro(cls) if attr in table(c)]  # type: ignore[union-attr]
         return bool(stored) and all(stored)
 

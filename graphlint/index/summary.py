@@ -1747,7 +1747,8 @@ class _Indexer(ast.NodeVisitor):
         """`self.sampler = sampler or Uniform(..)` / `Uniform(..) if sampler is None else sampler` with `sampler` a
         parameter of the method `node`: the field holds the fallback's class (`_attr_kind`) or what the callers pass
         for `sampler` (`ClassInfo.or_params`). The field's kind: the fallback's, for the `if`/`else` too."""
-        params = {a.arg for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)} - {"self"}
+        args = (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)
+        params = {a.arg for a in args} - {"self"}
         if isinstance(value, ast.IfExp) and kind is None:
             arms = [value.body, value.orelse]
             built = [a for a in arms if isinstance(a, ast.Call)]
@@ -1760,8 +1761,7 @@ class _Indexer(ast.NodeVisitor):
             return kind
         if held is None or not held.modules or held.seq or len(names) != 1:
             return kind
-        if any(a.arg == names[0] and a.annotation is not None
-               for a in (*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs)):
+        if any(a.arg == names[0] and a.annotation is not None for a in args):
             # `sam: StaticSAM = None` stored as `sam if sam is not None else Null()`: the annotation types the field
             # (its declared class), as before; no caller need pass it (`or`: the fallback's class, `_attr_kind`)
             return kind

@@ -316,7 +316,8 @@ def interface_digest(s: ModuleSummary) -> str:
     parts.append(repr(sorted((name, kind) for name, kind in s.constants.items()
                              if isinstance(kind, kinds.Items) or kind is kinds.Base.SUMMARY_WRITER)))
     for c in sorted(s.classes.values(), key=lambda c: c.key):
-        parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}")
+        parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}|"
+                     f"{sorted(c.or_params.items())}")  # `self.f = p or C(..)`: what an importer's `x.f` may hold
     return _digest("\n".join(parts))
 
 

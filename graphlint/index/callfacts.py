@@ -253,6 +253,7 @@ class CallFacts:
         # (caller key, callee) of each `_followed_return` in progress: met again, a rebinding `w = f(w)` (`CYCLE`)
         self._following: set[tuple[str, str]] = set()
         self._by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}  # `_sites_by_target`
+        self._script_by_target: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]] = {}
         self._device_ctx: dict[str, Dev | None] = {}  # `device_context`, per function
         self._device_blocks: bool | None = None  # some function of the project has a device block
         self._filled: dict[str, frozenset[str]] = {}  # `filled`, per function
@@ -1430,9 +1431,8 @@ class CallFacts:
         if _root_marked(fn) or fn.key in self._referenced_keys() or self._escapes(fn) or _framework_named(fn) \
                 or name == "__init__":
             return None
-        out = [(caller, callee, line, how) for caller, callee, line in
-               (*self.calls_named(name), *self.script_calls_named(name))
-               for target, how in self.index.call_edges(caller, caller.module, callee) if target is fn]
+        out = [*self._sites_by_target(name).get(fn.key, ()),
+               *self._by_key(self._script_by_target, name, self.script_calls_named).get(fn.key, ())]
         return out or None
 
     def _sites(self, fn: "FunctionInfo") -> list[tuple["FunctionInfo", str, int, str]] | None:
@@ -1783,13 +1783,19 @@ class CallFacts:
         """(caller, callee, line, how) of the call sites of `name` (`calls_named`), by the key of each function they
         reach: resolved once per name, where each function of that name used to resolve them all (each plain class's
         `__init__` resolved every `__init__` call of the project)."""
-        found = self._by_target.get(name)
+        return self._by_key(self._by_target, name, self.calls_named)
+
+    def _by_key(self, memo: dict[str, dict[str, list[tuple["FunctionInfo", str, int, str]]]], name: str,
+                calls: Callable[[str], list[tuple["FunctionInfo", str, int]]]
+                ) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
+        """The calls `calls(name)` lists, resolved once per name into `memo`, by the key of each function they reach."""
+        found = memo.get(name)
         if found is None:
             found = {}
-            for caller, callee, line in self.calls_named(name):
+            for caller, callee, line in calls(name):
                 for target, how in self.index.call_edges(caller, caller.module, callee):
                     found.setdefault(target.key, []).append((caller, callee, line, how))
-            self._by_target[name] = found
+            memo[name] = found
         return found
 
     def _site_kinds(self, fn: "FunctionInfo", caller: "FunctionInfo", callee: str, line: int, assumed: set[str],

@@ -1208,6 +1208,8 @@ class _Indexer(ast.NodeVisitor):
                 self._lazy_attrs(node, cls)
         self.func_stack.append(info)
         self.def_nodes.append(node)
+        # (a def's body runs when it is called, where an enclosing `isinstance` test need not hold any more)
+        narrowed, self.narrowed = self.narrowed, []
         # Decorators, defaults and annotations: measured for nesting only (their calls are not the body's).
         for part in (*node.decorator_list, node.args, node.returns):
             if part is not None:
@@ -1238,6 +1240,7 @@ class _Indexer(ast.NodeVisitor):
         self.call_locals.pop()
         self.func_stack.pop()
         self.def_nodes.pop()
+        self.narrowed = narrowed
         info.regions.extend(_begin_end_regions(info.calls))
         if parent is not None:
             parent.nesting = max(parent.nesting, info.nesting)

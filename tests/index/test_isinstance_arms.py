@@ -74,3 +74,15 @@ def test_decoy_isinstance_on_a_class_unrelated_to_the_fields_narrows_nothing() -
 def test_decoy_no_isinstance_arm_no_narrowed_call() -> None:
     found = _hot("sampler", "if step > 0:")
     assert "Aware.update" not in found and "Unrel.update" not in found
+
+
+def test_decoy_a_def_inside_the_arm_is_not_narrowed() -> None:
+    """A def's body runs when it is called, where the enclosing test need not hold: `later`, defined under the
+    `isinstance` arm and called after it, does not run `Aware.update` through the narrowing."""
+    guard = ("if isinstance(self.sampler, Aware):\n"
+             "                def later(v):\n"
+             "                    self.sampler.update(v)\n"
+             "            later(loss.detach())\n"
+             "            if step > 0:")
+    found = _hot("sampler", guard)
+    assert "Aware.update" not in found

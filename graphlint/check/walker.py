@@ -1159,6 +1159,12 @@ def takes_no_device(index: ProjectIndex, qual: str) -> bool:
     return not any(DEVICE_NAME_RE.search(name) for name in (*init.params, *init.kwonly))
 
 
+def module_class(index: ProjectIndex, qual: str) -> bool:
+    """`qual` names a project nn.Module class."""
+    owner = index.class_by_dotted(qual)
+    return owner is not None and index.is_nn_module(owner)
+
+
 # Methods of the module a factory builds that may leave it off the host before it is returned
 MODULE_MOVES = frozenset({"to", "cuda", "to_empty", "xpu", "npu", "apply"})
 # Calls that make the factories and constructions after them build elsewhere (a device context, a default device)
@@ -1506,6 +1512,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             val = placed_items(call, targets[0], val)
         if len(targets) == 1 and targets[0].item_params and val.kind is Kind.UNKNOWN:
             val = handed_back(call, targets[0], val)
+        if len(targets) == 1 and targets[0].placed_returns and val.kind in (Kind.UNKNOWN, Kind.MODULE):
+            val = placed_returns(call, targets[0], val)
         return with_rank(val, targets) if val != UNKNOWN else None
 
     def spread_return(call: cst.Call, fn: FunctionInfo) -> Val | None:
@@ -1614,6 +1622,28 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 items[i], changed = inf_ref[0](arg), True
         return val._replace(items=tuple(items)) if changed else val
 
+    def placed_returns(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
+        """What `fn` returns where it builds a project module and moves it (`FunctionInfo.placed_returns`: `enc =
+        Wrap(make()); enc.to(device); return enc`): that module, off the host, where this call passes an accelerator
+        for the device parameter (`_names_cuda`: `torch.device("cuda:0")`, a local bound once to one); one it leaves
+        out, or a device nothing shows, leaves the return as it was."""
+        single = len(fn.placed_returns) == 1
+        items = [val] if single else list(val.items) if val.items is not None \
+            and len(val.items) == len(fn.placed_returns) else [UNKNOWN] * len(fn.placed_returns)
+        changed = False
+        for i, placed in enumerate(fn.placed_returns):
+            callee, _, device = placed.rpartition("@")
+            if not callee or not module_class(index, callee) or items[i].kind not in (Kind.UNKNOWN, Kind.MODULE):
+                continue
+            if device != "cuda":
+                passed = arguments_of(call, fn, (device,))
+                if not passed or passed[0] is None or not inf_ref[0].names_accelerator(passed[0]):
+                    continue
+            items[i], changed = Val(Kind.MODULE, callee), True
+        if not changed:
+            return val
+        return items[0] if single else val._replace(items=tuple(items))
+
     def lookup_global(name: str) -> Val | None:
         return module_constant(index, module, name)
 
@@ -1671,6 +1701,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf.lookup_class = functools.partial(object_val, index)
     inf.flown_field = functools.partial(flown_field, index)
     inf.takes_no_device = functools.partial(takes_no_device, index)
+    inf.module_class = functools.partial(module_class, index)
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

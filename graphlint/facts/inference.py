@@ -489,6 +489,9 @@ class Inference:
         # whether the project module class of this dotted name has a constructor with no slot a device could be
         # passed in (`ProjectIndex.takes_no_device`): `**cfg` given to it cannot say where to build
         self.takes_no_device: Callable[[str], bool] | None = None
+        # whether this dotted name is a project nn.Module class (`ProjectIndex.is_nn_module`): `m = Wrap(enc)` holds
+        # one of its instances, wherever its weights are (`_placed_instance`)
+        self.module_class: Callable[[str], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -542,6 +545,7 @@ class Inference:
         self._elements: dict[str, tuple[int, frozenset[str]]] | None = None
         self._shapes: frozenset[str] | None = None  # locals the unit binds once to a whole shape (`_shape_local`)
         self._bound_once: dict[str, cst.BaseExpression] | None = None  # locals the unit binds once (`_names_cuda`)
+        self._cuda_arms: dict[str, cst.BaseExpression] | None = None  # locals an `if` on CUDA binds (`_cuda_arm`)
         self._cuda_types: frozenset[str] | None = None  # locals bound once to CUDA tensor types (`cuda_type`)
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
@@ -661,6 +665,12 @@ class Inference:
             moved = DEVICE_MODULE if placed else held._replace(host=False)
             self.bind(root.value if isinstance(root, cst.Name) else _self_key(root), moved)
             return
+        if held == UNKNOWN and isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) \
+                and (made := self._placed_instance(func.value.value)) is not None \
+                and self._module_to_device(func.attr.value, call):
+            # `m = Wrap(enc)` (weights wherever `enc`'s are), then `m.to(dev)`: `Module.to` moves it in place
+            self.bind(func.value.value, Val(Kind.MODULE, made))
+            return
         # a local handed to a call (`dispatch_model(model, ..)`) may come back moved; a field only its own moves take
         # off the host (`self.model.to(d)`): helpers handed one load into it (MegaTTS3's `load_ckpt(self.dur_model,
         # ..)` before `self.dur_model.to(device)`, three labelled uploads)
@@ -673,6 +683,14 @@ class Inference:
             key = root.value if isinstance(root, cst.Name) else _self_key(root)
             if key is not None and key in self.env and _placed_module(self.env[key]):
                 self.bind(key, UNKNOWN)
+
+    def _placed_instance(self, name: str) -> str | None:
+        """The project nn.Module class (`module_class`) whose constructor the local `name` is bound to, once
+        (`bound_once`: `m = Wrap(Net())`), or None: a tensor, whose `.to` as a statement moves nothing, is no such
+        value."""
+        made = self.bound_once(name)
+        qual = self.resolve(made.func) if isinstance(made, cst.Call) else None
+        return qual if qual and self.module_class is not None and self.module_class(qual) else None
 
     def device_context(self, call: cst.BaseExpression) -> Dev | None:
         """What `torch.device(d)` (a `with` item) or `torch.set_default_device(d)` makes the default device of the
@@ -1254,6 +1272,8 @@ class Inference:
         if input_device_module(qual) or qual in HOST_TENSOR_MODULES or qual in IMAGE_PROCESSORS or qual in VECTOR_ENVS \
                 or qual in SUMMARY_WRITERS:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
+        if qual in PARALLEL_WRAPPERS and (wrapped := self._wrapped_module(node)) is not None:
+            return wrapped  # `DistributedDataParallel(m, ..)`: m's own weights, and its forward runs m's
         if nn_library_module(qual):
             return self._nn_module_built(qual, node)  # type: ignore[arg-type]
         if qual in VECTOR_ENV_MAKERS and self._vectorized_here(node):
@@ -1483,6 +1503,10 @@ class Inference:
             target = first
         return target is not None and self._names_cuda(target.value)
 
+    def names_accelerator(self, expr: cst.BaseExpression) -> bool:
+        """`expr` names an accelerator as the code shows it (`_names_cuda`)."""
+        return self._names_cuda(expr)
+
     def _names_cuda(self, expr: cst.BaseExpression, depth: int = 0) -> bool:
         """`expr` names an accelerator as the code shows it: `"cuda:0"`, an ordinal, `torch.device("cuda")`, `"cuda" if
         torch.cuda.is_available() else "cpu"`, or a local the unit binds once to one of those. A name that only says
@@ -1495,9 +1519,36 @@ class Inference:
         if isinstance(expr, cst.IfExp) and isinstance(expr.test, cst.Call):
             return (self.resolve(expr.test.func) or "") == "torch.cuda.is_available" and self._names_cuda(expr.body, depth)
         if isinstance(expr, cst.Name) and depth < 3:
-            bound = self.bound_once(expr.value)
+            bound = self.bound_once(expr.value) or self._cuda_arm(expr.value)
             return bound is not None and self._names_cuda(bound, depth + 1)
         return False
+
+    def _cuda_arm(self, name: str) -> cst.BaseExpression | None:
+        """The value the local `name` takes in the arm `torch.cuda.is_available()` picks, where the unit binds it
+        exactly twice, once in each arm of that `if` (`if not torch.cuda.is_available(): device = torch.device("cpu")
+        else: device = torch.device("cuda:0")`): the `IfExp` form `_names_cuda` reads, spelled as statements."""
+        if self.unit_tree is None:
+            return None
+        if self._cuda_arms is None:
+            nodes = list(descendants(self.unit_tree))
+            bindings = plain_bindings(nodes)
+            self._cuda_arms = {}
+            for node in nodes:
+                if not isinstance(node, cst.If) or not isinstance(node.orelse, cst.Else):
+                    continue
+                test, negated = node.test, False
+                if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                    test, negated = test.expression, True
+                if not (isinstance(test, cst.Call) and (self.resolve(test.func) or "") == "torch.cuda.is_available"):
+                    continue
+                arms = (_arm_assigns(node.orelse.body), _arm_assigns(node.body)) if negated \
+                    else (_arm_assigns(node.body), _arm_assigns(node.orelse.body))
+                for local, value in arms[0].items():
+                    other = arms[1].get(local)
+                    held = bindings.get(local, [])
+                    if other is not None and len(held) == 2 and value in held and other in held:
+                        self._cuda_arms[local] = value
+        return self._cuda_arms.get(name)
 
     def scaler_literals(self, call: cst.Call) -> tuple[str | None, bool | None]:
         """A GradScaler construction's `device` string literal (None: not given or computed) and `enabled` (None: not
@@ -1741,6 +1792,14 @@ class Inference:
             return False
         values = plain_bindings(list(descendants(self.unit_tree))).get(name.value)
         return bool(values) and all(_off_host_module(self(v)) or self._wraps(v, name.value) for v in values)
+
+    def _wrapped_module(self, node: cst.Call) -> Val | None:
+        """The project module a data-parallel wrapper is built around, where it is off the host (`Kind.MODULE`, a
+        move the flow shows): the wrapper holds that module's parameters, wherever its name flows (V-JEPA's `encoder =
+        DistributedDataParallel(encoder)` after a helper placed it, then unpacked from a checkpoint helper)."""
+        inner = argument(node, 0, "module")
+        held = self(inner) if inner is not None else UNKNOWN
+        return held if held.kind is Kind.MODULE and _off_host_module(held) else None
 
     def _wraps(self, value: cst.BaseExpression, name: str) -> bool:
         """`value` is `Wrapper(name, ..)` of torch's data-parallel wrappers, moved or not (`.to(dev)`, `.cuda()`)."""
@@ -2523,6 +2582,14 @@ TENSOR_ONLY_ATTRS = frozenset({"cpu"})
 # list[tuple[int, int]]`, `image: np.ndarray`) is host metadata or an image as often as not: that arm keeps the
 # annotation (transformers' segmentation post-processors, LayoutLMv2's PIL OCR path)
 ANNOTATED_NON_TENSORS = frozenset({Kind.HOST})
+
+
+def _arm_assigns(body: cst.BaseSuite) -> dict[str, cst.BaseExpression]:
+    """The plain `name = value` statements directly in an arm of an `if`."""
+    lines = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    return {stmt.targets[0].target.value: stmt.value for line in lines if isinstance(line, cst.SimpleStatementLine)
+            for stmt in line.body if isinstance(stmt, cst.Assign) and len(stmt.targets) == 1
+            and isinstance(stmt.targets[0].target, cst.Name)}
 
 
 def _placed_module(val: Val) -> bool:

@@ -22,14 +22,14 @@ from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.literals import LiteralTest, call_literals, literal_tests
+from graphlint.facts.literals import LiteralTest, call_literals, literal_tests, names_cpu
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     moves_tensor_type, validation_turned_off,
 )
-from graphlint.facts.follows import Helpers, Layer, follows, is_torch_layer, item_follows, item_params
+from graphlint.facts.follows import PLACING_METHODS, Helpers, Layer, follows, is_torch_layer, item_follows, item_params
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
@@ -316,6 +316,10 @@ class FunctionInfo:
     item_follows: tuple[tuple[str, ...], ...] = ()
     # per item of such a function: the parameter the item is, handed back as it came ("" for any other item)
     item_params: tuple[str, ...] = ()
+    # per item its last statement returns (one for `return m`, each of `return enc, pred`): "<callee>@<device>" where
+    # the item is a local built by a call of `callee` and then moved by `m.to(device)` / `m = m.to(device)` /
+    # `m.cuda()` ("cuda"), `device` a parameter; "" for any other item; () when none is (`_placed_returns`)
+    placed_returns: tuple[str, ...] = ()
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
     cpu_defaults: tuple[str, ...] = ()  # parameters whose default names the host device (`device="cpu"`)
     # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
@@ -1234,6 +1238,7 @@ class _Indexer(ast.NodeVisitor):
         if any("[]" in callee and not callee.startswith("self.") for callee, _line in info.calls):
             info.item_stores = _item_stores(node.body)  # (only a call of a local's item reads them: a walk saved)
         info.moved_locals = _moved_locals(node, scope, self.resolve)
+        info.placed_returns = _placed_returns(node, scope, self.resolve)
         info.self_aliases = tuple(sorted(k for k, v in self.local_binds.pop().items() if all(
             ref.startswith("self.") for ref in v.removeprefix(ALTERNATIVES).split("|"))))
         self.arm_binds.pop()
@@ -3373,6 +3378,79 @@ def _moved_locals(func: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope,
         if name not in params and len(bases) == 1 and (base := bases.pop()):
             out.append((name, base))
     return tuple(sorted(out))
+
+
+def _placed_returns(func: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope,
+                    resolve: Callable[[str | None], str | None]) -> tuple[str, ...]:
+    """`FunctionInfo.placed_returns`, read from `func`'s own statements in order (`init_models(device)`: `enc =
+    Wrap(make())`, `enc.to(device)`, `return enc`). Only the last statement's return counts, and only a move at the
+    top level of the body: a move in an arm, a rebinding in a nested statement or a move elsewhere (`enc.cpu()`)
+    leaves the local unplaced. Whether the callee builds a module (a tensor's `.to` as a statement moves nothing) is
+    the walker's question (`call_returns`)."""
+    last = func.body[-1] if func.body else None
+    if not (isinstance(last, ast.Return) and last.value is not None and scope.returns == [last.value]):
+        return ()
+    value = last.value
+    names = value.elts if isinstance(value, ast.Tuple) and len(value.elts) > 1 else [value]
+    if not all(isinstance(n, ast.Name) for n in names) or not any(_placing_move(stmt) for stmt in func.body):
+        return ()
+    params = set(param_names(func)) | {a.arg for a in func.args.kwonlyargs}
+    built: dict[str, str] = {}  # local -> the callee of the call it holds
+    placed: dict[str, str] = {}  # local -> the device it was moved to since
+    for stmt in func.body[:-1]:
+        move = _placing_move(stmt)
+        if move is not None and move[0] in built:
+            device = _move_target(move[1], params)
+            if device:
+                placed[move[0]] = device
+            else:
+                placed.pop(move[0], None)
+            continue
+        target = stmt.targets[0] if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 else None
+        if isinstance(target, ast.Name) and isinstance(stmt.value, ast.Call):  # type: ignore[union-attr]
+            callee = resolve(dotted(stmt.value.func))  # type: ignore[union-attr]
+            placed.pop(target.id, None)
+            if callee and not callee.startswith(("self.", "cls.", "torch.")):
+                built[target.id] = callee
+            else:
+                built.pop(target.id, None)
+            continue
+        for node in ast.walk(stmt):  # anything else that binds or moves a local unplaces it
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) or isinstance(node, ast.Call) \
+                    and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                    and node.func.attr in PLACING_METHODS:
+                gone = node.id if isinstance(node, ast.Name) else node.func.value.id  # type: ignore[attr-defined]
+                built.pop(gone, None)
+                placed.pop(gone, None)
+    out = tuple(f"{built[n.id]}@{placed[n.id]}" if n.id in placed else "" for n in names)  # type: ignore[attr-defined]
+    return out if any(out) else ()
+
+
+def _placing_move(stmt: ast.stmt) -> tuple[str, ast.Call] | None:
+    """`m.to(d)` / `m.cuda()` as a statement, or `m = m.to(d)`: the local and the call; None for anything else."""
+    call = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign)) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.func.attr in ("to", "cuda")
+            and isinstance(call.func.value, ast.Name)):
+        return None
+    name = call.func.value.id
+    if isinstance(stmt, ast.Assign) and not (len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name)
+                                             and stmt.targets[0].id == name):
+        return None
+    return name, call
+
+
+def _move_target(call: ast.Call, params: set[str]) -> str:
+    """Where `m.to(d)` / `m.cuda()` moves `m`: "cuda" for `.cuda()` or a literal naming an accelerator, the parameter
+    `d` names, or "" (a dtype, the host, a local, `**kw`)."""
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "cuda":
+        return "cuda" if not call.keywords and not call.args else ""
+    given = [k.value for k in call.keywords if k.arg == "device"] or \
+        ([call.args[0]] if len(call.args) == 1 and not call.keywords else [])
+    target = given[0] if len(given) == 1 else None
+    if isinstance(target, ast.Constant) and isinstance(target.value, str):
+        return "cuda" if not names_cpu(target.value) and target.value.startswith("cuda") else ""
+    return target.id if isinstance(target, ast.Name) and target.id in params else ""
 
 
 def _moved_base(value: ast.expr, resolve: Callable[[str | None], str | None]) -> str | None:

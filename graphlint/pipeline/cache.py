@@ -307,7 +307,8 @@ def interface_digest(s: ModuleSummary) -> str:
     """What other modules read from this one: definitions, returns, markers, classes, imports."""
     parts = [s.module, repr(sorted(s.imports.items()))]
     for f in sorted(s.functions.values(), key=lambda f: f.key):
-        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.item_params}|{f.number_defaults}|{f.cpu_defaults}|"
+        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.item_params}|{f.placed_returns}|"
+                     f"{f.number_defaults}|{f.cpu_defaults}|"
                      f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
                      f"{f.attr_ranks}|{f.host_reads}")
     parts.append(repr(sorted(s.lambda_reads.items())))  # a call of a helper that waits is reported where it is made

@@ -1541,7 +1541,7 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if isinstance(value, ast.List) and set(kinds) == {NDARRAY}:
             return ARRAY_SEQ  # `[a.cpu().numpy(), b.cpu().numpy()]`
         return UNKNOWN
-    if isinstance(value, ast.ListComp) and (elt := again(value.elt)) in (CPU_TENSOR, NDARRAY):
+    if isinstance(value, ast.ListComp) and (elt := _host_tensor_tuple(again(value.elt))) in (CPU_TENSOR, NDARRAY):
         # `[torch.tensor(r) for r in rows]`: a list of host tensors; `[t.cpu().numpy() for t in ts]`: of arrays
         return CPU_SEQ if elt == CPU_TENSOR else ARRAY_SEQ
     if isinstance(value, ast.BinOp):
@@ -1756,6 +1756,16 @@ def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Call
     # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor;
     # so is an element of an iterated parameter (`Batch`: a host batch or unknown, `for u in graph: ids.append(u)`)
     return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, (HostIf, Batch)) for k in kinds) else None
+
+
+def _host_tensor_tuple(elt: IKind) -> IKind:
+    """A comprehension's element as its list reads it: a tuple of CPU tensors only (a matcher's `[(torch.as_tensor(i),
+    torch.as_tensor(j)) for i, j in pairs]`) is host data whose every item, unpacked or subscripted, is a CPU tensor,
+    so its list is a list of host tensors as `[torch.tensor(r) ..]` is; any other element is itself. A tuple with a
+    device item (`torch.as_tensor(i, device=c.device)`) or an unknown one keeps the list unknown."""
+    if isinstance(elt, Items) and elt.items and all(item == CPU_TENSOR for item in elt.items):
+        return CPU_TENSOR
+    return elt
 
 
 def _blank_slots(value: ast.expr | ast.AugAssign | None) -> bool:

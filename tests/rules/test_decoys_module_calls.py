@@ -308,3 +308,46 @@ def test_unpacked_outputs_of_a_project_module_are_not_claimed_as_tensors():
                 return x, n, count + rows, ids, a, m, nz, k, padded, s
     """
     assert findings(src, scope="hot") == {(18, "GL103")}
+
+
+MATCHER = """
+    import numpy as np
+    import torch
+    import torch.nn as nn
+
+
+    class Matcher(nn.Module):
+        @torch.no_grad()
+        def forward(self, cost, sizes):
+            return [(torch.as_tensor(np.arange(s), dtype=torch.int64),
+                     torch.as_tensor(np.arange(s){place}, dtype=torch.int64)) for s in sizes]
+
+
+    class Criterion(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 6)
+            self.matcher = Matcher()
+
+        def forward(self, x, sizes):
+            logits = self.proj(x)
+            indices = self.matcher(logits, sizes)
+            first = logits[indices[0][1]]
+            rows = [logits[j] for _, j in indices]
+            return first, rows
+"""
+
+
+def test_hit_cpu_index_pairs_a_matcher_module_returns():
+    """A DETR-style Hungarian matcher returns `[(torch.as_tensor(i), torch.as_tensor(j)) for ..]` of NumPy indices: a
+    list of tuples of CPU tensors. The criterion's `indices = self.matcher(..)`, then `logits[indices[0][1]]` and
+    `logits[j] for _, j in indices`, index a device tensor with a CPU index (copied from host memory each step)."""
+    found = findings(MATCHER.format(place=""), scope="all")
+    assert {f for f in found if f[1] == "GL133"} == {(22, "GL133"), (23, "GL133")}
+
+
+def test_decoy_matcher_placing_its_indices_on_the_cost_device():
+    """The same matcher with one item built `device=cost.device` returns device index pairs (its own line is the
+    upload): the list is not host data, so indexing with its items is not claimed."""
+    found = findings(MATCHER.format(place=", device=cost.device"), scope="all")
+    assert not {f for f in found if f[1] == "GL133"}

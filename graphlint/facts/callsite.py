@@ -1536,12 +1536,13 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         kinds = [k if not isinstance(k, Items) else _nested_items(k) for k in kinds]
         if isinstance(value, ast.Tuple) and any(k != UNKNOWN for k in kinds):
             return Items(tuple(kinds))
-        if isinstance(value, ast.List) and set(kinds) == {CPU_TENSOR}:
-            return CPU_SEQ  # `[ids_cpu, torch.tensor(row)]`
+        if isinstance(value, ast.List) and {_host_tensor_tuple(k) for k in kinds} == {CPU_TENSOR}:
+            return CPU_SEQ  # `[ids_cpu, torch.tensor(row)]`, `[(torch.as_tensor(i), torch.as_tensor(j))]`
         if isinstance(value, ast.List) and set(kinds) == {NDARRAY}:
             return ARRAY_SEQ  # `[a.cpu().numpy(), b.cpu().numpy()]`
         return UNKNOWN
-    if isinstance(value, ast.ListComp) and (elt := again(value.elt)) in (CPU_TENSOR, NDARRAY):
+    if isinstance(value, ast.ListComp) and (elt := _host_tensor_tuple(_element_kind(value, resolve, scope, depth))) \
+            in (CPU_TENSOR, NDARRAY):
         # `[torch.tensor(r) for r in rows]`: a list of host tensors; `[t.cpu().numpy() for t in ts]`: of arrays
         return CPU_SEQ if elt == CPU_TENSOR else ARRAY_SEQ
     if isinstance(value, ast.BinOp):
@@ -1646,6 +1647,10 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return base  # an item or a slice of a tensor lives where the tensor does, with its dtype
         if base == CPU_SEQ:  # an element of a list of host tensors is one; a slice of it is such a list
             return CPU_SEQ if isinstance(value.slice, ast.Slice) else CPU_TENSOR
+        if base == NDARRAY and isinstance(value.slice, ast.Constant) and type(value.slice.value) is int:
+            # an unpacked item of an array (`rows, cols = linear_sum_assignment(c)`): a row, host data as the checker
+            # unpacks it (not `a[i]`, which of a 1-d array is a NumPy scalar indexing like an int)
+            return NDARRAY
         if base == ARRAY_SEQ:  # the same for a list of NumPy arrays
             return ARRAY_SEQ if isinstance(value.slice, ast.Slice) else NDARRAY
         if base == HOST_SEQ:
@@ -1756,6 +1761,24 @@ def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Call
     # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor;
     # so is an element of an iterated parameter (`Batch`: a host batch or unknown, `for u in graph: ids.append(u)`)
     return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, (HostIf, Batch)) for k in kinds) else None
+
+
+def _element_kind(comp: ast.ListComp, resolve: Resolve, scope: Scope, depth: int) -> IKind:
+    """A comprehension's element, its loop names read as elements of what they iterate (`comprehension_scope`:
+    `[(torch.as_tensor(i), torch.as_tensor(j)) for i, j in pairs]` of a list of NumPy pairs reads `i`, `j` as arrays),
+    in a memo of its own (a loop name may spell a name of the function)."""
+    looped = comprehension_scope(scope, comp.generators)
+    return _as_operand(expr_kind(comp.elt, resolve, looped, depth, {}))
+
+
+def _host_tensor_tuple(elt: IKind) -> IKind:
+    """A comprehension's element as its list reads it: a tuple of CPU tensors only (a matcher's `[(torch.as_tensor(i),
+    torch.as_tensor(j)) for i, j in pairs]`) is host data whose every item, unpacked or subscripted, is a CPU tensor,
+    so its list is a list of host tensors as `[torch.tensor(r) ..]` is; any other element is itself. A tuple with a
+    device item (`torch.as_tensor(i, device=c.device)`) or an unknown one keeps the list unknown."""
+    if isinstance(elt, Items) and elt.items and all(item == CPU_TENSOR for item in elt.items):
+        return CPU_TENSOR
+    return elt
 
 
 def _blank_slots(value: ast.expr | ast.AugAssign | None) -> bool:

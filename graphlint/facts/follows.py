@@ -22,8 +22,8 @@ import ast
 from dataclasses import dataclass, field
 from typing import Callable
 
-from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope, cpu_defaults,
-                                      dtype_cast, named_pair, number_defaults, scope_of)
+from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope,
+                                      comprehension_scope, cpu_defaults, dtype_cast, named_pair, number_defaults, scope_of)
 from graphlint.facts.inference import CPU_DEVICE, HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
 from graphlint.facts.literals import names_cpu
 from graphlint.facts.names import dotted, is_none
@@ -267,10 +267,24 @@ def _device_of(value: ast.expr, scope: Scope, resolve: Resolve, layer: Layer, re
         return _join([again(e) for e in (value.left, *value.comparators)])
     if isinstance(value, ast.IfExp):
         return _join([again(value.body), again(value.orelse)])
+    if isinstance(value, ast.Call) and (comp := _joined_comprehension(value, resolve)) is not None:
+        # `torch.cat([src for (src, _) in indices])`: every part is the element, its loop names elements of what
+        # they iterate (`comprehension_scope`), so the join lives where the iterated parameter's items do
+        looped = comprehension_scope(scope, comp.generators)
+        return _same_device([_device_of(comp.elt, looped, resolve, layer, reading, depth, helpers)])
     if isinstance(value, ast.Call):
         callee = _helper(value, scope, helpers)
         return _helper_call(value, callee, again) if callee is not None else _call(value, again, resolve, layer, scope)
     return None
+
+
+def _joined_comprehension(call: ast.Call, resolve: Resolve) -> ast.ListComp | ast.GeneratorExp | None:
+    """The comprehension a same-device join (`torch.cat`, `torch.stack`) with no `device=` joins, else None."""
+    first = call.args[0] if call.args else None
+    if not isinstance(first, (ast.ListComp, ast.GeneratorExp)) or resolve(dotted(call.func)) not in SAME_DEVICE_JOINS \
+            or any(kw.arg == "device" for kw in call.keywords):
+        return None
+    return first
 
 
 def _name(name: str, scope: Scope, resolve: Resolve, layer: Layer, reading: set[str], depth: int,
@@ -352,7 +366,8 @@ def followed_placement(where: list[Val]) -> Val | None:
     (`_ceil_to_nearest(lens.max(), 8)` is `(n + r - 1) // r * r` of a 0-d device tensor, so the result is one). None
     when an argument nothing types or a host sequence (`[0] * n` is no tensor op) could change it."""
     # a factory given the host device (`device="cpu"`, the parameter's default) builds a host tensor
-    kinds = {Kind.CPU_TENSOR if w == CPU_DEVICE else w.kind for w in where}
+    # a list of host tensors (`CPU_TSEQ`: a matcher's index pairs) is host data for what torch computes from its items
+    kinds = {Kind.CPU_TENSOR if w == CPU_DEVICE or _host_tensors(w) else w.kind for w in where}
     weak = any(w.weak for w in where if w.kind is not Kind.HOST)
     if kinds & {Kind.CPU_TENSOR, Kind.NDARRAY} and kinds <= {Kind.CPU_TENSOR, Kind.NDARRAY, Kind.HOST}:
         return Val(Kind.CPU_TENSOR if Kind.CPU_TENSOR in kinds else Kind.NDARRAY, weak=weak)
@@ -360,3 +375,9 @@ def followed_placement(where: list[Val]) -> Val | None:
         # a number meets the device tensor where it lives; a mask in may give a mask or a tensor out, so a tensor
         return Val(Kind.TENSOR, weak=weak)
     return None
+
+
+def _host_tensors(val: Val) -> bool:
+    """A sequence whose every element is a host tensor or array (`[(torch.as_tensor(i), torch.as_tensor(j)) ..]` of a
+    matcher, `x_cpu.split(n)`): what torch joins or builds from its items lives on the host."""
+    return val.kind is Kind.TENSOR_SEQ and val.elem is not None and val.elem.kind in (Kind.CPU_TENSOR, Kind.NDARRAY)

@@ -56,7 +56,8 @@ HOST_TORCH = frozenset({
 # of them, `ok, buf = cv2.imencode(..)`, unpacks to arrays) and never a tensor; the audio readers soundfile
 # (`data, sr = sf.read(path)`: "a two-dimensional NumPy array" and the rate), librosa (`y, sr = librosa.load(p)`; its
 # features are NumPy arrays) and SciPy's WAV reader (`sr, data = wavfile.read(p)`)
-HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.", "cv2.", "soundfile.", "librosa.", "scipy.io.wavfile.")
+HOST_ARRAY_LIBRARIES = ("numpy.", "pandas.", "cv2.", "soundfile.", "librosa.", "scipy.io.wavfile.",
+                        "scipy.optimize.linear_sum_assignment")
 # Libraries whose every value lives in host memory and never is a tensor: Pillow's images (`Image.open(path)`,
 # `Image.fromarray(a)`, `.convert("RGB")` of one) and what is read from them. A parameter every caller passes one is
 # host data (`CallFacts.params`), so a `isinstance(image, torch.Tensor)` arm of it never runs for those callers.

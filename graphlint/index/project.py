@@ -3226,9 +3226,32 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     if attr == name and isinstance(kind, Fwd) and kind.name in init.params:
                         for fn, how in self._passed_callables(init, f"{init.module}.{kind.name}"):
                             out.setdefault(fn.key, (fn, f"self.{name} = {kind.name}, {how}"))
+                        for held, how in self._constructed_with(c, init, kind.name):
+                            for fn in self._call_target(held):
+                                out.setdefault(fn.key, (fn, f"self.{name} = {how}"))
                 break  # the nearest `__init__` is the one that runs
         finally:
             self.guard_close("storing", key)
+        return list(out.values())
+
+    def _constructed_with(self, cls: ClassInfo, init: FunctionInfo, param: str) -> list[tuple[ClassInfo, str]]:
+        """The project classes whose instances the constructions of the module class `cls` (`Cls(..)`, spelt with its
+        name, of it or of a subclass that keeps its `__init__`) pass for `init`'s parameter `param`: a DETR criterion's
+        `SetCriterion(num_classes, matcher=matcher, ..)` with `matcher = build_matcher(args)`, so that its
+        `self.matcher(outputs, targets)` runs `HungarianMatcher.forward`. Asked only for a field that is called and
+        that nothing else resolves (`_stored_callables`); a module's construction is no call edge (`_construct`), so
+        `_caller_classes` does not see it. Plain classes: `_passed_callables`' calls already include theirs."""
+        if not self.is_nn_module(cls):
+            return []
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        name = cls.qualname.rpartition(".")[2]
+        for caller, desc, line in chain(self.call_facts.passing_calls_named(name),
+                                        self.call_facts.script_calls_named(name)):
+            made = self.class_by_dotted(desc)
+            if made is None or self.method(made, "__init__") is not init:
+                continue
+            for held, _how in self._call_classes(init, param, caller, desc, line, 0, False, False):
+                out.setdefault(held.key, (held, f"{param}, passed {held.qualname} by {caller.display}"))
         return list(out.values())
 
     def _rebound_methods(self, cls: ClassInfo, name: str) -> list[tuple[FunctionInfo, str]]:

@@ -428,7 +428,8 @@ class HostIndex(Rule):
     (`t[1:] = 0`) it `fill_`s, which does not wait — use `t[0].fill_(0)` or keep the value on the device. The
     scalar is one the code computes or a config field (`self.args.eos`); another attribute may hold a 0-d device
     tensor its class annotates as a float (a device copy). Lists of tensors and tuples (`x[(0, 1)]`,
-    plain multi-dimensional indexing) are not host indices. A CPU *boolean* mask is GL302 (it is frozen). A parameter
+    plain multi-dimensional indexing) are not host indices; a tuple value holding a host tensor (`idx = (b, s)` a
+    helper returns, then `x[idx]`) is `x[b, s]`, and its host tensor is copied over. A CPU *boolean* mask is GL302 (it is frozen). A parameter
     that only its annotation makes a list (`idx_list: list[int]`) is not one where its resolved call sites pass
     something else (Sequoia passes the CUDA index tensors it built).
     """
@@ -605,7 +606,18 @@ class HostIndex(Rule):
             if origin is not None and not origin.is_bool and origin.dims is not Dims.SCALAR \
                     and origin.source is not Source.CPU:
                 return True
+            if len(node.slice) == 1 and self._host_tensor_items(idx):
+                return True
         return False
+
+    def _host_tensor_items(self, idx: cst.BaseExpression) -> bool:
+        """A lone index that is a tuple value (not a display) holding a host tensor: `x[idx]` of `idx = (batch_idx,
+        src_idx)` a helper returns is `x[batch_idx, src_idx]`, and each host tensor in it is copied over. A tuple of
+        Python ints (`t = (0, 1); x[t]`) or of device tensors is no host index."""
+        if isinstance(idx, cst.Tuple):
+            return False
+        items = self.ctx.val(idx).items
+        return bool(items) and any(i.kind is Kind.CPU_TENSOR and not i.weak and not i.is_0d for i in items)
 
     def _host_index(self, idx: cst.BaseExpression, multi: bool) -> str | None:
         """`multi`: one of several indices (`mask[i, ids]`), where a tuple or any sequence of ints is an advanced
@@ -622,6 +634,8 @@ class HostIndex(Rule):
                 origin.source is not Source.FLOW or origin.dims is not Dims.SCALAR):
             # (a flow fact's dtype is unknown: a CPU mask it may be is copied over too, as its indices)
             return "CPU index tensor"
+        if not multi and self._host_tensor_items(idx):
+            return "CPU index tensor"  # `x[idx]` of `idx = (batch_idx, src_idx)` of host tensors
         return None
 
 

@@ -308,3 +308,144 @@ def test_unpacked_outputs_of_a_project_module_are_not_claimed_as_tensors():
                 return x, n, count + rows, ids, a, m, nz, k, padded, s
     """
     assert findings(src, scope="hot") == {(18, "GL103")}
+
+
+MATCHER = """
+    import numpy as np
+    import torch
+    import torch.nn as nn
+
+
+    class Matcher(nn.Module):
+        @torch.no_grad()
+        def forward(self, cost, sizes):
+            return [(torch.as_tensor(np.arange(s), dtype=torch.int64),
+                     torch.as_tensor(np.arange(s){place}, dtype=torch.int64)) for s in sizes]
+
+
+    class Criterion(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 6)
+            self.matcher = Matcher()
+
+        def forward(self, x, sizes):
+            logits = self.proj(x)
+            indices = self.matcher(logits, sizes)
+            first = logits[indices[0][1]]
+            rows = [logits[j] for _, j in indices]
+            return first, rows
+"""
+
+
+def test_hit_cpu_index_pairs_a_matcher_module_returns():
+    """A DETR-style Hungarian matcher returns `[(torch.as_tensor(i), torch.as_tensor(j)) for ..]` of NumPy indices: a
+    list of tuples of CPU tensors. The criterion's `indices = self.matcher(..)`, then `logits[indices[0][1]]` and
+    `logits[j] for _, j in indices`, index a device tensor with a CPU index (copied from host memory each step)."""
+    found = findings(MATCHER.format(place=""), scope="all")
+    assert {f for f in found if f[1] == "GL133"} == {(22, "GL133"), (23, "GL133")}
+
+
+def test_decoy_matcher_placing_its_indices_on_the_cost_device():
+    """The same matcher with one item built `device=cost.device` returns device index pairs (its own line is the
+    upload): the list is not host data, so indexing with its items is not claimed."""
+    found = findings(MATCHER.format(place=", device=cost.device"), scope="all")
+    assert not {f for f in found if f[1] == "GL133"}
+
+
+CRITERION = """
+    import torch
+    import torch.nn as nn
+    from scipy.optimize import linear_sum_assignment
+
+
+    class Matcher(nn.Module):
+        @torch.no_grad()
+        def forward(self, outputs, targets):
+            cost = outputs["logits"].softmax(-1).cpu()
+            sizes = [len(t["labels"]) for t in targets]
+            pairs = [linear_sum_assignment(c[i]) for i, c in enumerate(cost.split(sizes, -1))]
+            return [(torch.as_tensor(i, dtype=torch.int64{place}),
+                     torch.as_tensor(j, dtype=torch.int64{place})) for i, j in pairs]
+
+
+    def build_matcher():
+        return Matcher()
+
+
+    class Criterion(nn.Module):
+        def __init__(self, matcher):
+            super().__init__()
+            self.matcher = matcher
+
+        def _src_idx(self, indices):
+            batch = torch.cat([torch.full_like(src, i) for i, (src, _) in enumerate(indices)])
+            src = torch.cat([src for (src, _) in indices])
+            return batch, src
+
+        def loss_labels(self, outputs, targets, indices):
+            logits = outputs["logits"]
+            idx = self._src_idx(indices)
+            classes_o = torch.cat([t["labels"][J] for t, (_, J) in zip(targets, indices)])
+            classes = torch.full(logits.shape[:2], 7, dtype=torch.int64, device=logits.device)
+            classes[idx] = classes_o
+            return classes.float().mean(), logits[idx]
+
+        def forward(self, outputs, targets):
+            indices = self.matcher(outputs, targets)
+            return self.loss_labels(outputs, targets, indices){other}
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 6)
+
+        def forward(self, x):
+            return {{"logits": self.proj(x)}}
+
+
+    def train(model, criterion, batches, opt):
+        for x, targets in batches:
+            loss, _ = criterion(model(x.cuda()), targets)
+            loss.backward()
+            opt.step()
+
+
+    def main(batches):
+        model = Net().cuda()
+        matcher = build_matcher()
+        criterion = Criterion(matcher=matcher)
+        train(model, criterion, batches, torch.optim.SGD(model.parameters(), lr=0.1))
+"""
+# the criterion's own second caller of the loss, passing device index pairs
+DEVICE_CALLER = """
+
+        def device_loss(self, outputs, targets):
+            dev = outputs["logits"].device
+            pairs = [(torch.arange(2, device=dev), torch.arange(2, device=dev)) for _ in targets]
+            return self.loss_labels(outputs, targets, pairs)"""
+
+
+def test_hit_matcher_index_pairs_reach_the_loss_through_the_criterion():
+    """A DETR-style criterion: the matcher module is handed to the criterion's constructor (`Criterion(matcher=
+    build_matcher())`), its forward returns `[(torch.as_tensor(i), torch.as_tensor(j)) for i, j in pairs]` of scipy's
+    `linear_sum_assignment` over a `.cpu()` cost (NumPy: host index pairs), and the loss it is handed indexes the
+    device targets and logits with them: `t["labels"][J]` through `zip`, and `classes[idx]` / `logits[idx]` with
+    `idx = (batch, src)` that `_src_idx` joins from the pairs (`torch.cat` of a comprehension over them)."""
+    found = findings(CRITERION.format(place="", other=""), scope="all")
+    assert {f for f in found if f[1] == "GL133"} == {(33, "GL133"), (35, "GL133"), (36, "GL133")}
+
+
+def test_decoy_matcher_building_its_index_pairs_on_the_cost_device():
+    """The same matcher with its index tensors built `device=outputs["logits"].device`: device index pairs, so the
+    loss's indexing is a device gather, not claimed."""
+    found = findings(CRITERION.format(place=', device=outputs["logits"].device', other=""), scope="all")
+    assert not {f for f in found if f[1] == "GL133"}
+
+
+def test_decoy_loss_handed_host_pairs_by_one_caller_and_device_pairs_by_another():
+    """`loss_labels` is called with the matcher's host pairs by `forward` and with device pairs by `device_loss`: the
+    call sites disagree, so its `indices` is no list of host tensors and nothing is claimed."""
+    found = findings(CRITERION.format(place="", other=DEVICE_CALLER), scope="all")
+    assert not {f for f in found if f[1] == "GL133"}

@@ -367,6 +367,8 @@ class Walker:
         self.dispatcher = _Dispatcher(ctx, hooks, self.active, plan.inert)
         self.hooks = hooks
         self.dry = 0
+        # the values the `return`s of the nested defs being walked give, innermost last (`_walked_return`)
+        self.returned: list[list[Val]] = []
         # parameter -> its value on entry, for the None-default parameters every caller fills (`_dead_none_arm`)
         self.filled: dict[str, Val] = {}
 
@@ -406,11 +408,13 @@ class Walker:
             self._nested_defs(nested[-1], name)
         nested.pop()
 
-    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> None:
+    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> Val | None:
         """A closure reads its free variables when it is called, not where it is defined: walk the defs of
         `name` with the environment of their first call (`tp_sizes = torch.tensor(sizes)` after
-        `def _slice(): ...tp_sizes...`)."""
+        `def _slice(): ...tp_sizes...`). What the `return`s of the one def of the name gave there (`_joined_returns`);
+        None for several defs (one per `if` arm: which one runs is not known here)."""
         inf = self.ctx.inference
+        walked: list[Val | None] = []
         for fn in defs.pop(name, ()):
             info = self._nested_info(fn)
             captured = self._graphed_here(info)
@@ -418,9 +422,12 @@ class Walker:
             self._bind_params(fn)
             self._bind_passed(info)
             self.ctx.capture_depth += captured
+            self.returned.append([])
             self._function_body(fn.body)
+            walked.append(_joined_returns(self.returned.pop()))
             self.ctx.capture_depth -= captured
             inf.pop()
+        return walked[0] if len(walked) == 1 else None
 
     def _graphed_here(self, info: FunctionInfo | None) -> bool:
         """The nested def walked now runs as a CUDA graph: its name was rebound by a graphed `torch.compile`
@@ -549,7 +556,7 @@ class Walker:
         # one def of that name among several (`if ...: def f` / `else: def f`): the others are `f@<line>` (`_claim`)
         return index.functions.get(f"{outer.key}.{fn.name.value}@{line}")
 
-    def _run_called(self) -> None:
+    def _run_called(self, stmt: cst.BaseStatement | None = None) -> None:
         """After a statement: walk the nested defs it called (in a dry run only forget them)."""
         called, self.dispatcher.called = self.dispatcher.called, []
         if self.dry:
@@ -557,7 +564,26 @@ class Walker:
         for name in called:
             defs = next((defs for defs in reversed(self.dispatcher.nested) if name in defs), None)
             if defs is not None:
-                self._nested_defs(defs, name)
+                returned = self._nested_defs(defs, name)
+                if returned is not None and returned != UNKNOWN and stmt is not None:
+                    self._bind_walked_return(stmt, name, returned)
+
+    def _bind_walked_return(self, stmt: cst.BaseStatement, name: str, returned: Val) -> None:
+        """`loss_jepa = loss_fn(z, h)` of a nested def the index leaves unknown (`loss += torch.mean(..) / e` of a
+        closure variable nothing types): the def's walk, with this call's environment, read what its `return`s give,
+        as it read them inline there, so the name the call binds holds that (a name the reading already typed
+        keeps its value)."""
+        if stmt.__class__ is not cst.SimpleStatementLine or len(stmt.body) != 1:
+            return
+        small = stmt.body[0]
+        if small.__class__ is not cst.Assign or len(small.targets) != 1 \
+                or small.targets[0].target.__class__ is not cst.Name or small.value.__class__ is not cst.Call \
+                or small.value.func.__class__ is not cst.Name or small.value.func.value != name:
+            return
+        inf = self.ctx.inference
+        target = small.targets[0].target.value
+        if inf.env.get(target, UNKNOWN) == UNKNOWN:
+            inf.bind(target, returned)
 
     def run_module(self, module: cst.Module) -> None:
         # Top-level code: functions and classes are their own units, skip their bodies here.
@@ -588,7 +614,7 @@ class Walker:
         for stmt in body:
             self.statement(stmt)
             if self.dispatcher.called:
-                self._run_called()
+                self._run_called(stmt)
 
     def header(self, stmt: cst.CSTNode, *exprs: cst.CSTNode | None) -> None:
         self.ctx.statement = stmt
@@ -618,6 +644,8 @@ class Walker:
         if small.__class__ is not cst.Raise:
             # The error path: a sync while raising costs nothing that matters.
             self.dispatcher.walk(small)
+        if small.__class__ is cst.Return and small.value is not None and self.returned and not self.dry:
+            self.returned[-1].append(self.ctx.inference(small.value))
         self.bind_small(small)
 
     def statement(self, stmt: cst.BaseStatement) -> None:
@@ -1800,3 +1828,13 @@ def _guard_text(test: cst.BaseExpression) -> str | None:
         inner = _guard_text(test.value)
         return f"{inner}.{test.attr.value}" if inner else None
     return None
+
+
+def _joined_returns(vals: list[Val]) -> Val | None:
+    """The value a def's walked `return`s give together (`facts.values.join`); None where none returns a value."""
+    if not vals:
+        return None
+    out = vals[0]
+    for val in vals[1:]:
+        out = join(out, val)
+    return out

@@ -49,3 +49,44 @@ def test_decoy_spread_or_pairs_may_hold_any_key():
     opaque = findings(LOOP.format(made="other.copy()"), scope="all")
     for made in ("dict(**other, fac=torch.tensor(0.5))", "dict(pairs)"):
         assert findings(LOOP.format(made=made), scope="all") == opaque
+
+
+ITEMS = """
+    import torch
+    from torch import nn
+
+
+    def main(names):
+        model = nn.Linear(4, 4).cuda()
+        for step in range(10):
+            loss = model(torch.randn(8, 4, device="cuda")).sum()
+            d = {made}
+            for k, v in d.items():
+                if {test}:
+                    a = v.cpu()
+                else:
+                    b = v.cpu()
+"""
+DISPLAY = '{"total": loss.detach(), "fac": torch.tensor(0.5), "w": 1.0}'
+
+
+def test_a_key_test_narrows_the_items_value():
+    """`if k in ["fac", "w"]:` in `for k, v in d.items():` over a display (or `dict(..)`) of known keys: `v` is the
+    CPU `fac` or the number `w` there (no copy, silent), and the device `total` in the `else` (GL103)."""
+    for made in (DISPLAY, KEYWORDS):
+        got = findings(ITEMS.format(made=made, test='k in ["fac", "w"]'), scope="all")
+        assert (12, "GL103") not in got and (14, "GL103") in got
+    got = findings(ITEMS.format(made=DISPLAY, test='k not in ("fac", "w")'), scope="all")
+    assert (12, "GL103") in got and (14, "GL103") not in got
+
+
+def test_decoy_a_key_test_of_other_values_narrows_nothing():
+    """A container of names (`k in names`), a chosen device key (`k in ["total"]`), or `v` rebound before the test:
+    the item stays what it was (a device tensor on some key), so its `.cpu()` is still read as a copy."""
+    got = findings(ITEMS.format(made=DISPLAY, test="k in names"), scope="all")
+    assert (12, "GL103") in got
+    got = findings(ITEMS.format(made=DISPLAY, test='k in ["total"]'), scope="all")
+    assert (12, "GL103") in got and (14, "GL103") not in got
+    rebound = ITEMS.format(made=DISPLAY, test='k in ["fac", "w"]').replace(
+        "            for k, v in d.items():\n", "            for k, v in d.items():\n                v = loss\n", 1)
+    assert (13, "GL103") in findings(rebound, scope="all")

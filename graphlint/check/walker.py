@@ -367,6 +367,11 @@ class Walker:
         self.dispatcher = _Dispatcher(ctx, hooks, self.active, plan.inert)
         self.hooks = hooks
         self.dry = 0
+        # the values the `return`s of the nested defs being walked give, innermost last (`_walked_return`)
+        self.returned: list[list[Val]] = []
+        # key name -> (item name, the item's value at the loop's head, the dict's keys) of the `for k, v in
+        # d.items():` loops being walked over a dict with string keys (`_key_narrowing`)
+        self.key_items: dict[str, tuple[str, Val, tuple[tuple[str, Val], ...]]] = {}
         # parameter -> its value on entry, for the None-default parameters every caller fills (`_dead_none_arm`)
         self.filled: dict[str, Val] = {}
 
@@ -406,11 +411,13 @@ class Walker:
             self._nested_defs(nested[-1], name)
         nested.pop()
 
-    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> None:
+    def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> Val | None:
         """A closure reads its free variables when it is called, not where it is defined: walk the defs of
         `name` with the environment of their first call (`tp_sizes = torch.tensor(sizes)` after
-        `def _slice(): ...tp_sizes...`)."""
+        `def _slice(): ...tp_sizes...`). What the `return`s of the one def of the name gave there (`_joined_vals`);
+        None for several defs (one per `if` arm: which one runs is not known here)."""
         inf = self.ctx.inference
+        walked: list[Val | None] = []
         for fn in defs.pop(name, ()):
             info = self._nested_info(fn)
             captured = self._graphed_here(info)
@@ -418,9 +425,12 @@ class Walker:
             self._bind_params(fn)
             self._bind_passed(info)
             self.ctx.capture_depth += captured
+            self.returned.append([])
             self._function_body(fn.body)
+            walked.append(_joined_vals(self.returned.pop()))
             self.ctx.capture_depth -= captured
             inf.pop()
+        return walked[0] if len(walked) == 1 else None
 
     def _graphed_here(self, info: FunctionInfo | None) -> bool:
         """The nested def walked now runs as a CUDA graph: its name was rebound by a graphed `torch.compile`
@@ -549,7 +559,7 @@ class Walker:
         # one def of that name among several (`if ...: def f` / `else: def f`): the others are `f@<line>` (`_claim`)
         return index.functions.get(f"{outer.key}.{fn.name.value}@{line}")
 
-    def _run_called(self) -> None:
+    def _run_called(self, stmt: cst.BaseStatement | None = None) -> None:
         """After a statement: walk the nested defs it called (in a dry run only forget them)."""
         called, self.dispatcher.called = self.dispatcher.called, []
         if self.dry:
@@ -557,7 +567,26 @@ class Walker:
         for name in called:
             defs = next((defs for defs in reversed(self.dispatcher.nested) if name in defs), None)
             if defs is not None:
-                self._nested_defs(defs, name)
+                returned = self._nested_defs(defs, name)
+                if returned is not None and returned != UNKNOWN and stmt is not None:
+                    self._bind_walked_return(stmt, name, returned)
+
+    def _bind_walked_return(self, stmt: cst.BaseStatement, name: str, returned: Val) -> None:
+        """`loss_jepa = loss_fn(z, h)` of a nested def the index leaves unknown (`loss += torch.mean(..) / e` of a
+        closure variable nothing types): the def's walk, with this call's environment, read what its `return`s give,
+        as it read them inline there, so the name the call binds holds that (a name the reading already typed
+        keeps its value)."""
+        if stmt.__class__ is not cst.SimpleStatementLine or len(stmt.body) != 1:
+            return
+        small = stmt.body[0]
+        if small.__class__ is not cst.Assign or len(small.targets) != 1 \
+                or small.targets[0].target.__class__ is not cst.Name or small.value.__class__ is not cst.Call \
+                or small.value.func.__class__ is not cst.Name or small.value.func.value != name:
+            return
+        inf = self.ctx.inference
+        target = small.targets[0].target.value
+        if inf.env.get(target, UNKNOWN) == UNKNOWN:
+            inf.bind(target, returned)
 
     def run_module(self, module: cst.Module) -> None:
         # Top-level code: functions and classes are their own units, skip their bodies here.
@@ -588,7 +617,7 @@ class Walker:
         for stmt in body:
             self.statement(stmt)
             if self.dispatcher.called:
-                self._run_called()
+                self._run_called(stmt)
 
     def header(self, stmt: cst.CSTNode, *exprs: cst.CSTNode | None) -> None:
         self.ctx.statement = stmt
@@ -618,6 +647,8 @@ class Walker:
         if small.__class__ is not cst.Raise:
             # The error path: a sync while raising costs nothing that matters.
             self.dispatcher.walk(small)
+        if small.__class__ is cst.Return and small.value is not None and self.returned and not self.dry:
+            self.returned[-1].append(self.ctx.inference(small.value))
         self.bind_small(small)
 
     def statement(self, stmt: cst.BaseStatement) -> None:
@@ -664,7 +695,10 @@ class Walker:
             moved = rewritten_items(inf, stmt)  # `for k in d: d[k] = d[k].to(dev)`: every item moved
             inf.push({})
             bind_loop_targets(inf, stmt, iter_val)
+            paired = self._keyed_items(stmt)
             self.walk_block(stmt.body)
+            if paired is not None:
+                self.key_items.pop(paired, None)
             scope = inf.env.maps[0]
             inf.pop()
             for name, val in merge_envs(base, [scope, {}], inf.initial).items():
@@ -852,7 +886,45 @@ class Walker:
 
     def _isinstance_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]]:
         """Names an `if` test pins down, for its body and its else branch (graphlint.facts.inference.narrowing)."""
-        return narrowing(self.ctx.inference, test)
+        when_true, when_false = narrowing(self.ctx.inference, test)
+        keyed = self._key_narrowing(test)
+        return ({**when_true, **keyed[0]}, {**when_false, **keyed[1]}) if keyed is not None else (when_true, when_false)
+
+    def _keyed_items(self, loop: cst.For) -> str | None:
+        """`for k, v in d.items():` of a dict whose string keys the reading knows (`d = {"total": loss, "fac":
+        torch.tensor(f)}`, `dict(..)`): note the pair for the body's key tests (`_key_narrowing`); the key's name."""
+        it, target = loop.iter, loop.target
+        if it.__class__ is not cst.Call or it.func.__class__ is not cst.Attribute or it.func.attr.value != "items" \
+                or it.args or target.__class__ not in (cst.Tuple, cst.List) or len(target.elements) != 2 \
+                or any(el.value.__class__ is not cst.Name for el in target.elements):
+            return None
+        keys = self.ctx.inference(it.func.value).keys
+        key, item = (el.value.value for el in target.elements)
+        if not keys or key == item:
+            return None
+        self.key_items[key] = (item, self.ctx.inference(target.elements[1].value), keys)
+        return key
+
+    def _key_narrowing(self, test: cst.BaseExpression) -> tuple[dict[str, Val], dict[str, Val]] | None:
+        """`if k in ["fac", "w"]:` in the body of `for k, v in d.items():` over a dict of known string keys: `v` is
+        one of those keys' values when it holds, one of the others' when it does not (joined, `facts.values.join`).
+        Only while `v` still holds the loop's item, and only for a list, tuple or set of string literals."""
+        if test.__class__ is not cst.Comparison or len(test.comparisons) != 1 \
+                or test.left.__class__ is not cst.Name or test.left.value not in self.key_items:
+            return None
+        op, right = test.comparisons[0].operator, test.comparisons[0].comparator
+        if op.__class__ not in (cst.In, cst.NotIn) or right.__class__ not in (cst.List, cst.Tuple, cst.Set) \
+                or not right.elements or any(el.value.__class__ is not cst.SimpleString for el in right.elements):
+            return None
+        item, head, keys = self.key_items[test.left.value]
+        inf = self.ctx.inference
+        if inf.env.get(item) != head:
+            return None  # `v` rebound in the body
+        chosen = {el.value.evaluated_value for el in right.elements}
+        inside = [val for key, val in keys if key in chosen]
+        outside = [val for key, val in keys if key not in chosen]
+        arms = ({item: _joined_vals(inside)} if inside else {}, {item: _joined_vals(outside)} if outside else {})
+        return arms if op.__class__ is cst.In else (arms[1], arms[0])
 
     def _dry_run(self, body: cst.BaseSuite) -> None:
         """Walk `body` for its bindings only (no rule hooks), and join them into the environment."""
@@ -1831,3 +1903,14 @@ def _guard_text(test: cst.BaseExpression) -> str | None:
         inner = _guard_text(test.value)
         return f"{inner}.{test.attr.value}" if inner else None
     return None
+
+
+def _joined_vals(vals: list[Val]) -> Val | None:
+    """The join of several values (`facts.values.join`): a def's walked `return`s, the items of the keys a test
+    chooses; None for none."""
+    if not vals:
+        return None
+    out = vals[0]
+    for val in vals[1:]:
+        out = join(out, val)
+    return out

@@ -48,7 +48,7 @@ Resolve = Callable[[str | None], "str | None"]
 
 HOST_BUILTINS = frozenset({"len", "int", "float", "bool", "str", "round", "abs", "min", "max", "sum", "divmod"})
 SEQ_BUILTINS = frozenset({"list", "tuple", "sorted", "reversed"})
-READ_BUILTINS = HOST_BUILTINS | SEQ_BUILTINS | {"range", "iter"}  # the builtins whose results the kinds below read
+READ_BUILTINS = HOST_BUILTINS | SEQ_BUILTINS | {"range", "iter", "dict"}  # the builtins whose results the kinds below read
 # Tensor methods whose result is host data, whatever the receiver.
 HOST_RESULT_METHODS = {"tolist": HOST_SEQ, "item": HOST, "numpy": NDARRAY, "cpu": CPU_TENSOR,
                        "pin_memory": CPU_TENSOR}
@@ -1683,11 +1683,16 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         values = value.values if isinstance(value, ast.Dict) else [value.value]
         kinds = [again(v) if v is not None else UNKNOWN for v in values]  # `**other` (None) is anything
         keys = [ast_literal(k) for k in value.keys] if isinstance(value, ast.Dict) else [NOT_LITERAL]
-        form = dict_form(keys, kinds, lambda k: k == CPU_TENSOR, lambda k: k != UNKNOWN)
-        if form is DictForm.HOST_TENSORS:
-            return CPU_DICT
-        return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
+        return _dict_kind(keys, kinds)
     return UNKNOWN
+
+
+def _dict_kind(keys: list[object], kinds: list[IKind]) -> IKind:
+    """A dict display's kind from its keys' literals and its values' kinds (`{..}` and `dict(k=v, ..)` alike)."""
+    form = dict_form(keys, kinds, lambda k: k == CPU_TENSOR, lambda k: k != UNKNOWN)
+    if form is DictForm.HOST_TENSORS:
+        return CPU_DICT
+    return keyed(list(zip(keys, kinds))) if form is DictForm.KEYED else UNKNOWN  # type: ignore[arg-type]
 
 
 # the fields of torch's (values, indices) pairs (`torch.return_types.topk`, `.max`, ...), by item
@@ -2193,6 +2198,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return HOST
     if qual == "range":
         return HOST_SEQ
+    if qual == "dict" and value.keywords and not value.args and all(kw.arg for kw in value.keywords):
+        # `dict(total=loss, fac=torch.tensor(f))` is the display `{"total": loss, "fac": ..}`, key by key (pairs, a
+        # mapping or a `**other` spread may hold any key: unknown)
+        return _dict_kind([kw.arg for kw in value.keywords], [again(kw.value) for kw in value.keywords])
     if qual == "functools.partial" and value.args and not isinstance(value.args[0], ast.Starred):
         # `partial(agent, training=False)` of a project object: calling it calls that object
         inner = again(value.args[0])

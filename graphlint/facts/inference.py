@@ -890,6 +890,10 @@ class Inference:
             return EMPTY_DICT  # `d = {}` is filled later (`d[k] = v`)
         keys = [cst_literal(el.key) if isinstance(el, cst.DictElement) else NOT_LITERAL for el in node.elements]
         vals = [self(el.value) if isinstance(el, cst.DictElement) else UNKNOWN for el in node.elements]  # `**other`
+        return self._dict_display(keys, vals)
+
+    def _dict_display(self, keys: list[object], vals: list[Val]) -> Val:
+        """A dict display's value from its keys' literals and its values (`{..}` and `dict(k=v, ..)` alike)."""
         form = dict_form(keys, vals, lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
         if form is DictForm.HOST_TENSORS:
             return CPU_DICT
@@ -2347,6 +2351,11 @@ class Inference:
         return None
 
     def _builtin_call(self, qual: str, node: cst.Call) -> Val | None:
+        if qual == "dict" and node.args and all(a.keyword is not None and not a.star for a in node.args):
+            # `dict(total=loss, fac=torch.tensor(f))` is the display `{"total": loss, "fac": ..}`, key by key (a
+            # positional mapping or pairs, or a `**other` spread, may hold any key: unknown)
+            return self._dict_display([a.keyword.value for a in node.args],  # type: ignore[union-attr]
+                                      [self(a.value) for a in node.args])
         args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
         if host_result_call(qual):
             return HOST

@@ -1459,15 +1459,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             first in s.imports or first in s.functions or first in s.classes or first in s.aliases
             or first in s.registries or self._star_source(mod, first))
 
-    def returned_defs(self, maker: FunctionInfo) -> list[FunctionInfo]:
-        """The defs nested in `maker` that it returns (`return _grid_constructor`): what a call of its result runs."""
-        return [fn for ref in maker.makes if (fn := self.function_by_dotted(ref)) is not None
-                and fn.parent_key == maker.key]
+    def returned_defs(self, maker: FunctionInfo, depth: int = 0) -> list[FunctionInfo]:
+        """The defs nested in `maker` that it returns (`return _grid_constructor`): what a call of its result runs.
+        A relay's too: `return sampling_fn` with the local bound to another project factory's call in each arm of an
+        `if` (`_made_refs`), or `return get_pc_sampler(..)`, returns what those return, up to MAX_SETTLE_DEPTH."""
+        own = [fn for ref in maker.makes if (fn := self.function_by_dotted(ref)) is not None
+               and fn.parent_key == maker.key]
+        if depth >= MAX_SETTLE_DEPTH:
+            return own
+        relayed = [fn for ref in maker.makes for made in self._made_refs(maker, ref) if made.endswith("()")
+                   and (inner := self.function_by_dotted(made[:-2])) is not None and inner.key != maker.key
+                   for fn in self.returned_defs(inner, depth + 1)]
+        return [*own, *relayed]
 
     def _made_by(self, fn: FunctionInfo) -> list[str]:
         """Dotted names a factory returns: its `return` values, else the class its annotation names
         together with that class's project subclasses."""
-        refs = [self._made_ref(fn, ref) for ref in fn.makes]
+        refs = [made for ref in fn.makes for made in self._made_refs(fn, ref)]
         if bounded := self._typevar_classes(fn):  # `-> Optional[B]`: declared, whatever the body returns
             return bounded + refs
         if refs and (not fn.returns_class or any(
@@ -1478,6 +1486,17 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if base is not None:
                 return [f"{c.module}.{c.qualname}" for c in self.subclasses(base)]
         return []
+
+    def _made_refs(self, fn: FunctionInfo, ref: str) -> list[str]:
+        """`_made_ref`, and for `return runner` with the local bound to a different project call in each arm of an
+        `if` (score_sde's `get_sampling_fn`: `sampling_fn = get_ode_sampler(..)` or `get_pc_sampler(..)`), what each
+        of those calls returns: the caller may run either. Any arm that binds something else keeps the local's name
+        (nothing the index resolves)."""
+        if isinstance(fn.returns, Join) and ref == f"{fn.module}.{ref.rpartition('.')[2]}" \
+                and not self._binds(fn.module, ref.rpartition(".")[2]) \
+                and all(isinstance(p, Returned) and p.item is None and not p.receiver for p in fn.returns.parts):
+            return list(dict.fromkeys(f"{p.callee}()" for p in fn.returns.parts if isinstance(p, Returned)))
+        return [self._made_ref(fn, ref)]
 
     def _made_ref(self, fn: FunctionInfo, ref: str) -> str:
         """A `makes` entry as a dotted name: `return cls(...)` in a classmethod builds its own class (the class
@@ -1916,7 +1935,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             found += annotated + (self._passed_past_annotation(cls, name, annotated) if annotated else [])
             if found:
                 return found
-        return self.foreign_classes(cls, name) or self._stored_param_classes(cls, name)
+        return self.foreign_classes(cls, name) or self._stored_param_classes(cls, name) \
+            or self._arm_classes(cls, name)
+
+    def _arm_classes(self, cls: ClassInfo, name: str) -> list[tuple[ClassInfo, str]]:
+        """The module classes a method builds into `self.name` in one arm beside a store the index does not type
+        (`ClassInfo.arm_modules`; taming's `init_cond_stage_from_ckpt`: `SOSProvider(..)`, the first stage's model
+        or `instantiate_from_config(config)`): a call through the field runs one of them in that arm. Read only where
+        nothing else types the field."""
+        return [(held, f"self.{name}: {held.qualname} in one arm") for c in self.mro(cls)
+                for ref in c.arm_modules.get(name, ()) if (held := self.class_by_dotted(ref)) is not None]
 
     def _passed_past_annotation(self, cls: ClassInfo, name: str, annotated: list[tuple[ClassInfo, str]]
                                 ) -> list[tuple[ClassInfo, str]]:
@@ -2041,7 +2069,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             out = self._subclass_callables(cls, name)
         if not out:  # `self.model.ctl = Controller()` in another class's method; `self.model = model`, a parameter
             out = [(fn, _join(how, h)) for target, how in self.foreign_classes(cls, name)
-                   or self._stored_param_classes(cls, name)
+                   or self._stored_param_classes(cls, name) or self._arm_classes(cls, name)
                    for fn, h in (self._member_call(target, meth) if meth else [(f, "") for f in self._call_target(target)])]
         if not out and meth is not None and "[" not in element and not self._model_side(cls) \
                 and not self._known_attr(cls, name):

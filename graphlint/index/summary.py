@@ -417,6 +417,10 @@ class ClassInfo:
     attr_registries: dict[str, list[str]] = field(default_factory=dict)
     # attribute -> the other module classes `__init__` assigns it in other branches (`attrs` holds the last)
     alt_modules: dict[str, list[str]] = field(default_factory=dict)
+    # attribute -> the module classes a method other than `__init__` builds into it in one arm where another store
+    # is untyped (`self.cond = SOSProvider(..)` beside `self.cond = instantiate_from_config(cfg)`): what a call
+    # through the field runs where nothing else types it (`ProjectIndex.attr_classes`)
+    arm_modules: dict[str, list[str]] = field(default_factory=dict)
     # attributes `__init__` also stores something the index does not type (`self.proj = dist.get_projection(..)` in
     # the other arm of `self.proj = nn.Linear(..)`): no layer's output follows its input there (`_layer_of`)
     untyped_stores: set[str] = field(default_factory=set)
@@ -1626,6 +1630,11 @@ class _Indexer(ast.NodeVisitor):
                     if target.attr not in cls.factories and target.attr not in cls.callables:
                         cls.attrs[target.attr] = kind
                         self.lazy_attrs.add(lazy)
+                    elif kind.modules and kind.modules[0] not in cls.arm_modules.get(target.attr, ()):
+                        # `if c: self.cond = SOSProvider(..) else: self.cond = instantiate_from_config(cfg)`: the
+                        # class one arm builds is one of the field's objects beside the untyped store (whichever
+                        # of the two `statements` meets first)
+                        cls.arm_modules.setdefault(target.attr, []).append(kind.modules[0])
                 elif kind == TENSOR_HELD and lazy not in self.lazy_mixed:
                     # `self.lens = None` in `__init__`, `self.lens = torch.zeros(n, device=d)` in `setup_caches`: a
                     # tensor, as if `__init__` had built it (a plain class's host tensors are refined by CallFacts)

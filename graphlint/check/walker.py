@@ -19,7 +19,7 @@ from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, H
 from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
-    Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, rewritten_items, bind_targets,
+    Inference, annotated_binding, annotation_val, bind_items, element_of, bind_loop_targets, rewritten_items, bind_targets,
     filled_defaults, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
     reduced_params, remember_test, untensored_params,
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
@@ -1469,6 +1469,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                     typed = True
         if len(targets) == 1 and (spread := spread_return(call, targets[0])) is not None:
             return spread
+        if len(targets) == 1 and targets[0].yields_items:
+            return passed_items(call, targets[0])
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)
@@ -1595,6 +1597,17 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if placed is not None and (placed.kind is not Kind.TENSOR or items[i] == UNKNOWN):
                 items[i], changed = placed, True
         return val._replace(items=tuple(items)) if changed else val
+
+    def passed_items(call: cst.Call, fn: FunctionInfo) -> Val | None:
+        """A call of a generator that yields the items of its parameter unchanged (`FunctionInfo.yields_items`:
+        `for samples, targets in logger.log_every(data_loader, 10)`): an iterable of the items of what this call
+        passes there, as iterating that argument yields them; None where the call leaves it out or they are
+        unknown."""
+        passed = arguments_of(call, fn, (fn.yields_items,))
+        if not passed or passed[0] is None:
+            return None
+        item = element_of(inf_ref[0](passed[0]))
+        return Val(Kind.UNKNOWN, elem=item) if item != UNKNOWN else None
 
     def handed_back(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
         """The items of a tuple `fn` returns that are its own parameters handed back as they came

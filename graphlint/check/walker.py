@@ -1684,6 +1684,16 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf.lookup_class = functools.partial(object_val, index)
     inf.flown_field = functools.partial(flown_field, index)
     inf.takes_no_device = functools.partial(takes_no_device, index)
+
+    def collated_loader(collate: cst.BaseExpression) -> Val | None:
+        """What a `DataLoader(.., collate_fn=collate)` made here yields where `collate` names a project function: the
+        index's reading of its batches (`kinds.Collated`), or None where that says nothing."""
+        name = dotted_name(collate)
+        qual = resolve(collate) if function is not None and name and not name.startswith(("self.", "cls.")) else None
+        kind = index.call_facts.settle(ik.Collated(qual), function) if qual and function is not None else ik.UNKNOWN
+        return kind_val(kind) if kind != ik.UNKNOWN else None
+
+    inf.collated_loader = collated_loader
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

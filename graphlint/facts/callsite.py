@@ -2635,7 +2635,15 @@ def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolv
     """Where a function leaves the data it builds, by the calls in its body (nested defs included): "device" where
     one may move or build off the host (`.cuda()`, `.to(x)` of anything but a dtype or the host, `device=` of anything
     but the host, `non_blocking=`), else "pinned" where one may pin (`.pin_memory()`, `pin_memory=`), else "" (what it
-    builds from host inputs stays on the host). A collate function's reading (`kinds.Collated`)."""
+    builds from host inputs stays on the host). The device of an input (`device = tensor_list[0].device`, DETR's
+    `nested_tensor_from_tensor_list`; `device=img.device` of `for img in tensor_list`) places nothing: it is where the
+    input is. A collate function's reading (`kinds.Collated`)."""
+    inputs = {name for name in param_names(func) if name not in ("self", "cls")}
+    for node in ast.walk(func):
+        if isinstance(node, ast.For) and _of_inputs(node.iter, inputs):
+            inputs |= {t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)}
+    located = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign) and _input_device(n.value, inputs)
+               for t in n.targets if isinstance(t, ast.Name)}
     pinned = False
     for node in ast.walk(func):
         if not isinstance(node, ast.Call):
@@ -2644,13 +2652,29 @@ def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolv
         keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
         if meth == "cuda" or "non_blocking" in keywords:
             return "device"
-        if meth == "to" and (node.args or "device" in keywords) and not _to_cpu(node) \
+        device = keywords.get("device", node.args[0] if meth == "to" and node.args else None)
+        if device is not None and (_input_device(device, inputs) or isinstance(device, ast.Name)
+                                   and device.id in located):
+            continue  # built or moved where an input is
+        if meth == "to" and device is not None and not _to_cpu(node) \
                 and not dtype_cast(node, lambda e: resolve(dotted(e) or "")):
             return "device"
         if meth != "to" and "device" in keywords and not names_cpu(ast_literal(keywords["device"])):
             return "device"
         pinned = pinned or meth == "pin_memory" or may_pin(ast_keywords(node, PIN))
     return "pinned" if pinned else ""
+
+
+def _of_inputs(expr: ast.expr, inputs: set[str]) -> bool:
+    """`x`, `x[0]`, `x[i][j]` of an input name `x`."""
+    while isinstance(expr, ast.Subscript):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id in inputs
+
+
+def _input_device(expr: ast.expr, inputs: set[str]) -> bool:
+    """`x.device` / `x[0].device` of an input `x` (`data_placement`): where that input lives."""
+    return isinstance(expr, ast.Attribute) and expr.attr == "device" and _of_inputs(expr.value, inputs)
 
 
 def _to_cpu(call: ast.Call) -> bool:

@@ -44,8 +44,8 @@ COMMON = """
 
 
 def test_a_loader_with_a_project_collate_function_yields_host_batches():
-    """The loader is built in `main` with a project collate function and handed to the training function: each batch
-    is what the collate builds of host samples, so moving its items blocks. Decoys: a collate that pins (moved with
+    """The loader is built in `main` with a project collate function and handed to the training function (or built
+    where it is iterated): each batch is what the collate builds of host samples, so moving its items blocks. Decoys: a collate that pins (moved with
     `non_blocking=True`: no pageable copy) and one that moves its batch to the device."""
     check(COMMON + """
 
@@ -72,11 +72,21 @@ def test_a_loader_with_a_project_collate_function_yields_host_batches():
             opt.step()
 
 
+    def train_here(model, dataset, opt, device):
+        for samples, targets in DataLoader(dataset, collate_fn=collate_fn):
+            model(samples.to(device)).sum().backward()  # <- GL131
+            opt.step()
+        for samples, targets in DataLoader(dataset, collate_fn=moving_collate):
+            model(samples.to(device)).sum().backward()
+            opt.step()
+
+
     def main():
         device = torch.device("cuda")
         model = Net().to(device)
         opt = torch.optim.SGD(model.parameters(), lr=0.1)
         for epoch in range(3):
+            train_here(model, list(range(8)), opt, device)
             train_one_epoch(model, DataLoader(list(range(8)), collate_fn=collate_fn, num_workers=2), opt, device)
             train_pinned(model, DataLoader(list(range(8)), collate_fn=pinned_collate), opt, device)
             train_moved(model, DataLoader(list(range(8)), collate_fn=moving_collate), opt, device)

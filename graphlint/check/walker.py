@@ -19,7 +19,7 @@ from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, H
 from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
-    Inference, annotated_binding, annotation_val, bind_items, bind_loop_targets, rewritten_items, bind_targets,
+    Inference, annotated_binding, annotation_val, bind_items, element_of, bind_loop_targets, rewritten_items, bind_targets,
     filled_defaults, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
     reduced_params, remember_test, untensored_params,
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
@@ -1547,6 +1547,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                     typed = True
         if len(targets) == 1 and (spread := spread_return(call, targets[0])) is not None:
             return spread
+        if len(targets) == 1 and targets[0].yields_items:
+            return passed_items(call, targets[0])
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)
@@ -1676,6 +1678,17 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 items[i], changed = placed, True
         return val._replace(items=tuple(items)) if changed else val
 
+    def passed_items(call: cst.Call, fn: FunctionInfo) -> Val | None:
+        """A call of a generator that yields the items of its parameter unchanged (`FunctionInfo.yields_items`:
+        `for samples, targets in logger.log_every(data_loader, 10)`): an iterable of the items of what this call
+        passes there, as iterating that argument yields them; None where the call leaves it out or they are
+        unknown."""
+        passed = arguments_of(call, fn, (fn.yields_items,))
+        if not passed or passed[0] is None:
+            return None
+        item = element_of(inf_ref[0](passed[0]))
+        return Val(Kind.UNKNOWN, elem=item) if item != UNKNOWN else None
+
     def handed_back(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
         """The items of a tuple `fn` returns that are its own parameters handed back as they came
         (`FunctionInfo.item_params`): each is what this call passes for it, whatever it is (`model, opt, scaler, epoch
@@ -1774,6 +1787,16 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf.flown_field = functools.partial(flown_field, index)
     inf.takes_no_device = functools.partial(takes_no_device, index)
     inf.module_class = functools.partial(module_class, index)
+
+    def collated_loader(collate: cst.BaseExpression) -> Val | None:
+        """What a `DataLoader(.., collate_fn=collate)` made here yields where `collate` names a project function: the
+        index's reading of its batches (`kinds.Collated`), or None where that says nothing."""
+        name = dotted_name(collate)
+        qual = resolve(collate) if function is not None and name and not name.startswith(("self.", "cls.")) else None
+        kind = index.call_facts.settle(ik.Collated(qual), function) if qual and function is not None else ik.UNKNOWN
+        return kind_val(kind) if kind != ik.UNKNOWN else None
+
+    inf.collated_loader = collated_loader
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

@@ -34,7 +34,7 @@ from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER,
     HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
-    Batch, Call, Elems, Field, Fwd, HostIf,
+    Batch, Call, Collated, Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -2162,12 +2162,13 @@ NUMPY_OBJECTS = frozenset({"numpy.dtype", "numpy.finfo", "numpy.iinfo", "numpy.r
                            "numpy.random.RandomState", "numpy.random.Generator", "numpy.load"})
 
 
-def _loader_kind(call: ast.Call) -> IKind:
+def _loader_kind(call: ast.Call, resolve: Resolve) -> IKind:
     """What a `DataLoader(...)` call makes (a `**kwargs` spread in may pin): with torch's default collate (`collate_fn`, its
     seventh parameter, left out) a loader of host batches, as `Inference._loader` reads the call in the unit; one of
     pinned host batches where `pin_memory=` may pin (pinned where it can be). `pin_memory=True` with a collate
     function of its own pins too: only host tensors can be pinned, so its batches are host data whatever the
-    function builds. UNKNOWN otherwise."""
+    function builds. With a project collate function named (`collate_fn=utils.collate_fn`), what that function
+    makes of the dataset's samples (`Collated`). UNKNOWN otherwise."""
     if len(call.args) > 6 or any(isinstance(a, ast.Starred) for a in call.args):
         return UNKNOWN  # `*args`, a positional `collate_fn`: not read
     keywords = {kw.arg: kw.value for kw in call.keywords if kw.arg is not None}
@@ -2178,10 +2179,13 @@ def _loader_kind(call: ast.Call) -> IKind:
         return PINNED_LOADER
     if any(kw.arg is None for kw in call.keywords):  # `**loader_kwargs` may pin: a blocking move waits either way
         return PINNED_LOADER if default else UNKNOWN
+    if not (pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False)):
+        return PINNED_LOADER if default else UNKNOWN
     if not default:
-        return UNKNOWN
-    return HOST_LOADER if pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False) \
-        else PINNED_LOADER
+        named = dotted(collate) if isinstance(collate, (ast.Name, ast.Attribute)) else None
+        qual = resolve(named) if named and not named.startswith(("self.", "cls.")) else None
+        return Collated(qual) if qual and records_args(qual) else UNKNOWN
+    return HOST_LOADER
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
@@ -2223,14 +2227,14 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return SUMMARY_WRITER  # `SummaryWriter(log_dir)`: passed or stored, its `add_scalar` reads a tensor value
     if qual in GENERATORS and _host_generator(value, scope) or qual in DEFAULT_GENERATOR_SEEDERS:
         return CPU_GENERATOR  # `torch.Generator("cpu")`, `torch.manual_seed(s)`: passed or stored, on the host
-    if qual in DATA_LOADERS and (loader := _loader_kind(value)) != UNKNOWN:
+    if qual in DATA_LOADERS and (loader := _loader_kind(value, resolve)) != UNKNOWN:
         return loader  # `DataLoader(dataset, batch_size=8)`: host batches (pinned ones with `pin_memory=True`)
     if qual == "iter" and len(value.args) == 1 and not isinstance(value.args[0], ast.Starred):
         # `iter(loader)`: the same batches, one `next` at a time; of a field or a project call's return, a loader where
         # that settles to one (`HostIf`)
         inner = again(value.args[0])
         return inner if inner in (HOST_LOADER, PINNED_LOADER) else host_if(inner) \
-            if isinstance(inner, (*FIELDS, Call)) else UNKNOWN
+            if isinstance(inner, (*FIELDS, Call, Collated)) else UNKNOWN
     made = resolve(dotted(value.func.func) or "") if isinstance(value.func, ast.Call) else None
     if made in TRANSFORM_COMPOSE:
         made = composed(value.func, resolve)  # type: ignore[arg-type]
@@ -2659,6 +2663,52 @@ def moves_to_device(call: ast.Call) -> bool:
     return named_device(name) is Dev.DEVICE
 
 
+def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve) -> str:
+    """Where a function leaves the data it builds, by the calls in its body (nested defs included): "device" where
+    one may move or build off the host (`.cuda()`, `.to(x)` of anything but a dtype or the host, `device=` of anything
+    but the host, `non_blocking=`), else "pinned" where one may pin (`.pin_memory()`, `pin_memory=`), else "" (what it
+    builds from host inputs stays on the host). The device of an input (`device = tensor_list[0].device`, DETR's
+    `nested_tensor_from_tensor_list`; `device=img.device` of `for img in tensor_list`) places nothing: it is where the
+    input is. A collate function's reading (`kinds.Collated`)."""
+    inputs = {name for name in param_names(func) if name not in ("self", "cls")}
+    for node in ast.walk(func):
+        if isinstance(node, ast.For) and _of_inputs(node.iter, inputs):
+            inputs |= {t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)}
+    located = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign) and _input_device(n.value, inputs)
+               for t in n.targets if isinstance(t, ast.Name)}
+    pinned = False
+    for node in ast.walk(func):
+        if not isinstance(node, ast.Call):
+            continue
+        meth = node.func.attr if isinstance(node.func, ast.Attribute) else ""
+        keywords = {kw.arg: kw.value for kw in node.keywords if kw.arg is not None}
+        if meth == "cuda" or "non_blocking" in keywords:
+            return "device"
+        device = keywords.get("device", node.args[0] if meth == "to" and node.args else None)
+        if device is not None and (_input_device(device, inputs) or isinstance(device, ast.Name)
+                                   and device.id in located):
+            continue  # built or moved where an input is
+        if meth == "to" and device is not None and not _to_cpu(node) \
+                and not dtype_cast(node, lambda e: resolve(dotted(e) or "")):
+            return "device"
+        if meth != "to" and "device" in keywords and not names_cpu(ast_literal(keywords["device"])):
+            return "device"
+        pinned = pinned or meth == "pin_memory" or may_pin(ast_keywords(node, PIN))
+    return "pinned" if pinned else ""
+
+
+def _of_inputs(expr: ast.expr, inputs: set[str]) -> bool:
+    """`x`, `x[0]`, `x[i][j]` of an input name `x`."""
+    while isinstance(expr, ast.Subscript):
+        expr = expr.value
+    return isinstance(expr, ast.Name) and expr.id in inputs
+
+
+def _input_device(expr: ast.expr, inputs: set[str]) -> bool:
+    """`x.device` / `x[0].device` of an input `x` (`data_placement`): where that input lives."""
+    return isinstance(expr, ast.Attribute) and expr.attr == "device" and _of_inputs(expr.value, inputs)
+
+
 def _to_cpu(call: ast.Call) -> bool:
     """`.to("cpu")` / `.to(device="cpu")` / `.to(torch.device("cpu"))`."""
     for arg in [*call.args, *(kw.value for kw in call.keywords if kw.arg == "device")]:
@@ -2877,6 +2927,8 @@ def _batch(iterated: ast.expr, kind: IKind, scope: Scope) -> IKind | None:
         return CPU_TENSOR if kind == HOST_LOADER else PINNED_BATCH
     if isinstance(iterated, ast.Name) and _as_passed(iterated, scope):
         return Batch(Fwd(iterated.id))
+    if isinstance(kind, Collated):
+        return Batch(kind)  # a loader through a project collate function: one of its batches, settled with it
     return Batch(kind) if isinstance(kind, Call) and not kind.receiver else None  # (not `d.items()` of an object)
 
 

@@ -24,7 +24,8 @@ from typing import Callable
 
 from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NOT_CPU_METHODS, Scope,
                                       comprehension_scope, cpu_defaults, dtype_cast, named_pair, number_defaults, scope_of)
-from graphlint.facts.inference import CPU_DEVICE, HOST_CONSTANTS, SAME_DEVICE_JOINS, host_result_call
+from graphlint.facts.inference import (CPU_DEVICE, HOST_CONSTANTS, PASSTHROUGH_ITERABLES, SAME_DEVICE_JOINS,
+                                       host_result_call)
 from graphlint.facts.literals import names_cpu
 from graphlint.facts.names import dotted, is_none
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -206,6 +207,54 @@ def item_params(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef) -> t
         kept = name in scope.params and name not in ("self", "cls") and name not in scope.binds and name not in placed
         out.append(name if kept else "")
     return tuple(out) if any(out) else ()
+
+
+def yielded_param(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve) -> str:
+    """The parameter a generator yields the items of unchanged, or "": every `yield` of its own body is `yield obj` of
+    the target of a `for obj in param:` loop around it (also `for i, obj in enumerate(param)`, or through a progress
+    bar), as a metric logger's `log_every(self, iterable, ..)` hands out each batch between its timings. Iterating
+    a call of it is iterating what the call passes there. Neither the parameter nor the item is bound another way;
+    a `yield from`, a yield of anything else (`yield obj.to(dev)`, its own values) or a yield outside such a loop
+    makes it no pass-through."""
+    found: set[str] = set()
+
+    def walk(node: ast.AST, items: dict[str, str]) -> bool:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue  # a nested scope's yields are its own
+            if isinstance(child, ast.YieldFrom):
+                return False
+            if isinstance(child, ast.Yield):
+                if not (isinstance(child.value, ast.Name) and child.value.id in items):
+                    return False
+                found.add(items[child.value.id])
+                continue
+            inner = items
+            if isinstance(child, ast.For) and (passed := _passed_items(child, scope, resolve)) is not None:
+                inner = {**items, passed[0]: passed[1]}
+            if not walk(child, inner):
+                return False
+        return True
+
+    if not walk(func, {}) or len(found) != 1:
+        return ""
+    return found.pop()
+
+
+def _passed_items(loop: ast.For, scope: Scope, resolve: Resolve) -> tuple[str, str] | None:
+    """(item name, parameter) of `for obj in param` / `for i, obj in enumerate(param)` / `for obj in tqdm(param)`
+    over a parameter the body never rebinds, with an item bound by that loop only; None otherwise."""
+    it, target = loop.iter, loop.target
+    wrapper = resolve(dotted(it.func) or "") if isinstance(it, ast.Call) else None
+    if isinstance(it, ast.Call) and dotted(it.func) == "enumerate" and isinstance(target, ast.Tuple) \
+            and len(target.elts) == 2:
+        it, target = it.args[0] if len(it.args) == 1 else it, target.elts[1]
+    elif isinstance(it, ast.Call) and wrapper in PASSTHROUGH_ITERABLES and it.args:
+        it = it.args[0]
+    if not (isinstance(it, ast.Name) and isinstance(target, ast.Name)) or it.id not in scope.params \
+            or it.id in ("self", "cls") or it.id in scope.binds or len(scope.binds.get(target.id, ())) > 1:
+        return None
+    return target.id, it.id
 
 
 def _item_device(item: ast.expr, scope: Scope, resolve: Resolve, layer: Layer) -> Params | None:

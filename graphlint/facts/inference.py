@@ -492,6 +492,9 @@ class Inference:
         # whether this dotted name is a project nn.Module class (`ProjectIndex.is_nn_module`): `m = Wrap(enc)` holds
         # one of its instances, wherever its weights are (`_placed_instance`)
         self.module_class: Callable[[str], bool] | None = None
+        # what a `DataLoader(.., collate_fn=f)` yields where `f` names a project function (`kinds.Collated`, read by
+        # the index), or None
+        self.collated_loader: Callable[[cst.BaseExpression], Val | None] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -1597,8 +1600,9 @@ class Inference:
 
     def _loader(self, node: cst.Call) -> Val:
         """`DataLoader(dataset, ...)`: an iterable of batches. Without `collate_fn=`, torch's default collate stacks the
-        samples into host tensors (dicts and tuples of them); with one, a batch is what it returns (a project function,
-        or a lambda calling one). Unknown where the collate function is not read."""
+        samples into host tensors (dicts and tuples of them); with a project function, what the index reads its batches
+        as (`collated_loader`: host data unless it moves or pins them), else what it returns (a lambda calling one).
+        Unknown where the collate function is not read."""
         if any(arg.star == "*" for arg in node.args) or len([a for a in node.args if a.keyword is None]) > 6:
             return UNKNOWN  # positional `collate_fn` (7th) or spread positionals: not read
         collate = self._has_kw(node, "collate_fn")
@@ -1609,7 +1613,10 @@ class Inference:
         fn = collate.value
         call = fn.body if isinstance(fn, cst.Lambda) and isinstance(fn.body, cst.Call) else \
             cst.Call(func=fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
-        batch = self(call) if call is not None else UNKNOWN
+        collated = self.collated_loader(fn) if self.collated_loader is not None and isinstance(
+            fn, (cst.Name, cst.Attribute)) else None
+        # a named project collate reads as the index reads it (host samples in, host batches out), else its return
+        batch = collated.elem or UNKNOWN if collated is not None else self(call) if call is not None else UNKNOWN
         if pinned:  # the loader pins every tensor of a batch: tracked for a plain host tensor only
             batch = batch._replace(pinned=True) if batch.kind is Kind.CPU_TENSOR else UNKNOWN
         return UNKNOWN if batch == UNKNOWN else Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=batch)

@@ -181,6 +181,15 @@ class Keyed(_Named):
     tag = "keyed"
 
 
+class Collated(_Named):
+    """A `DataLoader(.., collate_fn=f)` whose collate function is the project's `f` (`name`: its dotted name): a loader
+    of host batches where `f` neither moves nor pins what it builds (the samples a loader hands its collate are the
+    dataset's, host data), one of pinned batches where it pins, else unknown (`CallFacts._collated`)."""
+
+    __slots__ = ()
+    tag = "collated"
+
+
 class Obj(_Named):
     """An instance of the class `name`, named in the function's own module (`-> Meta`), resolved at the call
     site."""
@@ -305,7 +314,7 @@ class Prior:
 
 
 IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
-              Inst, Passes, Keyed]
+              Inst, Passes, Keyed, Collated]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -326,7 +335,8 @@ DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, PINNED_LOADER, PINNED_BATCH, ORT_SESSION, GRAD_SCALER,
                              CPU_GENERATOR, SUMMARY_WRITER})
 # kinds only the whole index settles
-DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed)
+DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed,
+            Collated)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
 
@@ -389,7 +399,7 @@ def join_of(kinds: set[IKind]) -> Join:
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
                           Field: "field", HostIf: "hostif", Batch: "batch", Arith: "arith", Mask: "mask", Elems: "elems", Moved: "moved",
                           Prior: "prior", Fwd: "fwd", OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes",
-                          Keyed: "keyed"}
+                          Keyed: "keyed", Collated: "collated"}
 _BASES = {b.value: b for b in Base}
 
 
@@ -446,7 +456,7 @@ def from_plain(data: Any) -> IKind:
             and type(rest[2]) is bool:
         return Call(rest[0], rest[1], rest[2])
     named = {"self": SelfField, "field": Field, "fwd": Fwd, "onparam": OnParam, "object": Obj, "inst": Inst,
-             "passes": Passes, "keyed": Keyed}.get(tag)
+             "passes": Passes, "keyed": Keyed, "collated": Collated}.get(tag)
     if named is not None and len(rest) == 1 and type(rest[0]) is str:
         if named is Passes and not rest[0].partition(":")[0].isdigit():
             raise ValueError("not a kind")

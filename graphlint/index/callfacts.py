@@ -14,7 +14,7 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, NDARRAY, TENSOR,
-    UNKNOWN, Arith, Base, Batch, Call, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
+    UNKNOWN, Arith, Base, Batch, Call, Collated, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
     OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
@@ -100,6 +100,7 @@ HOST_PATH_KINDS = frozenset({CPU_TENSOR, PINNED_BATCH})  # (a pinned loader batc
 MAX_HOST_PATH_CALLS = 4  # calls of one host path (origin caller, the callers that pass the value on, the callee)
 MAX_HOST_PATHS = 2  # host paths kept per parameter: each is one more walk of the callee
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
+MAX_PLACEMENT_DEPTH = 2  # calls `_placement` follows from a collate function into the helpers that build its batch
 TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
 # ... and `super(Cls, self)`, which names its class to find the next one in the MRO (torchdiffeq's
 # `super(RKAdaptiveStepsizeODESolver, self).__init__(..)`): no construction the index cannot see
@@ -1038,6 +1039,8 @@ class CallFacts:
             return inner if inner in (CPU_TENSOR, HOST_LOADER, PINNED_LOADER, CYCLE) else UNKNOWN
         if isinstance(kind, Batch):  # `for batch in loader` of a deferred loader: one of its host batches
             return _batch_of(self.settle(kind.inner, caller, depth, calls))
+        if isinstance(kind, Collated):  # `DataLoader(ds, collate_fn=f)`: what `f` makes of the dataset's samples
+            return self._collated(kind.name, caller)
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
             return elements_list(self.settle(kind.inner, caller, depth, calls))
         if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
@@ -1101,6 +1104,27 @@ class CallFacts:
         else:
             return UNKNOWN
         return item_key(returns, kind.item) if kind.item is not None else returns
+
+    def _collated(self, collate: str, caller: "FunctionInfo") -> IKind:
+        """A loader whose batches a project collate function `collate` builds (`kinds.Collated`): the samples it is
+        handed are a dataset's, host data, so what it builds of them is too, a loader of host batches, unless it may
+        move or build off the host (then unknown) or pin (a pinning loader); unknown where no project function is
+        the collate."""
+        targets = self.index.call_edges(caller, caller.module, collate)
+        placed = {self._placement(t) for t, _how in targets}
+        if not targets or "device" in placed or any(t.qualname.endswith("__init__") for t, _how in targets):
+            return UNKNOWN  # (`collate_fn=Collator`: each batch an instance of the class)
+        return PINNED_LOADER if "pinned" in placed else HOST_LOADER
+
+    def _placement(self, fn: "FunctionInfo", depth: int = 0) -> str:
+        """Where `fn` leaves what it builds (`FunctionInfo.placement`), with the project functions it calls, to
+        MAX_PLACEMENT_DEPTH calls (F5-TTS's collate builds its mels in a helper that moves each sample): "device"
+        where one may move off the host, else "pinned" where one may pin, else ""."""
+        found = {fn.placement}
+        if depth < MAX_PLACEMENT_DEPTH and "device" not in found:
+            found |= {self._placement(t, depth + 1) for callee, _line in fn.calls
+                      for t, _how in self.index.call_edges(fn, fn.module, callee)}
+        return "device" if "device" in found else "pinned" if "pinned" in found else ""
 
     def direct(self, kind: IKind, depth: int = 0, owner: "FunctionInfo | None" = None) -> IKind:
         """A project function's return kind with the module-level functions it returns the result of read through

@@ -29,7 +29,8 @@ from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
     moves_tensor_type, validation_turned_off,
 )
-from graphlint.facts.follows import PLACING_METHODS, Helpers, Layer, follows, is_torch_layer, item_follows, item_params
+from graphlint.facts.follows import (PLACING_METHODS, Helpers, Layer, follows, is_torch_layer, item_follows,
+                                     item_params, yielded_param)
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
@@ -45,6 +46,7 @@ from graphlint.index.frameworks import (AUDIO_STREAMS, GRADIO_APPS, GRADIO_LISTE
 from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
+    data_placement,
     escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
     keyword_only, literal_value, moves_to_device, none_arguments, none_defaults, number_defaults, param_names,
     records_args,
@@ -320,6 +322,12 @@ class FunctionInfo:
     # the item is a local built by a call of `callee` and then moved by `m.to(device)` / `m = m.to(device)` /
     # `m.cuda()` ("cuda"), `device` a parameter; "" for any other item; () when none is (`_placed_returns`)
     placed_returns: tuple[str, ...] = ()
+    # a generator that yields the items of this parameter unchanged (`for obj in iterable: ..; yield obj`): iterating
+    # a call of it is iterating what the call passes there (`facts.follows.yielded_param`)
+    yields_items: str = ""
+    # where the data it builds may end up (`callsite.data_placement`): "device", "pinned" or "" (host inputs stay on
+    # the host): what a `DataLoader(.., collate_fn=<it>)` yields (`kinds.Collated`)
+    placement: str = ""
     number_defaults: tuple[str, ...] = ()  # parameters whose default is a Python number: left out, host data
     cpu_defaults: tuple[str, ...] = ()  # parameters whose default names the host device (`device="cpu"`)
     # the rank of the tensor every `return` builds with a torch factory whose shape the code shows
@@ -1184,6 +1192,7 @@ class _Indexer(ast.NodeVisitor):
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve, _layer_of(cls), self._helpers()),
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)), item_params=item_params(scope, node),
+            yields_items=yielded_param(scope, node, self.resolve), placement=data_placement(node, self.resolve),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),

@@ -1,0 +1,161 @@
+"""A `DataLoader(.., collate_fn=f)` of a project collate function (`kinds.Collated`, `CallFacts._collated`): what
+`f` makes of the dataset's host samples, a loader of host batches (the device of an input places nothing);
+of pinned ones where `f` pins; unknown where it, or a project helper it calls, may move them off the host, or where
+the collate is no project function (a library collator, a class). And a generator that yields its parameter's
+items unchanged (`FunctionInfo.yields_items`), through `enumerate` or a progress bar too; not one that yields
+anything else."""
+
+from __future__ import annotations
+
+from index_projects import project_index
+
+from graphlint.facts.kinds import HOST_LOADER, PINNED_LOADER, UNKNOWN
+
+UTILS = """
+import torch
+
+
+def collate_fn(batch):
+    batch = list(zip(*batch))
+    batch[0] = padded(batch[0])
+    return tuple(batch)
+
+
+def padded(tensor_list):
+    device = tensor_list[0].device
+    out = torch.zeros((len(tensor_list), 4), device=device)
+    for img, pad in zip(tensor_list, out):
+        pad[: img.shape[0]].copy_(img)
+    return out
+
+
+def to_mel(samples):
+    return torch.stack([s.cuda() for s in samples])
+
+
+def helper_moved(batch):
+    xs, ys = zip(*batch)
+    return to_mel(xs), torch.tensor(ys)
+
+
+def pinned(batch):
+    return torch.stack(batch).pin_memory()
+
+
+def moved(batch, device="cuda"):
+    return torch.stack(batch).to(device)
+
+
+def cast(batch):
+    return torch.stack(batch).to(torch.float16)
+
+
+class Collator:
+    def __init__(self, pad=0):
+        self.pad = pad
+
+    def __call__(self, batch):
+        return torch.stack(batch)
+"""
+
+TRAIN = """
+from torch.utils.data import DataLoader
+from transformers import DataCollatorWithPadding
+from pkg import utils
+
+
+def train(loader):
+    for batch in loader:
+        pass
+
+
+def train_pinned(loader):
+    pass
+
+
+def train_moved(loader):
+    pass
+
+
+def train_cast(loader):
+    pass
+
+
+def train_library(loader):
+    pass
+
+
+def train_class(loader):
+    pass
+
+
+def train_helper_moved(loader):
+    pass
+
+
+def main(ds, tok):
+    train(DataLoader(ds, batch_size=2, collate_fn=utils.collate_fn))
+    train_pinned(DataLoader(ds, collate_fn=utils.pinned))
+    train_moved(DataLoader(ds, collate_fn=utils.moved))
+    train_cast(DataLoader(ds, collate_fn=utils.cast))
+    train_library(DataLoader(ds, collate_fn=DataCollatorWithPadding(tok)))
+    train_class(DataLoader(ds, collate_fn=utils.Collator))
+    train_helper_moved(DataLoader(ds, collate_fn=utils.helper_moved))
+"""
+
+
+def test_a_project_collate_function_makes_host_batches_unless_it_moves_them() -> None:
+    index = project_index({"pkg.__init__": "", "pkg.utils": UTILS, "pkg.train": TRAIN})
+    passed = {name: index.call_facts.params(index.functions[f"pkg.train:{name}"]).get("loader", UNKNOWN)
+              for name in ("train", "train_pinned", "train_moved", "train_cast", "train_library", "train_class", "train_helper_moved")}
+    assert passed == {"train": HOST_LOADER, "train_pinned": PINNED_LOADER, "train_moved": UNKNOWN,
+                      "train_cast": HOST_LOADER, "train_library": UNKNOWN, "train_class": UNKNOWN, "train_helper_moved": UNKNOWN}
+
+
+GENERATORS = """
+from tqdm import tqdm
+
+
+class Logger:
+    def log_every(self, iterable, print_freq, header=None):
+        for obj in iterable:
+            yield obj
+
+
+def numbered(iterable):
+    for i, obj in enumerate(iterable):
+        yield obj
+
+
+def shown(iterable):
+    for obj in tqdm(iterable):
+        yield obj
+
+
+def moved(iterable, dev):
+    for obj in iterable:
+        yield obj.to(dev, non_blocking=True)
+
+
+def rebound(iterable):
+    for obj in iterable:
+        obj = obj[0]
+        yield obj
+
+
+def mixed(iterable):
+    for obj in iterable:
+        yield obj
+    yield None
+
+
+def delegated(iterable):
+    yield from iterable
+"""
+
+
+def test_a_generator_yielding_its_parameters_items_is_a_pass_through() -> None:
+    index = project_index({"pkg.__init__": "", "pkg.gen": GENERATORS})
+    found = {f.qualname: f.yields_items for f in index.functions.values()}
+    assert found == {"Logger.log_every": "iterable", "numbered": "iterable", "shown": "iterable", "moved": "",
+                     "rebound": "", "mixed": "", "delegated": ""}

@@ -1,0 +1,163 @@
+"""A loader's batches through a project collate function and a pass-through generator (crenel note F-4, DETR's
+`engine.py`): `DataLoader(ds, collate_fn=utils.collate_fn)` built in `main` and handed to the training function
+yields what the collate builds of the dataset's samples, host data (`kinds.Collated`); `for samples, targets in
+metric_logger.log_every(data_loader, 10, header)` iterates a generator that yields its parameter's items unchanged
+(`follows.yielded_param`), so it yields the loader's batches. Decoys: a collate function that pins (its batches
+moved with `non_blocking=True`), one that moves to the device, a generator yielding moved items, and generators
+yielding values of their own."""
+
+from __future__ import annotations
+
+from snippets import check
+
+COMMON = """
+    import time
+    import torch
+    from torch import nn
+    from torch.utils.data import DataLoader
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.l(x)
+
+
+    def collate_fn(batch):
+        batch = list(zip(*batch))
+        batch[0] = torch.stack(batch[0])
+        return tuple(batch)
+
+
+    def pinned_collate(batch):
+        xs, ys = zip(*batch)
+        return torch.stack(xs).pin_memory(), torch.stack(ys).pin_memory()
+
+
+    def moving_collate(batch):
+        xs, ys = zip(*batch)
+        return torch.stack(xs).cuda(), torch.stack(ys).cuda()
+"""
+
+
+def test_a_loader_with_a_project_collate_function_yields_host_batches():
+    """The loader is built in `main` with a project collate function and handed to the training function (or built
+    where it is iterated): each batch is what the collate builds of host samples, so moving its items blocks. Decoys: a collate that pins (moved with
+    `non_blocking=True`: no pageable copy) and one that moves its batch to the device."""
+    check(COMMON + """
+
+    def train_one_epoch(model, data_loader, opt, device):
+        for samples, targets in data_loader:
+            samples = samples.to(device)  # <- GL131
+            targets = [{k: v.to(device) for k, v in t.items()} for t in targets]  # <- GL131
+            loss = model(samples).sum()
+            loss.backward()
+            opt.step()
+
+
+    def train_pinned(model, data_loader, opt, device):
+        for samples, targets in data_loader:
+            loss = model(samples.to(device, non_blocking=True)).sum() + targets.to(device, non_blocking=True).sum()
+            loss.backward()
+            opt.step()
+
+
+    def train_moved(model, data_loader, opt, device):
+        for samples, targets in data_loader:
+            loss = model(samples.to(device)).sum() + targets.to(device).sum()
+            loss.backward()
+            opt.step()
+
+
+    def train_here(model, dataset, opt, device):
+        for samples, targets in DataLoader(dataset, collate_fn=collate_fn):
+            model(samples.to(device)).sum().backward()  # <- GL131
+            opt.step()
+        for samples, targets in DataLoader(dataset, collate_fn=moving_collate):
+            model(samples.to(device)).sum().backward()
+            opt.step()
+
+
+    def main():
+        device = torch.device("cuda")
+        model = Net().to(device)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for epoch in range(3):
+            train_here(model, list(range(8)), opt, device)
+            train_one_epoch(model, DataLoader(list(range(8)), collate_fn=collate_fn, num_workers=2), opt, device)
+            train_pinned(model, DataLoader(list(range(8)), collate_fn=pinned_collate), opt, device)
+            train_moved(model, DataLoader(list(range(8)), collate_fn=moving_collate), opt, device)
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+
+def test_a_generator_yielding_its_parameters_items_yields_the_loaders_batches():
+    """`log_every(self, iterable, ..)` yields each item of what it is handed between its timings (a metric logger):
+    iterating it is iterating the loader. Decoys: a prefetcher yielding `obj.to(dev, non_blocking=True)` (moved
+    items), a generator yielding slices it makes of its parameter, and one yielding values of its own."""
+    check(COMMON + """
+
+    class Logger:
+        def log_every(self, iterable, print_freq, header=None):
+            i = 0
+            end = time.time()
+            for obj in iterable:
+                yield obj
+                if i % print_freq == 0:
+                    print(header, i, time.time() - end)
+                i += 1
+
+
+    def prefetch(iterable, dev):
+        for obj in iterable:
+            yield [o.to(dev, non_blocking=True) for o in obj]
+
+
+    def chunks(iterable):
+        for obj in iterable:
+            yield obj[:2]
+
+
+    def own(n):
+        for i in range(n):
+            yield torch.zeros(2, 4, device="cuda"), torch.zeros(2, device="cuda")
+
+
+    def train_one_epoch(model, data_loader, opt, device):
+        ml = Logger()
+        for samples, targets in ml.log_every(data_loader, 10, "h"):
+            samples = samples.to(device)  # <- GL131
+            loss = model(samples).sum() + targets.to(device).sum()  # <- GL131
+            loss.backward()
+            opt.step()
+        for i, (samples, targets) in enumerate(ml.log_every(data_loader, 10)):
+            loss = model(samples.to(device)).sum()  # <- GL131
+            loss.backward()
+        for samples, targets in prefetch(data_loader, device):
+            loss = model(samples.to(device)).sum()
+            loss.backward()
+        for samples, targets in chunks(data_loader):
+            loss = model(samples.to(device)).sum()
+            loss.backward()
+        for samples, targets in own(4):
+            loss = model(samples.to(device)).sum()
+            loss.backward()
+
+
+    def main():
+        device = torch.device("cuda")
+        model = Net().to(device)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        for epoch in range(3):
+            train_one_epoch(model, DataLoader(list(range(8)), batch_size=2), opt, device)
+
+
+    if __name__ == "__main__":
+        main()
+    """)

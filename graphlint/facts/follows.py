@@ -217,28 +217,24 @@ def yielded_param(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef, re
     a `yield from`, a yield of anything else (`yield obj.to(dev)`, its own values) or a yield outside such a loop
     makes it no pass-through."""
     found: set[str] = set()
-
-    def walk(node: ast.AST, items: dict[str, str]) -> bool:
+    stack: list[tuple[ast.AST, dict[str, str]]] = [(func, {})]
+    while stack:  # a stack, not recursion: a 50,000-term chain is that many nested nodes
+        node, items = stack.pop()
         for child in ast.iter_child_nodes(node):
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
                 continue  # a nested scope's yields are its own
             if isinstance(child, ast.YieldFrom):
-                return False
+                return ""
             if isinstance(child, ast.Yield):
                 if not (isinstance(child.value, ast.Name) and child.value.id in items):
-                    return False
+                    return ""
                 found.add(items[child.value.id])
                 continue
             inner = items
             if isinstance(child, ast.For) and (passed := _passed_items(child, scope, resolve)) is not None:
                 inner = {**items, passed[0]: passed[1]}
-            if not walk(child, inner):
-                return False
-        return True
-
-    if not walk(func, {}) or len(found) != 1:
-        return ""
-    return found.pop()
+            stack.append((child, inner))
+    return found.pop() if len(found) == 1 else ""
 
 
 def _passed_items(loop: ast.For, scope: Scope, resolve: Resolve) -> tuple[str, str] | None:

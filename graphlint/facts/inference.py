@@ -2831,7 +2831,21 @@ def narrowing(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     if test.__class__ is cst.Call and test.func.__class__ is cst.Name and test.func.value == "hasattr" \
             and len(test.args) == 2 and _const_string(test.args[1].value) in TENSOR_ONLY_ATTRS:
         return _tensor_test(inf, test.args[0].value)
+    if (given := _given_arm(test)) is not None:
+        return _none_arm(inf, test.left, given)  # type: ignore[attr-defined]
     return _device_test(inf, test)
+
+
+def _none_arm(inf: Inference, subject: cst.BaseExpression, given: int) -> Narrowing:
+    """`v is None` / `v is not None` (`given`: `_given_arm`): in the arm where `v` is None it holds no tensor, so
+    `if lengths is not None: lengths = lengths.cpu()` leaves a host tensor or None after the `if`, not a join with the
+    device tensor the parameter's annotation reads. Only a value read as a tensor is narrowed: the arm where `v` is
+    given says nothing, and an untyped value joined with None stays untyped."""
+    found = _subject(inf, subject)
+    if found is None or not found[1].is_tensor:
+        return {}, {}
+    none = {found[0]: HOST}
+    return ({}, none) if given == 0 else (none, {})
 
 
 def _either_off_device(left: dict[str, Val], right: dict[str, Val]) -> dict[str, Val]:

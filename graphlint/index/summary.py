@@ -2649,7 +2649,10 @@ class _Indexer(ast.NodeVisitor):
             self.func_stack[-1].calls.append((wrapped, node.lineno))  # `no_amp(cfg)(sample)(x)` runs `sample(x)`
             self._record_args(node, wrapped, keep_loops=True)
         if callee and self.func_stack and len(self.arm_binds) == len(self.local_binds):
-            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in self._arm_callees(func))
+            arms = self._arm_callees(func)
+            self.func_stack[-1].calls.extend((alt, node.lineno) for alt in arms)
+            for alt in arms:  # each arm's callable is called with these arguments (`fn(x)`, `fn = self._a` in one)
+                self._record_args(node, alt, keep_loops=True)
         if self.func_stack and (picked := self._picked_own_fields(func)):
             self.func_stack[-1].calls.extend((desc, node.lineno) for desc in picked)
             for desc in picked:  # each one is called with these arguments (`loss_map[loss](outputs, targets)`)

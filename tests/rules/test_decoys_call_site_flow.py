@@ -1224,3 +1224,57 @@ def test_decoy_pieces_of_a_host_tensor_reach_the_callee_on_the_host():
     """`[sample_fps(x) for x in points.cpu().split(1, dim=0)]`: a host tensor's pieces are views of it, so
     each is a host tensor in the callee (`example.cpu()` copies nothing), in every form the pieces are taken."""
     assert findings(SPLIT_PIECES.replace("HERE", "cpu")) == {(28, "GL103")}
+
+
+def test_decoy_a_method_an_if_arm_binds_to_a_local_takes_the_calls_host_arguments():
+    """NeMo's CTC decoding: `greedy = self._labels` in one arm of an `if`, `self._logprobs` in the other, then
+    `greedy(preds_cpu[i], lengths[i])` with rows of tensors it copied to the host. The call runs either method, so
+    each takes the call's arguments: both receive CPU rows, whatever their `torch.Tensor` annotation says."""
+    src = """
+        import torch
+
+
+        class Decoder:
+            def decode(self, out: torch.Tensor, lengths: torch.Tensor):
+                out_cpu = out.cpu()
+                lengths = lengths.cpu()
+                if out_cpu.ndim == 2:
+                    greedy = self._labels
+                else:
+                    greedy = self._logprobs
+                return [greedy(out_cpu[i], lengths[i]) for i in range(out_cpu.shape[0])]
+
+            def _labels(self, x: torch.Tensor, n: torch.Tensor):
+                p = x.cpu()
+                return p[:n].tolist()
+
+            def _logprobs(self, x: torch.Tensor, n: torch.Tensor):
+                p = x.cpu()
+                return p[:n].max(dim=-1)[1].tolist()
+    """
+    assert findings(src, scope="all") == {(6, "GL103"), (7, "GL103")}
+
+
+def test_hit_a_method_an_if_arm_binds_to_a_local_takes_the_calls_device_arguments():
+    """The same dispatch with device arguments: each method the arms bind reads a 0-d device tensor as a slice
+    bound (its parameters unannotated, so only the call says what they hold)."""
+    src = """
+        import torch
+
+
+        class Decoder:
+            def decode(self, out: torch.Tensor, fast: bool):
+                lengths = out.sum(dim=-1).long()
+                if fast:
+                    head = self._fast
+                else:
+                    head = self._slow
+                return [head(out[i], lengths[i]) for i in range(out.shape[0])]
+
+            def _fast(self, x, n):
+                return x[:n]
+
+            def _slow(self, x, n):
+                return x[:n] * 2
+    """
+    assert findings(src, scope="all") == {(14, "GL126"), (17, "GL126")}

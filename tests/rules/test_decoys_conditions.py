@@ -376,3 +376,61 @@ def test_a_tensor_compared_with_none_or_a_string_is_a_python_bool():
             return x
     """
     assert findings(src, scope="all") == {(11, "GL110")}
+
+
+def test_decoy_a_none_test_leaves_none_in_its_arm_so_a_host_copy_is_all_the_if_leaves():
+    """NeMo's CTC decoding: `if lengths is not None and isinstance(lengths, torch.Tensor): lengths = lengths.cpu()`
+    (or a bare `is not None` test) leaves a host tensor on one path and None on the other, not the device tensor the
+    `Optional[torch.Tensor]` annotation reads: slicing by its rows reads host memory. `is None` narrows its body."""
+    src = """
+        import torch
+        from typing import Optional
+
+
+        def trim(pred: torch.Tensor, lengths: Optional[torch.Tensor]):
+            pred = pred.cpu()
+            if lengths is not None and isinstance(lengths, torch.Tensor):
+                lengths = lengths.cpu()
+            n = lengths[0] if lengths is not None else None
+            return pred[:n]
+
+
+        def trim2(pred: torch.Tensor, lengths: Optional[torch.Tensor]):
+            pred = pred.cpu()
+            if lengths is not None:
+                lengths = lengths.cpu()
+            return pred[:lengths[0]]
+
+
+        def trim3(pred: torch.Tensor, lengths: Optional[torch.Tensor]):
+            pred = pred.cpu()
+            if lengths is None:
+                lengths = torch.tensor([4])
+            else:
+                lengths = lengths.cpu()
+            return pred[:lengths[0]]
+    """
+    assert findings(src, scope="all") == {(6, "GL103"), (8, "GL103"), (14, "GL103"), (16, "GL103"),
+                                          (21, "GL103"), (25, "GL103")}
+
+
+def test_hit_a_none_test_keeps_the_device_tensor_its_other_arm_holds():
+    """The arm where the value is given says nothing: a device tensor kept (or rebound on the device) there is still
+    one after the `if`, and a value the `is None` arm rebinds on the device is one too."""
+    src = """
+        import torch
+        from typing import Optional
+
+
+        def trim(pred: torch.Tensor, lengths: Optional[torch.Tensor]):
+            if lengths is not None:
+                lengths = lengths * 2
+            return pred[:lengths[0]]
+
+
+        def fill(pred: torch.Tensor, lengths: Optional[torch.Tensor] = None):
+            if lengths is None:
+                lengths = torch.full((4,), 3, device=pred.device)
+            return pred[:lengths[0]]
+    """
+    assert findings(src, scope="all") == {(8, "GL126"), (14, "GL126")}

@@ -31,7 +31,7 @@ from graphlint.facts.inference import (
     JOIN_TORCH, MODULE_SELF_METHODS, SAMPLING, config_path, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
-    ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
+    ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CUDA_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER,
     HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
     Batch, Call, Collated, Elems, Field, Fwd, HostIf,
@@ -142,6 +142,9 @@ class Scope:
     # `torch.set_default_device(d)`: a factory without `device=` there builds on `d` (`_context_device`). The call's
     # name is resolved where it is read; the spans are the function's own (a nested def is its own scope).
     device_spans: list[tuple[int, int, ast.Call]] = field(default_factory=list)
+    # id() of each value the fallback arm of `if (not) torch.cuda.is_available():` assigns (`device = "cpu"`): where a
+    # local's other bindings name an accelerator, the code runs there wherever it can (`_cuda_device`)
+    cuda_fallbacks: set[int] = field(default_factory=set)
     none_params: frozenset[str] = frozenset()  # parameters whose default is None (`none_defaults`)
     none_items: frozenset[str] = frozenset()  # parameters whose default is a tuple of None (`none_item_defaults`)
     # parameters whose default is a Python number, no annotation types and the body never rebinds (`cfg=1.0`): next
@@ -289,6 +292,9 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if isinstance(sub, (ast.For, ast.AsyncFor, ast.While)):
             scope.loops.append((sub.lineno, sub.end_lineno or sub.lineno))
         arms = _host_arms(sub.test) if isinstance(sub, ast.If) else (frozenset(), frozenset())
+        if isinstance(sub, ast.If) and (fallback := _cuda_fallback(sub)) is not None:
+            scope.cuda_fallbacks.update(id(stmt.value) for stmt in fallback
+                                        if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None)
         for name, arm in (("body", arms[0]), ("orelse", arms[1]), ("finalbody", frozenset())):
             block = getattr(sub, name, None)
             if block:
@@ -2756,6 +2762,36 @@ def _cpu_device(device: ast.expr, scope: Scope | None = None) -> bool:
     return names_cpu(ast_literal(device))
 
 
+def _cuda_fallback(test: ast.If) -> list[ast.stmt] | None:
+    """The arm of `if torch.cuda.is_available():` (`if not ...:`) that runs without an accelerator, or None for an `if`
+    on anything else (by the name written)."""
+    negated = isinstance(test.test, ast.UnaryOp) and isinstance(test.test.op, ast.Not)
+    cond = test.test.operand if isinstance(test.test, ast.UnaryOp) and negated else test.test
+    if not (isinstance(cond, ast.Call) and not cond.args and dotted(cond.func) == "torch.cuda.is_available"):
+        return None
+    return test.body if negated else test.orelse
+
+
+def _cuda_device(device: ast.expr, scope: Scope | None = None) -> bool:
+    """A device argument naming an accelerator: `"cuda"`, `"cuda:0"`, `torch.device("cuda", 0)`, `"cuda" if
+    torch.cuda.is_available() else "cpu"`, or a local (not a parameter: its callers decide) whose every binding is one
+    of those or the host device of an `if torch.cuda.is_available():` fallback arm (`Scope.cuda_fallbacks`: where the
+    code runs on an accelerator at all, it runs there)."""
+    if isinstance(device, ast.Call) and dotted(device.func) in ("torch.device", "device") and device.args:
+        device = device.args[0]
+    if isinstance(device, ast.IfExp):
+        test = device.test
+        return isinstance(test, ast.Call) and dotted(test.func) == "torch.cuda.is_available" \
+            and _cuda_device(device.body) and _cpu_device(device.orelse)
+    if isinstance(device, ast.Name) and scope is not None and device.id not in scope.params:
+        binds = scope.binds.get(device.id)
+        return bool(binds) and all(isinstance(b, ast.expr) and (
+            _cuda_device(b) or id(b) in scope.cuda_fallbacks and _cpu_device(b)) for b in binds) \
+            and any(isinstance(b, ast.expr) and _cuda_device(b) for b in binds)
+    literal = ast_literal(device)
+    return isinstance(literal, str) and (literal == "cuda" or literal.startswith("cuda:"))
+
+
 # The keyword a call records for a `**mapping` whose keys the index cannot spell out: `Fwd(name)` for the caller's own
 # `**kwargs` passed on unchanged (its call sites say what it holds), UNKNOWN for anything else (any key, any value)
 SPLAT = "**"
@@ -2969,13 +3005,15 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
             return Fwd(arg.id)  # passed on as the caller received it
         reaching = _reaching(arg.id, call.lineno, scope)
         if reaching is not None and not (_empty_list(reaching) and arg.id in scope.appends):  # `[]`: filled later
-            kind = CPU_DEVICE if _cpu_device(reaching) else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+            kind = CPU_DEVICE if _cpu_device(reaching) else CUDA_DEVICE if _cuda_device(reaching, scope) \
+                else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
             kind = _stored_keys(arg.id, kind, reaching, resolve, scope, memo, call=call)
             kind = _as_list(reaching, kind, resolve, scope, memo)
             return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind
     if isinstance(arg, (ast.BinOp, ast.UnaryOp)) and (passed := _param_arithmetic(arg, resolve, scope, memo)):
         return Arith(next(iter(passed)) if len(passed) == 1 else join_of(passed))
-    kind = CPU_DEVICE if _cpu_device(arg, scope) else expr_kind(arg, resolve, scope, memo=memo)
+    kind = CPU_DEVICE if _cpu_device(arg, scope) else CUDA_DEVICE if _cuda_device(arg, scope) \
+        else expr_kind(arg, resolve, scope, memo=memo)
     kind = _as_list(arg, kind, resolve, scope, memo)
     return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind
 

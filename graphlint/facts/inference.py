@@ -220,6 +220,9 @@ CONFIG_NAMES = frozenset({"config", "cfg", "args", "opts", "options", "hparams",
 # A host value that names the CPU as a device (`"cpu"`, `torch.device("cpu")`): a device argument bound to one
 # puts a factory's result on the host. Joined with any other host value it is plain host data.
 CPU_DEVICE = Val(Kind.HOST, ref="device:cpu")
+# A host value that names an accelerator as a device: what every project caller passes for a parameter
+# (`torch.device("cuda:0")`, `"cuda"`, `kinds.CUDA_DEVICE`). A `.to(device)` / `device=device` of it builds there.
+CUDA_DEVICE = Val(Kind.HOST, ref="device:cuda")
 # A Python int that every store of a field makes a device ordinal (`self.rank = dist.get_rank()`): as a device
 # argument, `cuda:<n>` (`CallFacts.ordinal`)
 ORDINAL_DEVICE = Val(Kind.HOST, ref="device:ordinal")
@@ -229,7 +232,7 @@ SLICES = Val(Kind.HOST_SEQ, ref="index")
 
 _ANNOTATION_VALS = {"bool_tensor": BOOL, "tensor": TENSOR, "tensor_seq": TSEQ, "host": HOST, "host_seq": HOST_SEQ,
                     "cpu_tensor": CPU, "ndarray": Val(Kind.NDARRAY), "weak_tensor": Val(Kind.TENSOR, weak=True),
-                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "cpu_tensor_device": CPU_DEVICE,
+                    "cpu_dict": CPU_DICT, "cpu_device": CPU_DEVICE, "cpu_tensor_device": CPU_DEVICE, "cuda_device": CUDA_DEVICE,
                     "host_list": HOST_LIST, "list": LIST, "cpu_tensor_seq": CPU_TSEQ, "ndarray_seq": ARRAYS}
 _BASE_VALS = {base: _ANNOTATION_VALS.get(base.value, UNKNOWN) for base in Base}
 _BASE_VALS[Base.TOKENIZER] = Val(Kind.OBJECT, TOKENIZER_REF)  # no project class: its fields and methods are unknown
@@ -1525,6 +1528,8 @@ class Inference:
             return self._names_cuda(expr.args[0].value, depth)
         if isinstance(expr, cst.IfExp) and isinstance(expr.test, cst.Call):
             return (self.resolve(expr.test.func) or "") == "torch.cuda.is_available" and self._names_cuda(expr.body, depth)
+        if isinstance(expr, cst.Name) and self(expr) == CUDA_DEVICE:
+            return True  # a parameter every project caller fills with an accelerator device
         if isinstance(expr, cst.Name) and depth < 3:
             bound = self.bound_once(expr.value) or self._cuda_arm(expr.value)
             return bound is not None and self._names_cuda(bound, depth + 1)
@@ -1701,7 +1706,9 @@ class Inference:
         nothing places) and where they disagree. LSTM-like layers return a tuple of such tensors."""
         if (out := self._recurrent_packed(ref, node, UNKNOWN)) is not None:
             return out
-        vals = [self(a.value) for a in node.args if not a.star]
+        # (a value moved to an accelerator that nothing types, `labels = data[1].to(device)` of a loader's batch, is used
+        # as a tensor here: a layer or loss takes only tensors, so it is the device tensor `MOVED` says it may be)
+        vals = [TENSOR if v == MOVED else v for v in (self(a.value) for a in node.args if not a.star)]
         # (a 0-d host tensor is a scalar to a device op: `mse(pred, torch.tensor(0.5))` computes where `pred` lives)
         host = any(v.kind is Kind.CPU_TENSOR and not v.weak and v.rank != 0 for v in vals)
         device = [v for v in vals if v.kind in DEVICE_TENSORS]
@@ -1977,6 +1984,8 @@ class Inference:
         if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.device" and expr.args:
             return self.device_expr(expr.args[0].value)
         text = _device_string(expr)
+        if text is None and self(expr) == CUDA_DEVICE:
+            return Dev.DEVICE  # a parameter every caller fills with an accelerator device
         if text is None:
             return Dev.CPU if self(expr) == CPU_DEVICE or self._host_device(expr) else Dev.UNKNOWN
         return Dev.CPU if names_cpu(text) else Dev.DEVICE
@@ -2001,8 +2010,8 @@ class Inference:
             return Dev.CPU if self.device_expr(expr) is Dev.CPU else Dev.DEVICE
         if self(expr) == CPU_DEVICE:
             return Dev.CPU  # `device = "cpu"` earlier in the function
-        if self(expr) == ORDINAL_DEVICE:
-            return Dev.DEVICE  # `.to(self.rank)` of an int rank field: `cuda:<rank>`, like `.to(0)`
+        if self(expr) == ORDINAL_DEVICE or self(expr) == CUDA_DEVICE:
+            return Dev.DEVICE  # `.to(self.rank)` of an int rank field: `cuda:<rank>`, like `.to(0)`; a caller's cuda
         text = dotted_name(expr) if expr.__class__ in (cst.Name, cst.Attribute) else \
             cst.Module([]).code_for_node(expr) if expr.__class__ is cst.Call else ""
         if "cpu" in (text or "").lower():

@@ -46,6 +46,10 @@ class Base(Enum):
     # what a call passes for `t.device` of a host tensor `t`: the host, unless a default device the project moves off
     # it built `t` there (the index types a factory without `device=` a host tensor either way)
     CPU_TENSOR_DEVICE = "cpu_tensor_device"
+    # what a call passes for a device argument that names an accelerator (`torch.device("cuda:0")`, `"cuda"`, a local
+    # bound so, or to the accelerator arm of an `if torch.cuda.is_available():`): host data, no tensor, for every
+    # "is it a tensor" question (in `HOST_FAMILY`), and a device the callee's `.to(device)` / `device=device` builds on
+    CUDA_DEVICE = "cuda_device"
     # a Hugging Face tokenizer or processor, by where it was made (`AutoTokenizer.from_pretrained(...)`,
     # graphlint.facts.tokenizers): its `decode` of a tensor reads it on the host
     TOKENIZER = "tokenizer"
@@ -323,10 +327,10 @@ TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVI
 PINNED_LOADER, PINNED_BATCH = Base.PINNED_LOADER, Base.PINNED_BATCH
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 ORT_SESSION, GRAD_SCALER, CPU_GENERATOR = Base.ORT_SESSION, Base.GRAD_SCALER, Base.CPU_GENERATOR
-SUMMARY_WRITER = Base.SUMMARY_WRITER
+SUMMARY_WRITER, CUDA_DEVICE = Base.SUMMARY_WRITER, Base.CUDA_DEVICE
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
-                         CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ})
+                         CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ, CUDA_DEVICE})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
 # does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator, a

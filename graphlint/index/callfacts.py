@@ -86,7 +86,7 @@ FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 # Not Python sequences: a forward often normalises one (`if isinstance(lengths, list): lengths = torch.tensor(lengths,
 # device=d)`), and `HOST_SEQ` does not say list or tuple, so the arm that makes a device tensor would join with a
 # host path it never takes (lmdeploy's GLM-4.1V embeddings, fed `seqlens.tolist()`: two true GL126 lost)
-MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE, Base.CPU_TENSOR_DEVICE})
+MODULE_CALL_KINDS = frozenset({HOST, CPU_TENSOR, NDARRAY, CPU_DEVICE, Base.CPU_TENSOR_DEVICE, Base.CUDA_DEVICE})
 # Host-tensor kinds a factory without `device=` makes: on a moved default device they are device tensors
 MADE_ON_HOST = frozenset({CPU_TENSOR, Base.CPU_SEQ, CPU_DICT})
 MAX_SETTLE_DEPTH = 4  # project calls followed to settle one kind (`a = f()` where f returns g()'s item)
@@ -1707,7 +1707,7 @@ class CallFacts:
                 return Spread.CPU
             # a device value the index reads (a string, `torch.device(..)`: host data, not the host) names a device;
             # one it does not (`device=None`, a parameter nothing types) says nothing
-            return Spread.DEVICE if kind == HOST else None
+            return Spread.DEVICE if kind in (HOST, Base.CUDA_DEVICE) else None
         where: Spread | None = Spread.ABSENT
         for key, kind in keywords:
             if key != SPLAT:

@@ -127,7 +127,7 @@ SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill
 MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules", "named_children",
               "register_forward_hook", "register_forward_pre_hook", "eval", "load_state_dict")
 # argument kinds that hold no tensor (`_moved_callables`: a moved object called only with these takes no data)
-HOST_ARGS = frozenset({Base.HOST, Base.HOST_SEQ, Base.HOST_LIST, Base.CPU_DEVICE, Base.TOKENIZER})
+HOST_ARGS = frozenset({Base.HOST, Base.HOST_SEQ, Base.HOST_LIST, Base.CPU_DEVICE, Base.CUDA_DEVICE, Base.TOKENIZER})
 # a call's head that is what a function returns, or an item of the tuple it returns: `pkg.load_model()[0]` (a local
 # bound by `model, tokens = load_model(ckpt)`, as the index spells the call on it)
 RETURNED_ITEM = re.compile(r"([\w.]+)\(\)(?:\[(\d+)\])?")

@@ -4,7 +4,7 @@ then `ids, lens = collate(texts)`: the `__call__` of what `make` builds)."""
 
 from __future__ import annotations
 
-from graphlint.facts.kinds import BOOL_TENSOR, CPU_DEVICE, CPU_TENSOR, HOST, TENSOR
+from graphlint.facts.kinds import BOOL_TENSOR, CPU_DEVICE, CPU_TENSOR, CUDA_DEVICE, HOST, TENSOR
 from index_projects import project_index
 
 
@@ -38,6 +38,45 @@ def test_a_host_device_default_some_site_overrides_is_not_the_cpu_device():
     """One site passing its own device: the join is no longer the host device (the name decides, as before)."""
     found = _params({"m": SIGMAS.format(second="device=dev")}, "sigmas")
     assert found.get("device") != CPU_DEVICE and found.get("other") == CPU_DEVICE
+
+
+EPOCH = """
+    import torch
+
+
+    def epoch(batches, device):
+        return [b.to(device) for b in batches]
+
+
+    def run(batches, args):
+        {bind}
+        epoch(batches, {passed})
+        {other}
+"""
+FALLBACK = """if not torch.cuda.is_available():
+            dev = torch.device("cpu")
+        else:
+            dev = torch.device("cuda:0")"""
+
+
+def test_a_device_every_site_fills_with_an_accelerator_is_the_cuda_device():
+    """`"cuda"`, `torch.device("cuda", 0)`, a local bound so, or bound in the two arms of `if not
+    torch.cuda.is_available():` (the host in the fallback arm only): the accelerator device."""
+    for bind, passed in (("pass", '"cuda:1"'), ("pass", 'torch.device("cuda", 0)'), ('dev = "cuda"', "dev"),
+                         (FALLBACK, "dev"), ('dev = "cuda" if torch.cuda.is_available() else "cpu"', "dev")):
+        found = _params({"m": EPOCH.format(bind=bind, passed=passed, other="")}, "epoch")
+        assert found.get("device") == CUDA_DEVICE, (bind, passed)
+
+
+def test_a_device_some_site_fills_otherwise_is_no_cuda_device():
+    """A second site passing "cpu", a site passing `args.device`, a local an `if` on anything else binds to "cpu"
+    and "cuda": no accelerator device (host data, or unknown, as before)."""
+    for bind, passed, other in (("pass", '"cuda"', 'epoch(batches, "cpu")'), ("pass", "args.device", ""),
+                                ('dev = "cpu" if args.cpu else "cuda"', "dev", ""),
+                                ('if args.cpu:\n            dev = "cpu"\n        else:\n            dev = "cuda"',
+                                 "dev", "")):
+        found = _params({"m": EPOCH.format(bind=bind, passed=passed, other=other)}, "epoch")
+        assert found.get("device") != CUDA_DEVICE, (bind, passed, other)
 
 
 COLLATE = """

@@ -174,3 +174,47 @@ def test_literal_tests_read_statements_first_and_answer_as_the_full_walk() -> No
     # (a def or class at the body's own top level is walked, as the full walk walked it; one nested deeper is not)
     assert [t[0] for t in literal_tests(f)] == ["mode", "mode", "kind", "n", "flag", "n", "mode", "mode"]
     assert literal_tests(rebinds) == ()
+
+
+def test_own_nodes_yield_what_iter_child_nodes_gave_in_its_order() -> None:
+    from graphlint.facts.names import own_nodes
+
+    src = """
+    def f(a, b=g(1)):
+        x = [i * 2 for i in a if i]
+        for j, (k, v) in enumerate(b.items()):
+            y = lambda q: q + x
+            if j:
+                del x[j]
+            else:
+                x[k] += v or f"{k!r:>3}"
+        def inner():
+            return a.b[1:2]
+        class C:
+            z = 1
+        try:
+            pass
+        except (ValueError, TypeError) as e:
+            raise RuntimeError() from e
+        with open(p) as fh, ctx():
+            print(*a, **{"k": b}, sep=not x)
+        match y:
+            case {"a": [1, *rest]} | Point(x=0) if rest:
+                pass
+        global G
+        return (yield from x), await_(x)
+    """
+    tree = ast.parse(textwrap.dedent(src))
+
+    def reference(body: list) -> list:
+        stack, out = list(body), []
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.extend(ast.iter_child_nodes(node))
+        return out
+
+    for body in (tree.body, tree.body[0].body):
+        got, expected = list(own_nodes(body)), reference(body)
+        assert len(got) == len(expected) and all(a is b for a, b in zip(got, expected))

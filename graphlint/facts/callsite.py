@@ -151,6 +151,9 @@ class Scope:
     # to a device tensor, a number as far as torch is concerned (`_number_operand`)
     number_params: frozenset[str] = frozenset()
     kwarg: str = ""  # the name of the function's `**kwargs` parameter ("" without one)
+    # name -> the lines of every store of it anywhere in the def (nested defs too), filled on the first question
+    # (`_received`); the def is the one this scope was read from
+    store_lines: dict[str, list[int]] | None = None
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
 
 
@@ -1093,8 +1096,12 @@ def _received(name: str, call: ast.Call, scope: Scope, func: ast.AST) -> bool:
     pads = f(img, G)`) is on the call's line or below, outside any loop."""
     if name not in scope.binds:
         return True
-    stores = [n.lineno for n in ast.walk(func) if isinstance(n, ast.Name) and n.id == name
-              and isinstance(n.ctx, ast.Store)]
+    if scope.store_lines is None:  # one walk per function, not one per argument that asks
+        scope.store_lines = {}
+        for n in walk_ast(func):
+            if n.__class__ is ast.Name and isinstance(n.ctx, ast.Store):  # type: ignore[attr-defined]
+                scope.store_lines.setdefault(n.id, []).append(n.lineno)
+    stores = scope.store_lines.get(name, [])
     return len(stores) == len(scope.binds[name]) and all(
         line >= call.lineno and not any(a <= line <= b for a, b in scope.loops) for line in stores)
 

@@ -27,7 +27,7 @@ from graphlint.facts.callsite import (HOST_RESULT_METHODS, NAMED_PAIR_FIELDS, NO
 from graphlint.facts.inference import (CPU_DEVICE, HOST_CONSTANTS, PASSTHROUGH_ITERABLES, SAME_DEVICE_JOINS,
                                        host_result_call)
 from graphlint.facts.literals import names_cpu
-from graphlint.facts.names import dotted, is_none
+from graphlint.facts.names import dotted, is_none, walk_ast
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import DEVICE_KEEPING_LIBRARY, FACTORY_TORCH, HOST_TORCH, torch_return_kind
 from graphlint.facts.kinds import BOOL_TENSOR, HOST_FAMILY, TENSOR
@@ -198,7 +198,7 @@ def item_params(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef) -> t
     if not tuples or not all(isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
                              for r in tuples) or len({len(r.elts) for r in tuples}) != 1:  # type: ignore[attr-defined]
         return ()
-    placed = {n.func.value.id for n in ast.walk(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    placed = {n.func.value.id for n in walk_ast(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
               and n.func.attr in PLACING_METHODS and isinstance(n.func.value, ast.Name)}
     out = []
     for items in zip(*(r.elts for r in tuples)):  # type: ignore[attr-defined]

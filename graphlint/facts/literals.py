@@ -14,6 +14,8 @@ from typing import Callable, Sequence, TypeVar
 
 import libcst as cst
 
+from graphlint.facts.names import child_fields
+
 NOT_LITERAL = object()  # the value of an expression that is no literal
 CST_NAMES = {"True": True, "False": False, "None": None}
 KEY_RE = re.compile(r"^\w+$")  # the dict keys the facts record: identifier-like strings
@@ -145,25 +147,63 @@ def literal_tests(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[LiteralTe
     """The `if` statements of `fn`'s own body (nested defs aside) that test a parameter the body never rebinds against
     literals (`if version == 0: ... elif version == 2: ...`): which arm runs is what the caller passed."""
     args = fn.args
-    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
-    own: list[ast.AST] = []
+    params = frozenset(a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs))
+    # the tests first, from the statements alone (an `if` is never inside an expression): most defs have none, and
+    # only a def that has one pays for the walk of every expression that finds the parameters it rebinds
+    found = [(node, test) for node in _own_statements(fn) if isinstance(node, ast.If)
+             and (test := _tested(node.test, params))]
+    if not found:
+        return ()
+    rebound = _rebound_names(fn)
+    out: list[LiteralTest] = []
+    for node, test in found:
+        if test[0] not in rebound:
+            last = node.orelse[-1].end_lineno or node.orelse[-1].lineno if node.orelse else 0
+            out.append((*test, node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno,
+                        node.orelse[0].lineno if node.orelse else 0, last))
+    return tuple(sorted(out, key=lambda t: t[3]))
+
+
+_NESTED = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)
+_BLOCK_FIELDS = frozenset({"body", "orelse", "finalbody", "handlers", "cases"})  # the fields that hold statements
+
+
+def _own_statements(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> list[ast.stmt]:
+    """The statements of `fn`'s body and of its nested blocks, nested defs and classes left out (those of the
+    body's own top level aside: their statements are walked too), in the order `literal_tests` lists its tests."""
+    own: list[ast.stmt] = []
     stack: list[ast.AST] = list(fn.body)
     while stack:
         node = stack.pop()
-        own.append(node)
-        stack.extend(c for c in ast.iter_child_nodes(node)
-                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)))
-    params -= {n.id for n in own if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
-    params -= {name for n in own if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
-    if not params:
-        return ()
-    out: list[LiteralTest] = []
-    for node in own:
-        if isinstance(node, ast.If) and (found := _tested(node.test, frozenset(params))):
-            last = node.orelse[-1].end_lineno or node.orelse[-1].lineno if node.orelse else 0
-            out.append((*found, node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno,
-                        node.orelse[0].lineno if node.orelse else 0, last))
-    return tuple(sorted(out, key=lambda t: t[3]))
+        own.append(node)  # type: ignore[arg-type]
+        for name in node._fields:
+            if name in _BLOCK_FIELDS and (value := getattr(node, name)).__class__ is list:
+                stack.extend([c for c in value if not isinstance(c, _NESTED)])
+    return own
+
+
+def _rebound_names(fn: ast.FunctionDef | ast.AsyncFunctionDef) -> set[str]:
+    """The names `fn`'s body stores or declares `global` / `nonlocal`, nested defs, classes and lambdas left out (those
+    of the body's own top level aside, as in `_own_statements`)."""
+    rebound: set[str] = set()
+    stack: list[ast.AST] = list(fn.body)
+    AST = ast.AST
+    while stack:
+        node = stack.pop()
+        cls = node.__class__
+        if cls is ast.Name:
+            if not isinstance(node.ctx, ast.Load):  # type: ignore[attr-defined]
+                rebound.add(node.id)  # type: ignore[attr-defined]
+            continue
+        if cls is ast.Global or cls is ast.Nonlocal:
+            rebound.update(node.names)  # type: ignore[attr-defined]
+        for name in child_fields(cls):
+            value = getattr(node, name, None)
+            if value.__class__ is list:
+                stack.extend([c for c in value if isinstance(c, AST) and not isinstance(c, _NESTED)])
+            elif isinstance(value, AST) and not isinstance(value, _NESTED):
+                stack.append(value)
+    return rebound
 
 
 def call_literals(call: ast.Call) -> tuple[tuple[str, str], ...]:

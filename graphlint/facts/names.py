@@ -72,11 +72,25 @@ def walk_ast(node: ast.AST) -> Iterator[ast.AST]:
 def own_nodes(body: list[ast.stmt] | list[ast.expr]) -> Iterator[ast.AST]:
     """The nodes of `body` that run with it: not the code of a def, lambda or class in it (its calls run later)."""
     stack: list[ast.AST] = list(body)
+    AST, fields_of = ast.AST, _AST_FIELDS.get
     while stack:
         node = stack.pop()
         yield node
-        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
-            stack.extend(ast.iter_child_nodes(node))
+        cls = node.__class__
+        if cls not in _DEFERRED_CODE:
+            # `stack.extend(ast.iter_child_nodes(node))` inlined, in its order (its two generators per node were
+            # most of the walk): the fields that can hold a node, `ctx` included, as it yields them
+            fields = fields_of(cls)
+            for name in node_fields(cls) if fields is None else fields:
+                value = getattr(node, name, None)
+                if value.__class__ is list:
+                    stack.extend([item for item in value if isinstance(item, AST)])
+                elif isinstance(value, AST):
+                    stack.append(value)
+
+
+# the nodes whose code runs later, not with the body around them (exact classes: `ast` has no subclasses of them)
+_DEFERRED_CODE = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef})
 
 
 def dotted(node: ast.AST | cst.CSTNode, *, plain: bool = False) -> str | None:

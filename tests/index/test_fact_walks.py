@@ -85,3 +85,136 @@ def test_host_reads_in_source_order_past_skipped_arms() -> None:
     fn = ast.parse(src).body[0]
     assert [(p, kind) for p, kind, _line, _text in host_reads(fn, _identity)] == [
         ("z", "item"), ("x", "tolist"), ("w", "cpu"), ("y", "tolist")]  # `y.item()` is an arm: not read
+
+
+def _literal_tests_by_full_walk(fn: ast.FunctionDef) -> tuple:
+    """`literal_tests` as it read every node of the body before the statements were read first (the reference)."""
+    from graphlint.facts.literals import _tested
+
+    args = fn.args
+    params = {a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs)}
+    own: list[ast.AST] = []
+    stack: list[ast.AST] = list(fn.body)
+    while stack:
+        node = stack.pop()
+        own.append(node)
+        stack.extend(c for c in ast.iter_child_nodes(node)
+                     if not isinstance(c, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)))
+    params -= {n.id for n in own if isinstance(n, ast.Name) and not isinstance(n.ctx, ast.Load)}
+    params -= {name for n in own if isinstance(n, (ast.Global, ast.Nonlocal)) for name in n.names}
+    out = []
+    for node in own:
+        if isinstance(node, ast.If) and (found := _tested(node.test, frozenset(params))):
+            last = node.orelse[-1].end_lineno or node.orelse[-1].lineno if node.orelse else 0
+            out.append((*found, node.body[0].lineno, node.body[-1].end_lineno or node.body[-1].lineno,
+                        node.orelse[0].lineno if node.orelse else 0, last))
+    return tuple(sorted(out, key=lambda t: t[3]))
+
+
+def test_literal_tests_read_statements_first_and_answer_as_the_full_walk() -> None:
+    from graphlint.facts.literals import literal_tests
+
+    src = """
+    def f(mode, kind, flag=None, *, n=0):
+        if mode == 0:
+            x = 1
+        elif mode in (1, 2):
+            x = 2
+        else:
+            x = 3
+        for i in range(3):
+            if kind != "a":
+                continue
+            try:
+                if n is None:
+                    pass
+            except ValueError:
+                if flag is not None:
+                    pass
+            finally:
+                pass
+        match x:
+            case 1:
+                if n == 1:
+                    pass
+        with ctx():
+            if (y := kind) == "b":
+                pass
+        def inner(mode):
+            if mode == 5:
+                pass
+            def deeper():
+                if kind == 9:
+                    pass
+        g = lambda flag: (flag := 2)
+        class C:
+            if mode == 7:
+                pass
+
+    def rebinds(mode, kind, other):
+        if mode == 1:
+            pass
+        if kind == 2:
+            pass
+        if other == 3:
+            pass
+        print([kind for kind in range(2)])
+        while (mode := mode - 1):
+            pass
+        global other
+
+    def none(mode):
+        return mode + 1
+    """
+    tree = ast.parse(textwrap.dedent(src))
+    defs = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    for fn in defs:
+        assert literal_tests(fn) == _literal_tests_by_full_walk(fn), fn.name
+    f, rebinds = defs[0], defs[1]
+    # (a def or class at the body's own top level is walked, as the full walk walked it; one nested deeper is not)
+    assert [t[0] for t in literal_tests(f)] == ["mode", "mode", "kind", "n", "flag", "n", "mode", "mode"]
+    assert literal_tests(rebinds) == ()
+
+
+def test_own_nodes_yield_what_iter_child_nodes_gave_in_its_order() -> None:
+    from graphlint.facts.names import own_nodes
+
+    src = """
+    def f(a, b=g(1)):
+        x = [i * 2 for i in a if i]
+        for j, (k, v) in enumerate(b.items()):
+            y = lambda q: q + x
+            if j:
+                del x[j]
+            else:
+                x[k] += v or f"{k!r:>3}"
+        def inner():
+            return a.b[1:2]
+        class C:
+            z = 1
+        try:
+            pass
+        except (ValueError, TypeError) as e:
+            raise RuntimeError() from e
+        with open(p) as fh, ctx():
+            print(*a, **{"k": b}, sep=not x)
+        match y:
+            case {"a": [1, *rest]} | Point(x=0) if rest:
+                pass
+        global G
+        return (yield from x), await_(x)
+    """
+    tree = ast.parse(textwrap.dedent(src))
+
+    def reference(body: list) -> list:
+        stack, out = list(body), []
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                stack.extend(ast.iter_child_nodes(node))
+        return out
+
+    for body in (tree.body, tree.body[0].body):
+        got, expected = list(own_nodes(body)), reference(body)
+        assert len(got) == len(expected) and all(a is b for a, b in zip(got, expected))

@@ -29,7 +29,7 @@ from graphlint.facts.packed import PACKED_SEQUENCE
 from graphlint.facts.syntax import argument, code_children, descendants, kwarg, method_call, positional
 from graphlint.facts.values import (
     ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
-    DEVICE_TENSORS, EMPTY_DICT, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST,
+    DEVICE_TENSORS, EMPTY_DICT, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, NONE,
     HOST_MODULE, HOSTS, HOST_SEQ, LIST, MOVED, MOVED_SEQ,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS, STORED_ITEMS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
@@ -2853,7 +2853,7 @@ def _none_arm(inf: Inference, subject: cst.BaseExpression, given: int) -> Narrow
     found = _subject(inf, subject)
     if found is None or not found[1].is_tensor:
         return {}, {}
-    none = {found[0]: HOST}
+    none = {found[0]: NONE}
     return ({}, none) if given == 0 else (none, {})
 
 

@@ -128,6 +128,9 @@ ANNOTATED_EMPTY = Val(Kind.TENSOR_SEQ, ref="list")
 # so indexing a device tensor with it copies it over (when it holds no tensors).
 LIST = Val(Kind.UNKNOWN, ref="list", elem=UNKNOWN)
 HOST = Val(Kind.HOST)
+# The arm of `x is None` where `x` was read as a tensor: None there, so a join with the other arm's tensor is that
+# tensor unchanged (bool masks included), as an Optional of it; host data for every other question.
+NONE = Val(Kind.HOST, ref="none")
 # Host data whose form the code decides: what a Hugging Face tokenizer or processor builds without
 # `return_tensors="pt"` (Python lists of ids by default, CPU tensors from a remote-code processor), and its items.
 # Nothing on it reads a device; if the code moves it (`.to(device)`: a list has no such method) it is a host tensor.
@@ -258,6 +261,8 @@ def join(a: Val, b: Val) -> Val:
     """Merge of two control-flow paths: keep what both agree on."""
     if a == b:
         return a
+    if NONE in (a, b) and (a.kind in TENSORS or b.kind in TENSORS):
+        return a if b == NONE else b  # `x is None` on one path: the tensor of the other, as it is
     if a.kind is b.kind and a.kind in TENSORS:  # same kind: keep the facts both paths have
         return Val(a.kind, weak=a.weak or b.weak, rank=a.rank if a.rank == b.rank else None,
                    pinned=a.pinned and b.pinned)

@@ -434,3 +434,26 @@ def test_hit_a_none_test_keeps_the_device_tensor_its_other_arm_holds():
             return pred[:lengths[0]]
     """
     assert findings(src, scope="all") == {(8, "GL126"), (14, "GL126")}
+
+
+def test_hit_a_bool_mask_stays_a_mask_through_a_none_test():
+    """Higgs Audio's decoder layer: `if mask is None: .. else: mask = mask.to(dev); h[~mask]`, then a second `if mask
+    is None:` whose `else` indexes with `~mask` again. The None arm joins as an Optional of the mask, not as host data
+    that would turn the bool mask into a plain tensor (and the second `~mask` into an index no rule reads)."""
+    src = """
+        import torch
+
+
+        def layer(h: torch.Tensor, mask: torch.BoolTensor | None = None):
+            if mask is None:
+                h = h * 2
+            else:
+                mask = mask.to(h.device)
+                h = h[~mask]
+            if mask is None:
+                h = h * 2
+            else:
+                h = h[~mask]
+            return h
+    """
+    assert findings(src, scope="all") == {(9, "GL123"), (13, "GL123")}

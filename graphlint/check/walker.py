@@ -1797,6 +1797,17 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return kind_val(kind) if kind != ik.UNKNOWN else None
 
     inf.collated_loader = collated_loader
+
+    def reads_only(call: cst.Call, i: int) -> bool:
+        """Every project function `call` runs only reads from the parameter its argument `i` fills
+        (`FunctionInfo.read_only_params`); False for a library call or a local."""
+        qual = resolve(call.func)
+        if qual is None or qual.startswith(("torch.", "self.", "cls.")):
+            return False
+        callees = index.resolve_call(function, module.module, qual, dispatch=False)
+        return bool(callees) and all(_bound_param(fn, call.args, i) in fn.read_only_params for fn in callees)
+
+    inf.reads_only = reads_only
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

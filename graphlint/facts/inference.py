@@ -498,6 +498,9 @@ class Inference:
         # what a `DataLoader(.., collate_fn=f)` yields where `f` names a project function (`kinds.Collated`, read by
         # the index), or None
         self.collated_loader: Callable[[cst.BaseExpression], Val | None] | None = None
+        # whether every project function this call runs only reads from the parameter its argument `i` fills
+        # (`FunctionInfo.read_only_params`): a dict handed there keeps its items (`grow`)
+        self.reads_only: Callable[[cst.Call, int], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -591,8 +594,9 @@ class Inference:
             return
         if isinstance(call, cst.Call) and not _logs(func):
             # `fill(d)`, its result dropped: a helper handed the dict may store into it in place
-            for arg in call.args:
-                if isinstance(arg.value, cst.Name) and self._stored_items(arg.value):
+            for i, arg in enumerate(call.args):
+                if isinstance(arg.value, cst.Name) and self._stored_items(arg.value) \
+                        and not (self.reads_only is not None and self.reads_only(call, i)):
                     self.bind(arg.value.value, UNKNOWN)
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                 and isinstance(call.func.value, cst.Name) and call.func.attr.value in LIST_GROWERS and call.args):

@@ -1218,6 +1218,13 @@ def keyed(pairs: list[tuple[str, IKind]]) -> IKind:
     return Keys(tuple((key, kind) for (key, _), kind in zip(pairs, kinds)))
 
 
+def _param_group(value: ast.expr) -> bool:
+    """`opt.param_groups[i]`: one of an optimizer's parameter groups, a dict of its hyperparameters (numbers, tuples of
+    numbers) beside `"params"`, its tensors. A tensor learning rate (`lr=torch.tensor(..)`) is not read here."""
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute) \
+        and value.value.attr == "param_groups" and not isinstance(value.slice, ast.Slice)
+
+
 # the key `Call.item` names for an item under a key no literal names (`f(x)[k]`): no identifier, so no literal key
 ANY_KEY = ""
 
@@ -1638,6 +1645,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
         return join_later({again(a) for a in arms}) if arms else UNKNOWN
     if isinstance(value, ast.Subscript):
+        if _param_group(value.value) and _str_key(value.slice) not in (None, "params"):
+            return HOST  # `opt.param_groups[0]["lr"]`: an optimizer's hyperparameter, a Python number
         base = raw(value.value)
         if (base == UNKNOWN or isinstance(base, (SelfField, Field))) and (held := _dict_field(value.value)) is not None \
                 and (slot := keyed_slot(*held, value.slice, resolve, scope)) is not None:
@@ -2313,6 +2322,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
         return HOST  # `Image.open(path)`: a PIL image, host data (as the checker reads it)
     if qual and qual.startswith("torch."):
+        if isinstance(value.func, ast.Attribute) and value.func.attr in ("item", "tolist") and not value.args:
+            # `loss.item()` of `loss = criterion(x, y)`, which the resolver names by the module called
+            # (`torch.nn.CrossEntropyLoss()().item`): a Python number or list, as of any tensor
+            return HOST_RESULT_METHODS[value.func.attr]
         if CPU_LEGACY_TENSOR_RE.match(qual):
             if qual == "torch.Tensor" and len(value.args) == 1 and not value.keywords \
                     and not isinstance(value.args[0], ast.Starred) \

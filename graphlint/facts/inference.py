@@ -1872,6 +1872,10 @@ class Inference:
         """`d.get("k"[, default])` / `d.pop("k"[, default])` of a dict with string keys: the key's value; of a
         `**kwargs` its call sites fill (`PASSED_KEYWORDS`), where a site may leave the key out, joined with the
         default (None for `get`)."""
+        if name in ("items", "values") and not node.args and recv.ref == PASSED_KEYWORDS and recv.elem is not None:
+            # every key any call site passes holds host data (the walker's `_host_keywords`): so does every item
+            return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, recv.elem))) if name == "items" \
+                else Val(Kind.HOST_SEQ)
         key = str_key(node.args[0].value) if name in ("get", "pop") and node.args else None
         item = key_item(recv, key) if key is not None else None
         if item is None or item == UNKNOWN or recv.ref != PASSED_KEYWORDS:

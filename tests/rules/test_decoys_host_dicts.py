@@ -116,3 +116,73 @@ def test_hit_helper_dicts_of_device_tensors():
     assert findings(src) == {(21, "GL103"), (44, "GL101"), (46, "GL101"), (48, "GL101"), (49, "GL103"),
                              (52, "GL101")}
 
+
+_LOGGER = """
+        import torch
+
+
+        class MetricLogger:
+            def __init__(self):
+                self.meters = {}
+
+            def update(self, **kwargs):
+                for k, v in kwargs.items():
+                    if isinstance(v, torch.Tensor):
+                        v = v.item()
+                    self.meters[k] = v
+"""
+
+
+def test_decoy_keyword_logger_every_caller_passes_numbers():
+    """MetricLogger's `update(**kwargs)` (DETR / DeiT / DINO / BLIP's utils): every call site passes Python numbers
+    (`loss.item()` of a criterion module's loss, an optimizer's `param_groups[0]["lr"]`), so the `isinstance(v,
+    torch.Tensor)` arm never runs."""
+    src = _LOGGER + """
+
+        def main():
+            model = torch.nn.Linear(3, 3).cuda()
+            criterion = torch.nn.MSELoss()
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            logger = MetricLogger()
+            for _ in range(10):
+                x = torch.randn(3, device="cuda")
+                loss = criterion(model(x), x)
+                loss.backward()
+                opt.step()
+                loss_value = loss.item()
+                logger.update(loss=loss_value)
+                logger.update(lr=opt.param_groups[0]["lr"], wd=opt.param_groups[0]["weight_decay"])
+
+
+        if __name__ == "__main__":
+            main()
+    """
+    assert findings(src) == {(25, "GL101")}  # (`loss.item()` itself)
+
+
+def test_hit_keyword_logger_given_a_tensor_or_an_unknown_mapping():
+    """A call site that passes a device tensor under some key, or spreads a dict of unknown keys (DETR's
+    `update(**loss_dict_reduced)`): the tensor arm runs, `.item()` waits. `param_groups[0]["params"]` holds the
+    parameters themselves."""
+    for call in ('logger.update(loss=loss.detach())', 'logger.update(**{k: loss for k in names})',
+                 'logger.update(p=opt.param_groups[0]["params"][0])'):
+        src = _LOGGER + f"""
+
+        def main():
+            names = ["a", "b"]
+            model = torch.nn.Linear(3, 3).cuda()
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            logger = MetricLogger()
+            for _ in range(10):
+                x = torch.randn(3, device="cuda")
+                loss = model(x).sum()
+                loss.backward()
+                opt.step()
+                logger.update(lr=opt.param_groups[0]["lr"])
+                {call}
+
+
+        if __name__ == "__main__":
+            main()
+    """
+        assert (11, "GL101") in findings(src), call

@@ -133,6 +133,18 @@ def _bound_param(fn: FunctionInfo, args: Sequence[cst.Arg], i: int) -> str | Non
     return params[i] if i < len(params) else None
 
 
+# what a call site may pass as a keyword for `**kwargs` to hold no tensor: numbers, strings, their sequences, arrays
+_HOST_KEYWORD_KINDS = frozenset({ik.HOST, ik.HOST_SEQ, ik.HOST_LIST, ik.NDARRAY})
+
+
+def _host_keywords(received: dict | None, keywords: dict) -> bool:
+    """Every key any resolved call site passes into `**kwargs` (`CallFacts.received`: None where a site passes a
+    `**mapping` of unknown keys) holds host data at every site that passes it: MetricLogger's `update(loss=loss.item(),
+    lr=lr)`, whose `isinstance(v, torch.Tensor)` arm never runs."""
+    return received is not None and received.keys() == keywords.keys() \
+        and all(kind in _HOST_KEYWORD_KINDS for kind in keywords.values())
+
+
 def explicit_params(fn: FunctionInfo) -> tuple[str, ...]:
     """The parameters a call's arguments fill: a method's or classmethod's first one is implicit."""
     return fn.params[1:] if fn.binding in ("method", "class") else tuple(fn.params)
@@ -465,8 +477,10 @@ class Walker:
                 inf.bind(name, kind_val(kind))
             keywords = facts.keywords(info) if info.star_kwargs else None
             if keywords:  # `kwargs.get("k")`: what the call sites pass as `k=` (`CallFacts.keywords`)
-                inf.bind(info.star_kwargs, passed_keywords(
-                    [(key, kind_val(kind)) for key, kind in sorted(keywords.items())]))
+                passed = passed_keywords([(key, kind_val(kind)) for key, kind in sorted(keywords.items())])
+                if passed.keys is not None and _host_keywords(facts.received(info), keywords):
+                    passed = passed._replace(elem=HOST)  # every item host data: `kwargs.items()` holds no tensor
+                inf.bind(info.star_kwargs, passed)
             self._bind_spread(info)
 
     def _bind_spread(self, info: FunctionInfo) -> None:
@@ -1797,6 +1811,17 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return kind_val(kind) if kind != ik.UNKNOWN else None
 
     inf.collated_loader = collated_loader
+
+    def reads_only(call: cst.Call, i: int) -> bool:
+        """Every project function `call` runs only reads from the parameter its argument `i` fills
+        (`FunctionInfo.read_only_params`); False for a library call or a local."""
+        qual = resolve(call.func)
+        if qual is None or qual.startswith(("torch.", "self.", "cls.")):
+            return False
+        callees = index.resolve_call(function, module.module, qual, dispatch=False)
+        return bool(callees) and all(_bound_param(fn, call.args, i) in fn.read_only_params for fn in callees)
+
+    inf.reads_only = reads_only
     if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:

@@ -34,7 +34,7 @@ from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CUDA_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER,
     HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
-    Batch, Call, Collated, Elems, Field, Fwd, HostIf,
+    Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
 )
 from graphlint.facts.literals import (
@@ -112,6 +112,8 @@ class Scope:
     handed: dict[str, list[ast.Call]] = field(default_factory=dict)
     # what `name[k] = value` statements store into each local (`_slotted_kind`)
     slot_stores: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # locals stored into some way other than `name[k] = value` (`name.update(..)`, `name[k] += v`): `_filled_dict`
+    other_item_stores: set[str] = field(default_factory=set)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
     self_reads: dict[str, list[ast.expr]] = field(default_factory=dict)
     # name -> its last binding when that is a top-level assignment (`_last_top`), found once per name
@@ -252,6 +254,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             continue
         if isinstance(sub, ast.Expr) and (stored := _dict_setter(sub.value)) is not None:
             scope.item_sets.add(stored)
+            scope.other_item_stores.add(stored)
             _note_update(scope, stored, sub.value)
         elif isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Call):
             for arg in (*sub.value.args, *(kw.value for kw in sub.value.keywords)):
@@ -270,6 +273,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                 and isinstance(sub.target.value, ast.Name):
             scope.item_sets.add(sub.target.value.id)
             scope.opaque_items.add(sub.target.value.id)
+            scope.other_item_stores.add(sub.target.value.id)
         targets: list[ast.expr] = []
         if isinstance(sub, ast.AugAssign) and (attr := self_attr(sub.target)) is not None:
             # `self.n += k` stores what `self.n = self.n + k` stores (`CallFacts.attr` reads the field's own part)
@@ -1214,6 +1218,17 @@ def keyed(pairs: list[tuple[str, IKind]]) -> IKind:
     return Keys(tuple((key, kind) for (key, _), kind in zip(pairs, kinds)))
 
 
+def _param_group(value: ast.expr) -> bool:
+    """`opt.param_groups[i]`: one of an optimizer's parameter groups, a dict of its hyperparameters (numbers, tuples of
+    numbers) beside `"params"`, its tensors. A tensor learning rate (`lr=torch.tensor(..)`) is not read here."""
+    return isinstance(value, ast.Subscript) and isinstance(value.value, ast.Attribute) \
+        and value.value.attr == "param_groups" and not isinstance(value.slice, ast.Slice)
+
+
+# the key `Call.item` names for an item under a key no literal names (`f(x)[k]`): no identifier, so no literal key
+ANY_KEY = ""
+
+
 def key_of(kind: IKind, key: str) -> IKind:
     """Item `key` of a dict kind: a keyed literal's value, an item of a dict of host tensors, or the deferred item of a
     project call's return."""
@@ -1221,6 +1236,8 @@ def key_of(kind: IKind, key: str) -> IKind:
         return dict(kind.pairs).get(key, UNKNOWN)
     if kind == CPU_DICT:
         return CPU_TENSOR
+    if isinstance(kind, DictOf):
+        return kind.inner
     if isinstance(kind, Call) and kind.item is None:
         return kind.at(key)
     if isinstance(kind, Join):
@@ -1367,8 +1384,8 @@ def _seen_binding(use: ast.Name, scope: Scope) -> ast.expr | ast.AugAssign | Non
         last = scope.last_top[use.id] = _last_top(scope.binds.get(use.id, []), scope)
     if use.id in scope.appends and not _rebound_after_appends(use.id, last, scope):
         return None
-    if use.id in scope.slot_stores and _blank_slots(last):
-        return None  # `ids = [[] for _ in range(n)]`: its slots are stored later (`_slotted_kind`)
+    if use.id in scope.slot_stores and (_blank_slots(last) or isinstance(last, ast.expr) and _empty_dict(last)):
+        return None  # `ids = [[] for _ in range(n)]`, `d = {}`: stored later (`_slotted_kind`, `_filled_dict`)
     return last if last is not None and last.end_lineno is not None and last.end_lineno < line else None
 
 
@@ -1514,6 +1531,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if value.id not in scope.params and value.id in scope.slot_stores and value.id not in scope.appends \
                 and (slotted := _slotted_kind(bound, scope.slot_stores[value.id], hop)) is not None:
             return slotted
+        if value.id not in scope.params and _filled_dict(value.id, bound, scope, hop):
+            return CPU_DICT
         own = _self_reads(value.id, bound, scope)
         owned = {id(o) for o in own}
         # `x = None` on one path: an optional value is what it holds when set (None reads nothing)
@@ -1626,6 +1645,8 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         arms = [a for a in (value.body, value.orelse) if not (isinstance(a, ast.Constant) and a.value is None)]
         return join_later({again(a) for a in arms}) if arms else UNKNOWN
     if isinstance(value, ast.Subscript):
+        if _param_group(value.value) and _str_key(value.slice) not in (None, "params"):
+            return HOST  # `opt.param_groups[0]["lr"]`: an optimizer's hyperparameter, a Python number
         base = raw(value.value)
         if (base == UNKNOWN or isinstance(base, (SelfField, Field))) and (held := _dict_field(value.value)) is not None \
                 and (slot := keyed_slot(*held, value.slice, resolve, scope)) is not None:
@@ -1652,10 +1673,17 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             # `read(p)[..., :n]`: a slice of a project return lives where the return does; so does `d[undo_sort]`
             # with a list index, which only a tensor or an array takes (a tuple or a dict return would raise)
             return host_if(base)
+        if key is None and isinstance(base, Call) and base.item is None and not isinstance(value.slice, ast.Constant):
+            # `f(x)[k]` under a key no literal names: any item of what it returns (of a dict of host tensors, one)
+            return base.at(ANY_KEY)
         if deferred(base) or isinstance(base, Items):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
             return item_of(base, index.value) if literal else UNKNOWN  # type: ignore[union-attr]
+        if base == CPU_DICT and key is None:
+            return CPU_TENSOR  # `d[k]` of a dict of host tensors under any key: one of them
+        if isinstance(base, DictOf):
+            return base.inner  # an item of a comprehension's dict of deferred values: what its value settles to
         if base in (CPU_TENSOR, TENSOR, BOOL_TENSOR):
             return base  # an item or a slice of a tensor lives where the tensor does, with its dtype
         if base == CPU_SEQ:  # an element of a list of host tensors is one; a slice of it is such a list
@@ -1692,10 +1720,16 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         return UNKNOWN
     if isinstance(value, ast.Lambda):
         return _identity(value)
-    if isinstance(value, (ast.Dict, ast.DictComp)):
-        values = value.values if isinstance(value, ast.Dict) else [value.value]
+    if isinstance(value, ast.DictComp):  # `{k: v.clone() for k, v in d.items()}`: its loop names as they iterate
+        looped = comprehension_scope(scope, value.generators)
+        item = expr_kind(value.value, resolve, looped, depth, {})
+        if deferred(item) and simple(item) and not isinstance(item, Batch):
+            return DictOf(item)  # a dict of host tensors where the value settles to one
+        return _dict_kind([NOT_LITERAL], [_as_operand(item)])
+    if isinstance(value, ast.Dict):
+        values = value.values
         kinds = [again(v) if v is not None else UNKNOWN for v in values]  # `**other` (None) is anything
-        keys = [ast_literal(k) for k in value.keys] if isinstance(value, ast.Dict) else [NOT_LITERAL]
+        keys = [ast_literal(k) for k in value.keys]
         return _dict_kind(keys, kinds)
     return UNKNOWN
 
@@ -1822,6 +1856,19 @@ def _slotted_kind(bound: list, stores: list[ast.expr], read: Callable[[ast.expr]
     if kinds == {HOST}:
         return HOST_SEQ
     return CPU_SEQ if CPU_TENSOR in kinds and kinds <= {CPU_TENSOR, HOST, HOST_SEQ, HOST_LIST, LIST} else None
+
+
+def _filled_dict(name: str, bound: list, scope: Scope, read: Callable[[ast.expr], IKind]) -> bool:
+    """A local bound only to `{}` / `dict()` and filled only by `name[k] = value` stores, every one a host tensor
+    (`out = {}`, `for k, v in model.named_parameters(): out[k] = v.cpu()`, `return out`): a dict of host tensors, as
+    the inference reads the same stores in the unit that makes them. A store of any other kind, an `update` /
+    `setdefault` / `d[k] += v`, or a call that takes the dict as a statement of its own (`fill(d)`: it may store
+    into it) leaves it unknown."""
+    stores = scope.slot_stores.get(name)
+    if not stores or not bound or name in scope.appends or name in scope.other_item_stores or scope.handed.get(name) \
+            or not all(isinstance(b, ast.expr) and _empty_dict(b) for b in bound):
+        return False
+    return all(read(v) == CPU_TENSOR for v in stores)
 
 
 def _list_syntax(value: ast.expr) -> bool:
@@ -2275,6 +2322,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
         return HOST  # `Image.open(path)`: a PIL image, host data (as the checker reads it)
     if qual and qual.startswith("torch."):
+        if isinstance(value.func, ast.Attribute) and value.func.attr in ("item", "tolist") and not value.args:
+            # `loss.item()` of `loss = criterion(x, y)`, which the resolver names by the module called
+            # (`torch.nn.CrossEntropyLoss()().item`): a Python number or list, as of any tensor
+            return HOST_RESULT_METHODS[value.func.attr]
         if CPU_LEGACY_TENSOR_RE.match(qual):
             if qual == "torch.Tensor" and len(value.args) == 1 and not value.keywords \
                     and not isinstance(value.args[0], ast.Starred) \
@@ -2944,6 +2995,8 @@ def _loop_items(target: ast.expr, it: ast.expr) -> list[tuple[str, ast.expr | No
         index = [(name, ast.Constant(0)) for name in bound_names(target.elts[0])] \
             if isinstance(target.elts[0], ast.Name) else [(name, None) for name in bound_names(target.elts[0])]
         return index + _loop_items(target.elts[1], call.args[0])
+    if (item := _dict_items(it, target)) is not None:
+        return item
     if call is None and all(isinstance(e, ast.Name) for e in target.elts):
         # `for x, y in loader`: each name an item of one element (a host batch's items are host tensors)
         element = _an_element(it)
@@ -2953,6 +3006,19 @@ def _loop_items(target: ast.expr, it: ast.expr) -> list[tuple[str, ast.expr | No
 
 
 ELEMENT = "<element>"  # the index `_an_element` reads with: no Python name, so no binding reads it
+ANY_ITEM = "<item>"  # the key `_dict_items` reads a dict's value with (not an element of an iterated loader)
+
+
+def _dict_items(it: ast.expr, target: ast.Tuple) -> list[tuple[str, ast.expr | None]] | None:
+    """`for k, v in d.items()`: the key unread, the value an item of `d` (`d[k]` with a key no literal names: of a
+    dict of host tensors, a host tensor). None for any other loop."""
+    if not (isinstance(it, ast.Call) and isinstance(it.func, ast.Attribute) and it.func.attr == "items"
+            and not it.args and not it.keywords and len(target.elts) == 2
+            and all(isinstance(e, ast.Name) for e in target.elts)):
+        return None
+    mapping = it.func.value
+    item = ast.Subscript(value=mapping, slice=ast.Name(id=ANY_ITEM, ctx=ast.Load()), ctx=ast.Load())
+    return [(target.elts[0].id, None), (target.elts[1].id, ast.copy_location(item, mapping))]  # type: ignore[attr-defined]
 
 
 def _an_element(it: ast.expr) -> ast.expr:

@@ -498,6 +498,9 @@ class Inference:
         # what a `DataLoader(.., collate_fn=f)` yields where `f` names a project function (`kinds.Collated`, read by
         # the index), or None
         self.collated_loader: Callable[[cst.BaseExpression], Val | None] | None = None
+        # whether every project function this call runs only reads from the parameter its argument `i` fills
+        # (`FunctionInfo.read_only_params`): a dict handed there keeps its items (`grow`)
+        self.reads_only: Callable[[cst.Call, int], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
@@ -591,8 +594,9 @@ class Inference:
             return
         if isinstance(call, cst.Call) and not _logs(func):
             # `fill(d)`, its result dropped: a helper handed the dict may store into it in place
-            for arg in call.args:
-                if isinstance(arg.value, cst.Name) and self._stored_items(arg.value):
+            for i, arg in enumerate(call.args):
+                if isinstance(arg.value, cst.Name) and self._stored_items(arg.value) \
+                        and not (self.reads_only is not None and self.reads_only(call, i)):
                     self.bind(arg.value.value, UNKNOWN)
         if not (isinstance(call, cst.Call) and isinstance(call.func, cst.Attribute)
                 and isinstance(call.func.value, cst.Name) and call.func.attr.value in LIST_GROWERS and call.args):
@@ -1868,6 +1872,10 @@ class Inference:
         """`d.get("k"[, default])` / `d.pop("k"[, default])` of a dict with string keys: the key's value; of a
         `**kwargs` its call sites fill (`PASSED_KEYWORDS`), where a site may leave the key out, joined with the
         default (None for `get`)."""
+        if name in ("items", "values") and not node.args and recv.ref == PASSED_KEYWORDS and recv.elem is not None:
+            # every key any call site passes holds host data (the walker's `_host_keywords`): so does every item
+            return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, recv.elem))) if name == "items" \
+                else Val(Kind.HOST_SEQ)
         key = str_key(node.args[0].value) if name in ("get", "pop") and node.args else None
         item = key_item(recv, key) if key is not None else None
         if item is None or item == UNKNOWN or recv.ref != PASSED_KEYWORDS:

@@ -280,6 +280,17 @@ class Mask:
 
 
 @dataclass(frozen=True, slots=True)
+class DictOf:
+    """A dict comprehension whose every value is of a deferred kind (`{k: v.clone() for k, v in f(m).items()}` of a
+    project call's dict): a dict of host tensors (`CPU_DICT`) where `inner` settles to a host tensor, else unknown."""
+
+    inner: "IKind"
+
+    def __str__(self) -> str:
+        return f"dictof:{self.inner}"
+
+
+@dataclass(frozen=True, slots=True)
 class Elems:
     """A local list made empty and filled only with what one project call returns (`out = []`, `out.append(self.f(x))`
     in a loop): a list of host tensors, NumPy arrays or host values where the call settles to one (`elements_list`),
@@ -317,7 +328,7 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Fwd, OnParam, Obj,
+IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, DictOf, Moved, Prior, Fwd, OnParam, Obj,
               Inst, Passes, Keyed, Collated]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
@@ -339,7 +350,7 @@ DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, PINNED_LOADER, PINNED_BATCH, ORT_SESSION, GRAD_SCALER,
                              CPU_GENERATOR, SUMMARY_WRITER})
 # kinds only the whole index settles
-DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, Moved, Prior, Field, Fwd, OnParam, Keyed,
+DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, DictOf, Moved, Prior, Field, Fwd, OnParam, Keyed,
             Collated)
 FIELDS = (SelfField, Field)  # plain fields: what a class keeps there
 VIEWS = (SelfField, HostIf, Field)  # fields and device-keeping views of them
@@ -359,7 +370,7 @@ def parts(kind: IKind) -> Iterator[IKind]:
         yield from (v for _k, v in kind.pairs)
     elif isinstance(kind, Join):
         yield from kind.parts
-    elif isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, Moved)):
+    elif isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, DictOf, Moved)):
         yield kind.inner
     elif isinstance(kind, Prior):
         yield kind.annotated
@@ -378,7 +389,7 @@ def deferred(kind: IKind) -> bool:
 
 def simple(kind: IKind) -> bool:
     """A kind a dict value or a view may hold: no dict, join or prior, and no tuple of more than one item."""
-    if isinstance(kind, (Keys, Join, Prior)):
+    if isinstance(kind, (Keys, Join, Prior, DictOf)):
         return False
     if isinstance(kind, Items):
         return len(kind.items) == 1 and simple(kind.items[0])
@@ -401,7 +412,7 @@ def join_of(kinds: set[IKind]) -> Join:
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
 _TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
-                          Field: "field", HostIf: "hostif", Batch: "batch", Arith: "arith", Mask: "mask", Elems: "elems", Moved: "moved",
+                          Field: "field", HostIf: "hostif", Batch: "batch", Arith: "arith", Mask: "mask", Elems: "elems", DictOf: "dictof", Moved: "moved",
                           Prior: "prior", Fwd: "fwd", OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes",
                           Keyed: "keyed", Collated: "collated"}
 _BASES = {b.value: b for b in Base}
@@ -419,7 +430,7 @@ def to_plain(kind: IKind) -> Any:
         return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
     if isinstance(kind, Join):
         return [tag, [to_plain(k) for k in kind.parts]]
-    if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems)):
+    if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, DictOf)):
         return [tag, to_plain(kind.inner)]
     if isinstance(kind, Moved):
         return [tag, to_plain(kind.inner), kind.param]
@@ -450,8 +461,9 @@ def from_plain(data: Any) -> IKind:
                 raise ValueError("not a kind")
             pairs.append((pair[0], from_plain(pair[1])))
         return Keys(tuple(pairs))
-    if tag in ("hostif", "batch", "arith", "mask", "elems") and len(rest) == 1:
-        return {"hostif": HostIf, "batch": Batch, "arith": Arith, "mask": Mask, "elems": Elems}[tag](from_plain(rest[0]))
+    if tag in ("hostif", "batch", "arith", "mask", "elems", "dictof") and len(rest) == 1:
+        return {"hostif": HostIf, "batch": Batch, "arith": Arith, "mask": Mask, "elems": Elems,
+                "dictof": DictOf}[tag](from_plain(rest[0]))
     if tag == "moved" and len(rest) == 2 and type(rest[1]) is str:
         return Moved(from_plain(rest[0]), rest[1])
     if tag == "prior" and len(rest) == 2:

@@ -14,7 +14,7 @@ from typing import Protocol
 from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, NDARRAY, TENSOR,
-    UNKNOWN, Arith, Base, Batch, Call, Collated, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
+    UNKNOWN, Arith, Base, Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
     OnParam,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
@@ -1043,6 +1043,8 @@ class CallFacts:
             return self._collated(kind.name, caller)
         if isinstance(kind, Elems):  # `out.append(self.f(x))`: a list of what `f` returns
             return elements_list(self.settle(kind.inner, caller, depth, calls))
+        if isinstance(kind, DictOf):  # `{k: v.clone() for k, v in f(m).items()}`: a dict of what each value settles to
+            return CPU_DICT if self.settle(kind.inner, caller, depth, calls) == CPU_TENSOR else UNKNOWN
         if isinstance(kind, Arith):  # arithmetic of deferred values: on the device where one of them settles there
             parts = kind.inner.parts if isinstance(kind.inner, Join) else (kind.inner,)
             settled = {self.settle(part, caller, depth, calls) for part in parts}
@@ -1159,6 +1161,8 @@ class CallFacts:
             return keyed([(key, self.direct(k, depth, owner)) for key, k in kind.pairs])
         if isinstance(kind, Elems):
             return elements_list(self.direct(kind.inner, depth, owner))
+        if isinstance(kind, DictOf):
+            return CPU_DICT if self.direct(kind.inner, depth, owner) == CPU_TENSOR else UNKNOWN
         if isinstance(kind, HostIf):  # `w = f(n); w[:s] = 1.0`: a store into a tensor keeps it where it lives
             inner = self.direct(kind.inner, depth, owner)
             return inner if inner in (CPU_TENSOR, HOST_LOADER, PINNED_LOADER, CYCLE) else UNKNOWN

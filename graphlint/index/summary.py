@@ -21,6 +21,7 @@ from graphlint.facts.annotations import (
 from graphlint.facts.inference import (
     LEGACY_TENSOR_RE, NON_TENSOR_TORCH_SUBMODULES, SHAPE_KEEPING_METHODS, config_path,
 )
+from graphlint.facts.read_only import read_only_params
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
 from graphlint.facts.literals import LiteralTest, call_literals, literal_tests, names_cpu
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
@@ -229,6 +230,9 @@ class FunctionInfo:
     # parameters it only hands to the message slot of a torch check (facts.lazy_messages): a lambda passed there
     # runs only when the check fails
     lazy_params: tuple[str, ...] = ()
+    # parameters it only reads from (`p[k]`, `k in p`, `p.items()`; facts.read_only): a caller's dict handed to it
+    # keeps what it held
+    read_only_params: tuple[str, ...] = ()
     binding: str = "function"  # how calls pass the first parameter (graphlint._callsite_facts.binding)
     none_defaults: tuple[str, ...] = ()  # parameters whose default is None: a call that leaves one out passes None
     # (parameter, kinds.Passes) of parameters whose default is an identity lambda (`hook=lambda s, x, l: l`)
@@ -1241,6 +1245,7 @@ class _Indexer(ast.NodeVisitor):
             info.self_reads = _self_reads(node.body)
         if calls_lazy_check(info.calls):  # (rare: the walk costs nothing elsewhere)
             info.lazy_params = lazy_message_params(node, self.resolve)
+        info.read_only_params = read_only_params(node)
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
         at_end = self._makes(node, info)

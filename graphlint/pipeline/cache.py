@@ -310,7 +310,7 @@ def interface_digest(s: ModuleSummary) -> str:
         parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.item_params}|{f.placed_returns}|"
                      f"{f.number_defaults}|{f.cpu_defaults}|"
                      f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
-                     f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.placement}")
+                     f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.placement}|{f.read_only_params}")
     parts.append(repr(sorted(s.lambda_reads.items())))  # a call of a helper that waits is reported where it is made
     # importers read a module-level list of CPU tensors, or a TensorBoard writer, as one (`walker.module_constant`); a
     # number constant's importers are not re-linted (a module-level name is not part of the interface)
@@ -318,7 +318,8 @@ def interface_digest(s: ModuleSummary) -> str:
                              if isinstance(kind, kinds.Items) or kind is kinds.Base.SUMMARY_WRITER)))
     for c in sorted(s.classes.values(), key=lambda c: c.key):
         parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}|"
-                     f"{sorted(c.or_params.items())}")  # `self.f = p or C(..)`: what an importer's `x.f` may hold
+                     f"{sorted(c.or_params.items())}|{sorted(c.arm_modules.items())}")  # `self.f = p or C(..)` and a
+        # field's known `if` arm (`_arm_classes`): what an importer's `x.f` may hold
     return _digest("\n".join(parts))
 
 

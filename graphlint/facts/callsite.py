@@ -3121,7 +3121,8 @@ def _before_call(name: str, call: ast.expr, scope: Scope, memo: Memo) -> tuple[S
            and (_assigned_by(b, call, scope) or _assigned_after(b, call, scope))]
     if not own:
         return scope, memo
-    rest = [b for b in binds if not any(b is o for o in own)]
+    gone = {id(o) for o in own}  # (a set: `x = f(x)` rebound n times, each call asking, was n^3 `is` tests)
+    rest = [b for b in binds if id(b) not in gone]
     kept = {**scope.binds, name: rest} if rest else {n: v for n, v in scope.binds.items() if n != name}
     top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {name}
     return _variant(scope, binds=kept, top=top), {}

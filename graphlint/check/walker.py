@@ -24,7 +24,8 @@ from graphlint.facts.inference import (
     reduced_params, remember_test, untensored_params,
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
-from graphlint.facts.values import CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
+from graphlint.facts.values import (CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, join_all,
+                                    passed_keywords)
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
@@ -414,7 +415,7 @@ class Walker:
     def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> Val | None:
         """A closure reads its free variables when it is called, not where it is defined: walk the defs of
         `name` with the environment of their first call (`tp_sizes = torch.tensor(sizes)` after
-        `def _slice(): ...tp_sizes...`). What the `return`s of the one def of the name gave there (`_joined_vals`);
+        `def _slice(): ...tp_sizes...`). What the `return`s of the one def of the name gave there (joined);
         None for several defs (one per `if` arm: which one runs is not known here)."""
         inf = self.ctx.inference
         walked: list[Val | None] = []
@@ -427,7 +428,8 @@ class Walker:
             self.ctx.capture_depth += captured
             self.returned.append([])
             self._function_body(fn.body)
-            walked.append(_joined_vals(self.returned.pop()))
+            returned = self.returned.pop()
+            walked.append(join_all(returned) if returned else None)
             self.ctx.capture_depth -= captured
             inf.pop()
         return walked[0] if len(walked) == 1 else None
@@ -923,7 +925,7 @@ class Walker:
         chosen = {el.value.evaluated_value for el in right.elements}
         inside = [val for key, val in keys if key in chosen]
         outside = [val for key, val in keys if key not in chosen]
-        arms = ({item: _joined_vals(inside)} if inside else {}, {item: _joined_vals(outside)} if outside else {})
+        arms = ({item: join_all(inside)} if inside else {}, {item: join_all(outside)} if outside else {})
         return arms if op.__class__ is cst.In else (arms[1], arms[0])
 
     def _dry_run(self, body: cst.BaseSuite) -> None:
@@ -1926,14 +1928,3 @@ def _guard_text(test: cst.BaseExpression) -> str | None:
         inner = _guard_text(test.value)
         return f"{inner}.{test.attr.value}" if inner else None
     return None
-
-
-def _joined_vals(vals: list[Val]) -> Val | None:
-    """The join of several values (`facts.values.join`): a def's walked `return`s, the items of the keys a test
-    chooses; None for none."""
-    if not vals:
-        return None
-    out = vals[0]
-    for val in vals[1:]:
-        out = join(out, val)
-    return out

@@ -894,7 +894,12 @@ class Walker:
 
     def _keyed_items(self, loop: cst.For) -> str | None:
         """`for k, v in d.items():` of a dict whose string keys the reading knows (`d = {"total": loss, "fac":
-        torch.tensor(f)}`, `dict(..)`): note the pair for the body's key tests (`_key_narrowing`); the key's name."""
+        torch.tensor(f)}`, `dict(..)`): note the pair for the body's key tests (`_key_narrowing`); the key's name. A
+        loop whose target rebinds the key or the item of a loop around it ends that loop's pair for good (`for k, v in
+        d.items(): for k in names: ..`: `k` is no key of `d` from there on)."""
+        bound = _target_names(loop.target)
+        for key in [key for key, pair in self.key_items.items() if key in bound or pair[0] in bound]:
+            del self.key_items[key]
         it, target = loop.iter, loop.target
         if it.__class__ is not cst.Call or it.func.__class__ is not cst.Attribute or it.func.attr.value != "items" \
                 or it.args or target.__class__ not in (cst.Tuple, cst.List) or len(target.elements) != 2 \

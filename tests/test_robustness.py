@@ -23,6 +23,7 @@ import pytest
 from graphlint.pipeline import workers
 from graphlint.cli import main
 from graphlint.index.summary import index_source
+from graphlint.facts.kinds import CPU_TENSOR
 from graphlint.index.project import ProjectIndex
 
 GOOD = """\
@@ -429,6 +430,20 @@ def test_left_none_climbs_a_long_chain_of_callers_and_a_cycle_within_the_stack()
     index = ProjectIndex([index_source("\n".join(lines) + "\n", "chain.py", "chain")])
     assert index.call_facts.left_none(index.functions[f"chain:f{n - 1}"]) == frozenset()  # (too deep: no evidence)
     assert index.call_facts.left_none(index.functions["chain:g"]) == frozenset()
+
+
+def test_host_paths_climb_a_long_cycle_of_callers_within_the_stack():
+    """`CallFacts.host_paths` asks each caller's own host paths for a value passed on: asked first for a function whose
+    callers are a 3,000-long cycle (`f0` is called by the last one too), it recursed past Python's limit and the whole
+    hot path phase was a GL002. Past MAX_FORWARD_DEPTH callers it reads no path; the short paths stay."""
+    n = 3000
+    lines = ["import torch", "", "def step(x):  # graphlint: hot", "    f0(x, torch.arange(4))", "    return f0(x, x)", ""]
+    for i in range(n):
+        lines += [f"def f{i}(x, t):", f"    return f{(i + 1) % n}(x, t)"]
+    index = ProjectIndex([index_source("\n".join(lines) + "\n", "chain.py", "chain")])
+    hot = index.with_host_paths(index.hot_functions())
+    assert [(hop.chain(), params) for hop, _tier, params in hot["chain:f3"].host] == [
+        (("step", "f0", "f1", "f2", "f3"), (("t", CPU_TENSOR),))]
 
 
 @pytest.mark.slow  # ~8 s: 8,000 functions go through libcst; the memory of the whole run is the point

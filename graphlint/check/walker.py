@@ -24,7 +24,8 @@ from graphlint.facts.inference import (
     reduced_params, remember_test, untensored_params,
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
-from graphlint.facts.values import CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, passed_keywords
+from graphlint.facts.values import (CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, join_all,
+                                    passed_keywords)
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
@@ -426,7 +427,7 @@ class Walker:
     def _nested_defs(self, defs: dict[str, list[cst.FunctionDef]], name: str) -> Val | None:
         """A closure reads its free variables when it is called, not where it is defined: walk the defs of
         `name` with the environment of their first call (`tp_sizes = torch.tensor(sizes)` after
-        `def _slice(): ...tp_sizes...`). What the `return`s of the one def of the name gave there (`_joined_vals`);
+        `def _slice(): ...tp_sizes...`). What the `return`s of the one def of the name gave there (joined);
         None for several defs (one per `if` arm: which one runs is not known here)."""
         inf = self.ctx.inference
         walked: list[Val | None] = []
@@ -439,7 +440,8 @@ class Walker:
             self.ctx.capture_depth += captured
             self.returned.append([])
             self._function_body(fn.body)
-            walked.append(_joined_vals(self.returned.pop()))
+            returned = self.returned.pop()
+            walked.append(join_all(returned) if returned else None)
             self.ctx.capture_depth -= captured
             inf.pop()
         return walked[0] if len(walked) == 1 else None
@@ -906,7 +908,12 @@ class Walker:
 
     def _keyed_items(self, loop: cst.For) -> str | None:
         """`for k, v in d.items():` of a dict whose string keys the reading knows (`d = {"total": loss, "fac":
-        torch.tensor(f)}`, `dict(..)`): note the pair for the body's key tests (`_key_narrowing`); the key's name."""
+        torch.tensor(f)}`, `dict(..)`): note the pair for the body's key tests (`_key_narrowing`); the key's name. A
+        loop whose target rebinds the key or the item of a loop around it ends that loop's pair for good (`for k, v in
+        d.items(): for k in names: ..`: `k` is no key of `d` from there on)."""
+        bound = _target_names(loop.target)
+        for key in [key for key, pair in self.key_items.items() if key in bound or pair[0] in bound]:
+            del self.key_items[key]
         it, target = loop.iter, loop.target
         if it.__class__ is not cst.Call or it.func.__class__ is not cst.Attribute or it.func.attr.value != "items" \
                 or it.args or target.__class__ not in (cst.Tuple, cst.List) or len(target.elements) != 2 \
@@ -937,7 +944,7 @@ class Walker:
         chosen = {el.value.evaluated_value for el in right.elements}
         inside = [val for key, val in keys if key in chosen]
         outside = [val for key, val in keys if key not in chosen]
-        arms = ({item: _joined_vals(inside)} if inside else {}, {item: _joined_vals(outside)} if outside else {})
+        arms = ({item: join_all(inside)} if inside else {}, {item: join_all(outside)} if outside else {})
         return arms if op.__class__ is cst.In else (arms[1], arms[0])
 
     def _dry_run(self, body: cst.BaseSuite) -> None:
@@ -1951,14 +1958,3 @@ def _guard_text(test: cst.BaseExpression) -> str | None:
         inner = _guard_text(test.value)
         return f"{inner}.{test.attr.value}" if inner else None
     return None
-
-
-def _joined_vals(vals: list[Val]) -> Val | None:
-    """The join of several values (`facts.values.join`): a def's walked `return`s, the items of the keys a test
-    chooses; None for none."""
-    if not vals:
-        return None
-    out = vals[0]
-    for val in vals[1:]:
-        out = join(out, val)
-    return out

@@ -2735,13 +2735,13 @@ def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolv
     `nested_tensor_from_tensor_list`; `device=img.device` of `for img in tensor_list`) places nothing: it is where the
     input is. A collate function's reading (`kinds.Collated`)."""
     inputs = {name for name in param_names(func) if name not in ("self", "cls")}
-    for node in ast.walk(func):
+    for node in walk_ast(func):
         if isinstance(node, ast.For) and _of_inputs(node.iter, inputs):
-            inputs |= {t.id for t in ast.walk(node.target) if isinstance(t, ast.Name)}
-    located = {t.id for n in ast.walk(func) if isinstance(n, ast.Assign) and _input_device(n.value, inputs)
+            inputs |= {t.id for t in walk_ast(node.target) if isinstance(t, ast.Name)}
+    located = {t.id for n in walk_ast(func) if isinstance(n, ast.Assign) and _input_device(n.value, inputs)
                for t in n.targets if isinstance(t, ast.Name)}
     pinned = False
-    for node in ast.walk(func):
+    for node in walk_ast(func):
         if not isinstance(node, ast.Call):
             continue
         meth = node.func.attr if isinstance(node.func, ast.Attribute) else ""
@@ -3187,7 +3187,8 @@ def _before_call(name: str, call: ast.expr, scope: Scope, memo: Memo) -> tuple[S
            and (_assigned_by(b, call, scope) or _assigned_after(b, call, scope))]
     if not own:
         return scope, memo
-    rest = [b for b in binds if not any(b is o for o in own)]
+    gone = {id(o) for o in own}  # (a set: `x = f(x)` rebound n times, each call asking, was n^3 `is` tests)
+    rest = [b for b in binds if id(b) not in gone]
     kept = {**scope.binds, name: rest} if rest else {n: v for n, v in scope.binds.items() if n != name}
     top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {name}
     return _variant(scope, binds=kept, top=top), {}

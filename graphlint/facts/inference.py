@@ -33,7 +33,7 @@ from graphlint.facts.values import (
     HOST_MODULE, HOSTS, HOST_SEQ, LIST, MOVED, MOVED_SEQ,
     LIST_BATCH, Kind, LIST_GROWERS, SEQS, STORED_ITEMS,
     NOT_TENSOR, PASSED_KEYWORDS, TENSOR, TENSORS, TSEQ, UNKNOWN, Dev, Val,
-    dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, key_item, keyed_dict, stored_dict, tuple_list,
+    dict_item, holds_cpu_tensors, is_list, is_tuple_list, join, join_all, key_item, keyed_dict, stored_dict, tuple_list,
     uniform_dict, rewritten_dict,
 )
 from graphlint.facts.tokenizers import TOKENIZER_REF
@@ -876,9 +876,7 @@ class Inference:
             return EMPTY_LIST if isinstance(node, cst.List) else UNKNOWN  # `xs = []` is filled later (appended)
         vals = [self(el.value) for el in node.elements if isinstance(el, cst.Element)]
         if vals and all(v.is_tensor for v in vals):
-            elem = vals[0]
-            for v in vals[1:]:
-                elem = join(elem, v)
+            elem = join_all(vals)
             return Val(Kind.TENSOR_SEQ, elem=elem if elem.kind is Kind.CPU_TENSOR else None)
         if vals and all(v.is_tensor or v.kind is Kind.TENSOR_SEQ for v in vals):
             return TSEQ
@@ -3665,8 +3663,5 @@ def merge_envs(base: Mapping[str, Val], branches: list[Mapping[str, Val]],
         if FORGOTTEN in vals:
             out[name] = FORGOTTEN  # a local object's field stored on some paths: no flow fact after the join
             continue
-        merged = vals[0]
-        for v in vals[1:]:
-            merged = join(merged, v)
-        out[name] = merged
+        out[name] = join_all(vals)
     return out

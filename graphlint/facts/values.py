@@ -257,6 +257,14 @@ def _stored_list(a: Val, b: Val) -> Val | None:
     return None
 
 
+def join_all(vals: list[Val]) -> Val:
+    """`join` of several paths (at least one), folded first to last."""
+    out = vals[0]
+    for val in vals[1:]:
+        out = join(out, val)
+    return out
+
+
 def join(a: Val, b: Val) -> Val:
     """Merge of two control-flow paths: keep what both agree on."""
     if a == b:

@@ -294,7 +294,7 @@ class CallFacts:
         self.params(fn)
         return self._site_joins.get(fn.key, {})
 
-    def host_paths(self, fn: "FunctionInfo", in_scope: Callable[[str], bool], memo: dict[str, dict]
+    def host_paths(self, fn: "FunctionInfo", in_scope: Callable[[str], bool], memo: dict[str, dict], depth: int = 0
                    ) -> dict[str, list[tuple[IKind, tuple[tuple["FunctionInfo", int], ...]]]]:
         """Parameter -> (host kind, calls) for each path of in-scope calls that hands `fn` a host tensor in a parameter
         its call sites disagree on (`params` has no kind for it: moondream's `apply_rotary_emb` gets a CPU
@@ -303,10 +303,13 @@ class CallFacts:
         host kind bound, for that path (context-sensitive to the path, not to every caller). `calls` are (caller,
         line), the origin first: the caller that made the host value, then each that passed it on as it came (at
         most `MAX_HOST_PATH_CALLS`). A caller out of scope (`in_scope(key)` false: tests, loading) gives no path.
-        `memo` holds one run's answers (the scope decides them)."""
+        `memo` holds one run's answers (the scope decides them). `depth`: callers climbed so far for a value passed on;
+        past MAX_FORWARD_DEPTH, no path (not memoised), as `left_none` reads no evidence there."""
         found = memo.get(fn.key)
         if found is not None:
             return found
+        if depth >= MAX_FORWARD_DEPTH:
+            return {}  # a chain of callers this deep passing it on (3,000 of them overflowed the stack)
         memo[fn.key] = {}  # a cycle of callers passing it round: no path
         typed = self.params(fn)
         out: dict[str, list[tuple[IKind, tuple[tuple["FunctionInfo", int], ...]]]] = {}
@@ -322,7 +325,7 @@ class CallFacts:
                 if (kind := kinds.get(param)) in HOST_PATH_KINDS:
                     out.setdefault(param, []).append((kind, ((caller, line),)))
                 elif param in forwards:  # passed on as the caller got it: the caller's own host paths
-                    for held, calls in self.host_paths(caller, in_scope, memo).get(forwards[param], ()):
+                    for held, calls in self.host_paths(caller, in_scope, memo, depth + 1).get(forwards[param], ()):
                         if len(calls) < MAX_HOST_PATH_CALLS and len(out.get(param, ())) < MAX_HOST_PATHS:
                             out.setdefault(param, []).append((held, (*calls, (caller, line))))
         memo[fn.key] = out

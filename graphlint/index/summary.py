@@ -3441,15 +3441,22 @@ def _placed_returns(func: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope,
             else:
                 built.pop(target.id, None)
             continue
-        for node in ast.walk(stmt):  # anything else that binds or moves a local unplaces it
-            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store) or isinstance(node, ast.Call) \
-                    and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
-                    and node.func.attr in PLACING_METHODS:
-                gone = node.id if isinstance(node, ast.Name) else node.func.value.id  # type: ignore[attr-defined]
-                built.pop(gone, None)
-                placed.pop(gone, None)
+        for gone in _touched_locals(stmt):  # anything else that binds or moves a local unplaces it
+            built.pop(gone, None)
+            placed.pop(gone, None)
     out = tuple(f"{built[n.id]}@{placed[n.id]}" if n.id in placed else "" for n in names)  # type: ignore[attr-defined]
     return out if any(out) else ()
+
+
+def _touched_locals(stmt: ast.stmt) -> Iterator[str]:
+    """The names `stmt` binds (`x = ..`, `for x in ..`, a tuple target) or moves or casts in place anywhere in it
+    (`x.to(d)`, `x.cpu()`, `x.half()`: `PLACING_METHODS`): the locals `_placed_returns` can no longer vouch for."""
+    for node in walk_ast(stmt):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            yield node.id
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) \
+                and isinstance(node.func.value, ast.Name) and node.func.attr in PLACING_METHODS:
+            yield node.func.value.id
 
 
 def _placing_move(stmt: ast.stmt) -> tuple[str, ast.Call] | None:

@@ -318,8 +318,8 @@ def interface_digest(s: ModuleSummary) -> str:
                              if isinstance(kind, kinds.Items) or kind is kinds.Base.SUMMARY_WRITER)))
     for c in sorted(s.classes.values(), key=lambda c: c.key):
         parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}|"
-                     f"{sorted(c.or_params.items())}|{sorted(c.arm_modules.items())}")  # `self.f = p or C(..)` and a
-        # field's known `if` arm (`_arm_classes`): what an importer's `x.f` may hold
+                     f"{sorted(c.or_params.items())}|{sorted(c.arm_modules.items())}")
+        # (`self.f = p or C(..)`, a class one arm of a method stores: what an importer's `x.f` may hold or run)
     return _digest("\n".join(parts))
 
 

@@ -22,7 +22,7 @@ from graphlint.facts.host_origin import (
     CUDA_LEGACY_TENSOR_RE, HOST_DATA_FACTORIES, builds_off_host, device_arg_class, factory_device_is_cpu, host_list, is_host_data,
     lazy_init, non_blocking, tensor_elements, to_target,
 )
-from graphlint.facts.syntax import argument, code_of, method_call, names_columns, positional
+from graphlint.facts.syntax import argument, method_call, names_columns, positional
 from graphlint.facts.torch_kinds import H2D
 from graphlint.rules._util import library_copy, numpy_argument, stored_value, tensor_method
 from graphlint.rules.base import Rule

@@ -90,3 +90,14 @@ def test_decoy_a_key_test_of_other_values_narrows_nothing():
     rebound = ITEMS.format(made=DISPLAY, test='k in ["fac", "w"]').replace(
         "            for k, v in d.items():\n", "            for k, v in d.items():\n                v = loss\n", 1)
     assert (13, "GL103") in findings(rebound, scope="all")
+
+
+def test_decoy_a_loop_rebinding_the_key_ends_its_narrowing():
+    """`for k in names:` (or `for k, w in other.items():`) inside `for k, v in d.items():` rebinds `k`: a test of it
+    there or after says nothing of which key `v` came with, so `v.cpu()` in either arm is still a copy (the pair of
+    the outer loop once narrowed `v` to the CPU `fac` by a test of the inner `k`)."""
+    for inner in ("for k in names:", "for k, w in other.items():"):
+        nested = ITEMS.format(made=DISPLAY, test='k in ["fac", "w"]').replace(
+            "            for k, v in d.items():\n", f"            for k, v in d.items():\n                {inner}\n"
+            "                    pass\n", 1)
+        assert (14, "GL103") in findings(nested, scope="all"), inner

@@ -23,7 +23,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.read_only import read_only_params
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.literals import LiteralTest, call_literals, literal_tests, names_cpu
+from graphlint.facts.literals import PIN, LiteralTest, call_literals, literal_tests, names_cpu
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
@@ -859,6 +859,7 @@ class _Indexer(ast.NodeVisitor):
         self.field_adds: dict[str, dict[str, set[str]]] = {}
         self.in_place_compiles: set[int] = set()  # ids of compile calls bound back to what they compile
         self.def_nodes: list[ast.FunctionDef | ast.AsyncFunctionDef] = []  # the defs being walked, innermost last
+        self.placing: dict[int, bool] = {}  # id() of each def on `def_nodes` holding a call `_may_place` reads
         # per function: parameter -> the instances of the other members of its union annotation (`_union_params`)
         self.union_params: list[dict[str, tuple[str, tuple[str, ...]]]] = []
         # per function: locals another arm of an `if` bound to something else (`_join_arms`): a call on the local
@@ -1196,7 +1197,6 @@ class _Indexer(ast.NodeVisitor):
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve, _layer_of(cls), self._helpers()),
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)), item_params=item_params(scope, node),
-            yields_items=yielded_param(scope, node, self.resolve), placement=data_placement(node, self.resolve),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),
@@ -1246,6 +1246,10 @@ class _Indexer(ast.NodeVisitor):
         if calls_lazy_check(info.calls):  # (rare: the walk costs nothing elsewhere)
             info.lazy_params = lazy_message_params(node, self.resolve)
         info.read_only_params = read_only_params(node)
+        # (both walk the whole def: only a generator can yield its parameter's items, and only a def with a call that may
+        # move, build off the host or pin (`_notes_placement`) can place what it builds)
+        info.yields_items = yielded_param(scope, node, self.resolve) if info.generator else ""
+        info.placement = data_placement(node, self.resolve) if self.placing.pop(id(node), False) else ""
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`
         at_end = self._makes(node, info)
@@ -2536,6 +2540,9 @@ class _Indexer(ast.NodeVisitor):
             cls = node.__class__
             if cls is ast.Lambda:  # (its calls run when it is called: `_made_callee` reads no local's value there)
                 self.lambda_calls.update(id(sub) for sub in walk_ast(node.body) if isinstance(sub, ast.Call))
+            if cls is ast.Call and self.def_nodes and not self.placing.get(id(self.def_nodes[-1])) \
+                    and _may_place(node):  # type: ignore[arg-type]
+                self.placing.update((id(d), True) for d in self.def_nodes)  # (`data_placement` walks nested defs too)
             if cls is ast.Call and record_calls:
                 self._record_call(node)  # type: ignore[arg-type]
             elif cls in COMPREHENSIONS and record_calls and self.func_stack:
@@ -3388,6 +3395,19 @@ def _item_stores(body: list[ast.stmt]) -> tuple[tuple[str, tuple[str, ...]], ...
                 and isinstance(node.func.value, ast.Name) and node.func.value.id in stored:
             called.setdefault(node.func.value.id, set()).add(node.func.attr)
     return tuple(sorted((box, tuple(sorted(called.get(name, ())))) for name, boxes in stored.items() for box in boxes))
+
+
+# What a call needs to place data (`callsite.data_placement` reads only these): a method that moves or pins, or a
+# keyword that names a device, a copy mode or pinning.
+_PLACING_CALL_METHODS = frozenset({"to", "cuda", "pin_memory"})
+_PLACING_KEYWORDS = frozenset({"device", "non_blocking", *PIN})
+
+
+def _may_place(node: ast.Call) -> bool:
+    """Whether `data_placement` could read this call as one that places what it builds."""
+    func = node.func
+    return func.__class__ is ast.Attribute and func.attr in _PLACING_CALL_METHODS \
+        or any(kw.arg in _PLACING_KEYWORDS for kw in node.keywords)
 
 
 def _moved_locals(func: ast.FunctionDef | ast.AsyncFunctionDef, scope: Scope,

@@ -25,18 +25,18 @@ def read_only_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str,
     if not names:
         return ()
     parents: dict[int, ast.AST] = {}
-    uses: dict[str, list[ast.Name]] = {name: [] for name in names}
+    alive = set(names)  # (breadth first, so a use's ancestors are known when it is met: each is judged at once)
     for stmt in node.body:
         for parent in ast.walk(stmt):
             for child in ast.iter_child_nodes(parent):
                 parents[id(child)] = parent
-                if isinstance(child, ast.Name) and child.id in uses:
-                    uses[child.id].append(child)
+                if child.__class__ is ast.Name and child.id in alive and not _reads(child, parents):
+                    alive.discard(child.id)
             if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                shadowed = {a.arg for a in ast.walk(parent.args) if isinstance(a, ast.arg)}
-                for name in shadowed & uses.keys():
-                    uses[name].append(parent)  # type: ignore[arg-type] # (a nested parameter of the same name)
-    return tuple(name for name, found in uses.items() if all(_reads(use, parents) for use in found))
+                alive -= {a.arg for a in ast.walk(parent.args) if isinstance(a, ast.arg)}  # (shadowed: a write)
+            if not alive:
+                return ()
+    return tuple(name for name in names if name in alive)
 
 
 def _reads(use: ast.AST, parents: dict[int, ast.AST]) -> bool:

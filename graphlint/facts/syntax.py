@@ -3,6 +3,7 @@ parts, source text."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
@@ -253,3 +254,10 @@ def descendants(node: cst.CSTNode, prune: tuple[type, ...] = ()) -> Iterator[cst
         yield node
         if node.__class__ not in prune:
             todo.extend(reversed(code_children(node)))
+
+
+def as_ast_lambda(node: cst.Lambda) -> ast.Lambda:
+    """The `ast` form of a libcst lambda, for a reading the index makes of the same text (`callsite.lambda_collate`)."""
+    parsed = ast.parse(f"({code_of(node)})", mode="eval").body
+    assert isinstance(parsed, ast.Lambda)
+    return parsed

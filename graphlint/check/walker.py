@@ -33,13 +33,13 @@ from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.packed import is_packed
-from graphlint.facts.callsite import SPLAT, join_kinds, lambda_collate
+from graphlint.facts.callsite import SPLAT, collate_reading, join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.lazy_messages import LAZY_MESSAGE_SLOTS
 from graphlint.facts.names import dotted_name
 from graphlint.facts.elements import bound_names
 from graphlint.facts.correlated import ArmFacts, test_key, written
-from graphlint.facts.syntax import _CODE_FIELDS, _NODE_CLASSES, as_ast_lambda, code_fields, code_of, descendants, is_node
+from graphlint.facts.syntax import _CODE_FIELDS, _NODE_CLASSES, as_ast_expr, code_fields, code_of, descendants, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 from graphlint.check.trees import parse_unit, parse_unvalidated  # noqa: F401 (parse_unvalidated: re-exported)
 
@@ -1798,11 +1798,11 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return f"{target}.{rest}" if rest else target
 
     def collated_loader(collate: cst.BaseExpression) -> Val | None:
-        """What a `DataLoader(.., collate_fn=collate)` made here yields where `collate` names a project function or is
-        a lambda (`callsite.lambda_collate`, the index's own reading of one): the index's reading of its batches
-        (`kinds.Collated`), or None where that says nothing."""
-        if isinstance(collate, cst.Lambda):
-            made = lambda_collate(as_ast_lambda(collate), indexed_name)
+        """What a `DataLoader(.., collate_fn=collate)` made here yields where `collate` names a project function, or
+        is a lambda, a `partial` or an instance (`callsite.collate_reading`, the index's own reading of them): the
+        index's reading of its batches (`kinds.Collated`), or None where that says nothing."""
+        if isinstance(collate, (cst.Lambda, cst.Call)):
+            made = collate_reading(as_ast_expr(collate), indexed_name)
             kind = index.call_facts.settle(made, function) if function is not None else ik.UNKNOWN
             return kind_val(kind) if kind != ik.UNKNOWN else None
         name = dotted_name(collate)

@@ -2194,13 +2194,25 @@ def _loader_kind(call: ast.Call, resolve: Resolve) -> IKind:
         return PINNED_LOADER if default else UNKNOWN
     if not (pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False)):
         return PINNED_LOADER if default else UNKNOWN
+    return collate_reading(collate, resolve) if not default else HOST_LOADER
+
+
+def collate_reading(collate: ast.expr, resolve: Resolve) -> IKind:
+    """What a loader yields given its `collate_fn=`, every form binding a collate: a project function named
+    (`utils.collate_fn`: `Collated`), bound by `functools.partial(collate, pad=0)` (that function), an instance of a
+    project class (`Collator(pad)`: its `__call__`), or a lambda (`lambda_collate`). A library's function or instance
+    (`DataCollatorWithPadding(tok)`), a class itself (each batch an instance) or anything else: unknown."""
     if isinstance(collate, ast.Lambda):
         return lambda_collate(collate, resolve)
-    if not default:
-        named = dotted(collate) if isinstance(collate, (ast.Name, ast.Attribute)) else None
-        qual = resolve(named) if named and not named.startswith(("self.", "cls.")) else None
-        return Collated(qual) if qual and records_args(qual) else UNKNOWN
-    return HOST_LOADER
+    if isinstance(collate, ast.Call) and (made := dotted(collate.func, plain=True)) is not None:
+        qual = resolve(made)
+        if qual == "functools.partial":
+            first = collate.args[0] if collate.args and not isinstance(collate.args[0], ast.Starred) else None
+            return collate_reading(first, resolve) if isinstance(first, (ast.Name, ast.Attribute)) else UNKNOWN
+        return Collated(f"{qual}.__call__") if qual and records_args(qual) else UNKNOWN
+    named = dotted(collate) if isinstance(collate, (ast.Name, ast.Attribute)) else None
+    qual = resolve(named) if named and not named.startswith(("self.", "cls.")) else None
+    return Collated(qual) if qual and records_args(qual) else UNKNOWN
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:

@@ -1620,9 +1620,9 @@ class Inference:
         call = fn.body if isinstance(fn, cst.Lambda) and isinstance(fn.body, cst.Call) else \
             cst.Call(func=fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
         collated = self.collated_loader(fn) if self.collated_loader is not None and isinstance(
-            fn, (cst.Name, cst.Attribute, cst.Lambda)) else None
-        # a project collate, named or a lambda, reads as the index reads it (host samples in, host batches out), else
-        # the return of the call a lambda makes
+            fn, (cst.Name, cst.Attribute, cst.Lambda, cst.Call)) else None
+        # a project collate, named, a lambda, a `partial` or an instance, reads as the index reads it (host samples
+        # in, host batches out), else the return of the call a lambda makes
         batch = collated.elem or UNKNOWN if collated is not None else self(call) if call is not None else UNKNOWN
         if pinned:  # the loader pins every tensor of a batch: tracked for a plain host tensor only
             batch = batch._replace(pinned=True) if batch.kind is Kind.CPU_TENSOR else UNKNOWN

@@ -256,8 +256,7 @@ def descendants(node: cst.CSTNode, prune: tuple[type, ...] = ()) -> Iterator[cst
             todo.extend(reversed(code_children(node)))
 
 
-def as_ast_lambda(node: cst.Lambda) -> ast.Lambda:
-    """The `ast` form of a libcst lambda, for a reading the index makes of the same text (`callsite.lambda_collate`)."""
-    parsed = ast.parse(f"({code_of(node)})", mode="eval").body
-    assert isinstance(parsed, ast.Lambda)
-    return parsed
+def as_ast_expr(node: cst.BaseExpression) -> ast.expr:
+    """The `ast` form of a libcst expression, for a reading the index makes of the same text
+    (`callsite.collate_reading`)."""
+    return ast.parse(f"({code_of(node)})", mode="eval").body

@@ -223,3 +223,45 @@ def test_a_lambda_collate_reads_as_a_def_with_its_body() -> None:
               for name in names}
     assert passed == {"built": HOST_LOADER, "handed": HOST_LOADER, "helped": HOST_LOADER, "pinned": PINNED_LOADER,
                       "moved": UNKNOWN, "helper_moved": UNKNOWN, "library": UNKNOWN, "computed": UNKNOWN}
+
+
+BOUND = """
+import functools
+from torch.utils.data import DataLoader
+from transformers import DataCollatorWithPadding
+from pkg import utils
+
+
+def partial_host(loader):
+    pass
+
+
+def partial_moved(loader):
+    pass
+
+
+def instance(loader):
+    pass
+
+
+def library_instance(loader):
+    pass
+
+
+def main(ds, tok):
+    partial_host(DataLoader(ds, collate_fn=functools.partial(utils.collate_fn)))
+    partial_moved(DataLoader(ds, collate_fn=functools.partial(utils.moved, device="cuda")))
+    instance(DataLoader(ds, collate_fn=utils.Collator(0)))
+    library_instance(DataLoader(ds, collate_fn=DataCollatorWithPadding(tok)))
+"""
+
+
+def test_a_partial_or_an_instance_collate_reads_as_its_function() -> None:
+    """`functools.partial(collate, ..)` is `collate`; an instance of a project class is its `__call__`; a library
+    collator's instance stays unknown."""
+    index = project_index({"pkg.__init__": "", "pkg.utils": UTILS, "pkg.train": BOUND})
+    names = ("partial_host", "partial_moved", "instance", "library_instance")
+    passed = {name: index.call_facts.params(index.functions[f"pkg.train:{name}"]).get("loader", UNKNOWN)
+              for name in names}
+    assert passed == {"partial_host": HOST_LOADER, "partial_moved": UNKNOWN, "instance": HOST_LOADER,
+                      "library_instance": UNKNOWN}

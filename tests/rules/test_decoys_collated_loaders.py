@@ -278,3 +278,61 @@ def test_a_progress_bar_over_a_loader_yields_its_batches():
     if __name__ == "__main__":
         main()
     """)
+
+
+def test_a_partial_or_an_instance_collate_reads_as_its_function():
+    """`collate_fn=functools.partial(collate, pad=0)` is `collate`; `collate_fn=Collator(pad)` of a project class is
+    its `__call__`: both build host batches of host samples. Decoys: a partial of a collate that moves, an instance
+    whose `__call__` moves to the device it was given, and a library collator's instance."""
+    check(COMMON + """
+    import functools
+    from transformers import DataCollatorWithPadding
+
+
+    class Collator:
+        def __init__(self, pad=0):
+            self.pad = pad
+
+        def __call__(self, batch):
+            return torch.stack(batch)
+
+
+    class Mover:
+        def __init__(self, device):
+            self.device = device
+
+        def __call__(self, batch):
+            return torch.stack(batch).to(self.device)
+
+
+    def train(model, ds, opt, device, tok):
+        bound = DataLoader(ds, collate_fn=functools.partial(pinned_collate))
+        for batch in DataLoader(ds, collate_fn=functools.partial(collate_fn)):
+            model(batch[0].to(device)).sum().backward()  # <- GL131
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=Collator(1)):
+            model(batch.to(device)).sum().backward()  # <- GL131
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=functools.partial(moving_collate)):
+            model(batch[0].to(device)).sum().backward()
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=Mover(device)):
+            model(batch.to(device)).sum().backward()
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=DataCollatorWithPadding(tok)):
+            model(batch.to(device)).sum().backward()
+            opt.step()
+        for batch in bound:
+            model(batch[0].to(device, non_blocking=True)).sum().backward()
+            opt.step()
+
+
+    def main(tok):
+        device = torch.device("cuda")
+        model = Net().to(device)
+        train(model, [torch.zeros(4)] * 8, torch.optim.SGD(model.parameters(), lr=0.1), device, tok)
+
+
+    if __name__ == "__main__":
+        main(None)
+    """)

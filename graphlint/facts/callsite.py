@@ -2742,7 +2742,8 @@ def lambda_collate(fn: ast.Lambda, resolve: Resolve) -> IKind:
                                      for t in ast.walk(n.target) if isinstance(t, ast.Name)}
     body = fn.body
     if isinstance(body, ast.Call) and (named := dotted(body.func, plain=True)) is not None \
-            and not _external(named, resolve) and any(_of_inputs(a, inputs) for a in body.args):
+            and not _external(named, resolve) \
+            and any(_of_inputs(a, inputs) for a in (*body.args, *(kw.value for kw in body.keywords))):
         qual = resolve(named)  # the samples handed on: the collator's reading, as `collate_fn=collate` reads
         return Collated(qual) if qual and records_args(qual) and not placement else UNKNOWN
     callees: list[str] = []

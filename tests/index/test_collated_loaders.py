@@ -207,7 +207,7 @@ def main(ds, key):
     pinned(DataLoader(ds, collate_fn=lambda b: torch.stack(b).pin_memory()))
     moved(DataLoader(ds, collate_fn=lambda b: torch.stack(b).to("cuda")))
     helper_moved(DataLoader(ds, collate_fn=lambda b: {"x": utils.helper_moved(b)}))
-    library(DataLoader(ds, collate_fn=lambda b: default_data_collator(b)))
+    library(DataLoader(ds, collate_fn=lambda b: default_data_collator(features=b)))
     computed(DataLoader(ds, collate_fn=lambda b: utils.Collator()(b)))
 """
 

@@ -34,13 +34,13 @@ from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.packed import is_packed
-from graphlint.facts.callsite import SPLAT, join_kinds
+from graphlint.facts.callsite import SPLAT, collate_reading, join_kinds
 from graphlint.facts import kinds as ik
 from graphlint.facts.lazy_messages import LAZY_MESSAGE_SLOTS
 from graphlint.facts.names import dotted_name
 from graphlint.facts.elements import bound_names
 from graphlint.facts.correlated import ArmFacts, test_key, written
-from graphlint.facts.syntax import _CODE_FIELDS, _NODE_CLASSES, code_fields, code_of, descendants, is_node
+from graphlint.facts.syntax import _CODE_FIELDS, _NODE_CLASSES, as_ast_expr, code_fields, code_of, descendants, is_node
 from graphlint.check.context import Context, Unit, resolve_dotted, resolve_name
 from graphlint.check.trees import parse_unit, parse_unvalidated  # noqa: F401 (parse_unvalidated: re-exported)
 
@@ -1809,9 +1809,23 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf.takes_no_device = functools.partial(takes_no_device, index)
     inf.module_class = functools.partial(module_class, index)
 
+    def indexed_name(name: str | None) -> str | None:
+        """A dotted name as the index resolves it in this module (`summary._Indexer.resolve` outside a nested scope):
+        through the imports, else a module-level name (`main`'s nested `def pad` is `pkg.mod.pad` to `call_edges`)."""
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        target = module.imports.get(head) or (head if head in ("self", "cls") else f"{module.module}.{head}")
+        return f"{target}.{rest}" if rest else target
+
     def collated_loader(collate: cst.BaseExpression) -> Val | None:
-        """What a `DataLoader(.., collate_fn=collate)` made here yields where `collate` names a project function: the
+        """What a `DataLoader(.., collate_fn=collate)` made here yields where `collate` names a project function, or
+        is a lambda, a `partial` or an instance (`callsite.collate_reading`, the index's own reading of them): the
         index's reading of its batches (`kinds.Collated`), or None where that says nothing."""
+        if isinstance(collate, (cst.Lambda, cst.Call)):
+            made = collate_reading(as_ast_expr(collate), indexed_name)
+            kind = index.call_facts.settle(made, function) if function is not None else ik.UNKNOWN
+            return kind_val(kind) if kind != ik.UNKNOWN else None
         name = dotted_name(collate)
         qual = resolve(collate) if function is not None and name and not name.startswith(("self.", "cls.")) else None
         kind = index.call_facts.settle(ik.Collated(qual), function) if qual and function is not None else ik.UNKNOWN

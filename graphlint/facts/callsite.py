@@ -2241,11 +2241,25 @@ def _loader_kind(call: ast.Call, resolve: Resolve) -> IKind:
         return PINNED_LOADER if default else UNKNOWN
     if not (pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False)):
         return PINNED_LOADER if default else UNKNOWN
-    if not default:
-        named = dotted(collate) if isinstance(collate, (ast.Name, ast.Attribute)) else None
-        qual = resolve(named) if named and not named.startswith(("self.", "cls.")) else None
-        return Collated(qual) if qual and records_args(qual) else UNKNOWN
-    return HOST_LOADER
+    return collate_reading(collate, resolve) if not default else HOST_LOADER
+
+
+def collate_reading(collate: ast.expr, resolve: Resolve) -> IKind:
+    """What a loader yields given its `collate_fn=`, every form binding a collate: a project function named
+    (`utils.collate_fn`: `Collated`), bound by `functools.partial(collate, pad=0)` (that function), an instance of a
+    project class (`Collator(pad)`: its `__call__`), or a lambda (`lambda_collate`). A library's function or instance
+    (`DataCollatorWithPadding(tok)`), a class itself (each batch an instance) or anything else: unknown."""
+    if isinstance(collate, ast.Lambda):
+        return lambda_collate(collate, resolve)
+    if isinstance(collate, ast.Call) and (made := dotted(collate.func, plain=True)) is not None:
+        qual = resolve(made)
+        if qual == "functools.partial":
+            first = collate.args[0] if collate.args and not isinstance(collate.args[0], ast.Starred) else None
+            return collate_reading(first, resolve) if isinstance(first, (ast.Name, ast.Attribute)) else UNKNOWN
+        return Collated(f"{qual}.__call__") if qual and records_args(qual) else UNKNOWN
+    named = dotted(collate) if isinstance(collate, (ast.Name, ast.Attribute)) else None
+    qual = resolve(named) if named and not named.startswith(("self.", "cls.")) else None
+    return Collated(qual) if qual and records_args(qual) else UNKNOWN
 
 
 def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
@@ -2727,7 +2741,7 @@ def moves_to_device(call: ast.Call) -> bool:
     return named_device(name) is Dev.DEVICE
 
 
-def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve) -> str:
+def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, resolve: Resolve) -> str:
     """Where a function leaves the data it builds, by the calls in its body (nested defs included): "device" where
     one may move or build off the host (`.cuda()`, `.to(x)` of anything but a dtype or the host, `device=` of anything
     but the host, `non_blocking=`), else "pinned" where one may pin (`.pin_memory()`, `pin_memory=`), else "" (what it
@@ -2759,6 +2773,49 @@ def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolv
             return "device"
         pinned = pinned or meth == "pin_memory" or may_pin(ast_keywords(node, PIN))
     return "pinned" if pinned else ""
+
+
+# a `kinds.Collated` name standing for a lambda collate: "<lambda>|pinned-or-empty|callee,callee"
+LAMBDA_COLLATE = "<lambda>"
+
+
+def lambda_collate(fn: ast.Lambda, resolve: Resolve) -> IKind:
+    """What a loader with `collate_fn=lambda batch: ..` yields, read as the same body in a `def` collate
+    (`kinds.Collated`): a lambda handing the samples to a collator (`lambda b: collate(b, pad)`) is that collator, a
+    project function's reading (a library's or a local's: unknown, as `collate_fn=DataCollatorWithPadding(tok)`);
+    one that builds the batch itself (`lambda b: {"a": torch.stack([torch.tensor(s["a"]) for s in b])}`) is
+    placed by its own calls (`data_placement`) and the project functions it calls, which the index follows
+    (`CallFacts._collated`). A lambda calling a callable it computes (`lambda b: Collator(tok)(b)`): unknown."""
+    placement = data_placement(fn, resolve)
+    if placement == "device":
+        return UNKNOWN
+    inputs = set(param_names(fn)) | {t.id for n in ast.walk(fn.body) if isinstance(n, ast.comprehension)
+                                     for t in ast.walk(n.target) if isinstance(t, ast.Name)}
+    body = fn.body
+    if isinstance(body, ast.Call) and (named := dotted(body.func, plain=True)) is not None \
+            and not _external(named, resolve) \
+            and any(_of_inputs(a, inputs) for a in (*body.args, *(kw.value for kw in body.keywords))):
+        qual = resolve(named)  # the samples handed on: the collator's reading, as `collate_fn=collate` reads
+        return Collated(qual) if qual and records_args(qual) and not placement else UNKNOWN
+    callees: list[str] = []
+    for node in ast.walk(body):
+        if not isinstance(node, ast.Call):
+            continue
+        named = dotted(node.func, plain=True)
+        if named is None and not isinstance(node.func, ast.Attribute):
+            return UNKNOWN  # `Collator(tok)(b)`: a callable it computes
+        if named is None or named.partition(".")[0] in inputs or _external(named, resolve):
+            continue  # a method of a value it builds or of a sample (`torch.tensor(s).float()`), torch's own
+        callees.append(resolve(named) or named)
+    if not callees:
+        return PINNED_LOADER if placement else HOST_LOADER
+    return Collated("|".join((LAMBDA_COLLATE, placement, ",".join(sorted(set(callees))))))
+
+
+def _external(named: str, resolve: Resolve) -> bool:
+    """A call of torch, NumPy or the standard library (`EXTERNAL_HEADS`), or a builtin (`zip`, `list`)."""
+    qual = resolve(named) or named
+    return qual.partition(".")[0] in EXTERNAL_HEADS or "." not in named and hasattr(builtins, named)
 
 
 def _of_inputs(expr: ast.expr, inputs: set[str]) -> bool:

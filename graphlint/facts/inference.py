@@ -118,6 +118,7 @@ MODULE_API_PREFIXES = ("register_", "set_", "enable_", "disable_", "load_", "sav
                        "fuse_", "unfuse_", "gradient_checkpointing_")
 # Iterables that yield what they wrap (a progress bar): iterating one is iterating its first argument
 PASSTHROUGH_ITERABLES = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"})
+LOADER = "torch.utils.data.DataLoader"  # the `ref` of a loader whose batches are read (`Inference._loader`)
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.", "torch.ops.")
 NON_TENSOR_TORCH_SUBMODULES = frozenset({
     "cuda", "nn", "distributed", "jit", "backends", "autograd", "compiler", "library", "_dynamo",
@@ -1621,8 +1622,9 @@ class Inference:
         call = fn.body if isinstance(fn, cst.Lambda) and isinstance(fn.body, cst.Call) else \
             cst.Call(func=fn) if isinstance(fn, (cst.Name, cst.Attribute)) else None
         collated = self.collated_loader(fn) if self.collated_loader is not None and isinstance(
-            fn, (cst.Name, cst.Attribute)) else None
-        # a named project collate reads as the index reads it (host samples in, host batches out), else its return
+            fn, (cst.Name, cst.Attribute, cst.Lambda, cst.Call)) else None
+        # a project collate, named, a lambda, a `partial` or an instance, reads as the index reads it (host samples
+        # in, host batches out), else the return of the call a lambda makes
         batch = collated.elem or UNKNOWN if collated is not None else self(call) if call is not None else UNKNOWN
         if pinned:  # the loader pins every tensor of a batch: tracked for a plain host tensor only
             batch = batch._replace(pinned=True) if batch.kind is Kind.CPU_TENSOR else UNKNOWN
@@ -2410,6 +2412,8 @@ class Inference:
             return Val(Kind.UNKNOWN, elem=args[0].elem)  # `list(model.named_parameters())`: the same items
         if qual in PASSTHROUGH_ITERABLES and args and (args[0].kind is Kind.TENSOR_SEQ or args[0].kind in HOSTS):
             return args[0]  # `tqdm(host_params)` yields what it wraps
+        if qual in PASSTHROUGH_ITERABLES and args and args[0].ref == LOADER and args[0].elem is not None:
+            return Val(Kind.UNKNOWN, elem=args[0].elem)  # `tqdm(loader)`: the loader's batches, one by one
         if qual in ("any", "all"):
             return HOST
         if qual == "copy.deepcopy" and args and args[0].kind is Kind.MODULE and args[0].host:

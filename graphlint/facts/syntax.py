@@ -3,6 +3,7 @@ parts, source text."""
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
 
 import libcst as cst
@@ -253,3 +254,9 @@ def descendants(node: cst.CSTNode, prune: tuple[type, ...] = ()) -> Iterator[cst
         yield node
         if node.__class__ not in prune:
             todo.extend(reversed(code_children(node)))
+
+
+def as_ast_expr(node: cst.BaseExpression) -> ast.expr:
+    """The `ast` form of a libcst expression, for a reading the index makes of the same text
+    (`callsite.collate_reading`)."""
+    return ast.parse(f"({code_of(node)})", mode="eval").body

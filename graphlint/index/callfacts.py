@@ -11,7 +11,7 @@ import enum
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from graphlint.facts.callsite import SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
+from graphlint.facts.callsite import LAMBDA_COLLATE, SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
@@ -1114,7 +1114,13 @@ class CallFacts:
         """A loader whose batches a project collate function `collate` builds (`kinds.Collated`): the samples it is
         handed are a dataset's, host data, so what it builds of them is too, a loader of host batches, unless it may
         move or build off the host (then unknown) or pin (a pinning loader); unknown where no project function is
-        the collate."""
+        the collate. A lambda collate that builds its batch itself (`callsite.lambda_collate`: "<lambda>|pin|f,g")
+        is placed by its own calls and the project functions it calls, read as the collate's own callees are."""
+        if collate.startswith(LAMBDA_COLLATE + "|"):
+            _, pinned, callees = collate.split("|", 2)
+            placed = {pinned} | {self._placement(t, 1) for callee in callees.split(",") if callee
+                                 for t, _how in self.index.call_edges(caller, caller.module, callee)}
+            return UNKNOWN if "device" in placed else PINNED_LOADER if "pinned" in placed else HOST_LOADER
         targets = self.index.call_edges(caller, caller.module, collate)
         placed = {self._placement(t) for t, _how in targets}
         if not targets or "device" in placed or any(t.qualname.endswith("__init__") for t, _how in targets):

@@ -159,3 +159,109 @@ def test_a_generator_yielding_its_parameters_items_is_a_pass_through() -> None:
     found = {f.qualname: f.yields_items for f in index.functions.values()}
     assert found == {"Logger.log_every": "iterable", "numbered": "iterable", "shown": "iterable", "moved": "",
                      "rebound": "", "mixed": "", "delegated": ""}
+
+
+LAMBDAS = """
+import torch
+from torch.utils.data import DataLoader
+from transformers import default_data_collator
+from pkg import utils
+
+
+def built(loader):
+    pass
+
+
+def handed(loader):
+    pass
+
+
+def helped(loader):
+    pass
+
+
+def pinned(loader):
+    pass
+
+
+def moved(loader):
+    pass
+
+
+def helper_moved(loader):
+    pass
+
+
+def library(loader):
+    pass
+
+
+def computed(loader):
+    pass
+
+
+def main(ds, key):
+    built(DataLoader(ds, collate_fn=lambda b: {key: torch.stack([torch.tensor(s[key]) for s in b])}))
+    handed(DataLoader(ds, collate_fn=lambda b: utils.collate_fn(b)))
+    helped(DataLoader(ds, collate_fn=lambda b: {"x": utils.padded(b)}))
+    pinned(DataLoader(ds, collate_fn=lambda b: torch.stack(b).pin_memory()))
+    moved(DataLoader(ds, collate_fn=lambda b: torch.stack(b).to("cuda")))
+    helper_moved(DataLoader(ds, collate_fn=lambda b: {"x": utils.helper_moved(b)}))
+    library(DataLoader(ds, collate_fn=lambda b: default_data_collator(features=b)))
+    computed(DataLoader(ds, collate_fn=lambda b: utils.Collator()(b)))
+"""
+
+
+def test_a_lambda_collate_reads_as_a_def_with_its_body() -> None:
+    """`collate_fn=lambda b: ..` (`callsite.lambda_collate`): one that builds its batch of host samples with torch's
+    calls and project helpers that keep them on the host makes host batches, one handing the samples to a project
+    collate is that collate; pinning makes pinned batches; moving, a helper that moves, a library collator and a
+    collator the lambda builds are unknown."""
+    index = project_index({"pkg.__init__": "", "pkg.utils": UTILS, "pkg.train": LAMBDAS})
+    names = ("built", "handed", "helped", "pinned", "moved", "helper_moved", "library", "computed")
+    passed = {name: index.call_facts.params(index.functions[f"pkg.train:{name}"]).get("loader", UNKNOWN)
+              for name in names}
+    assert passed == {"built": HOST_LOADER, "handed": HOST_LOADER, "helped": HOST_LOADER, "pinned": PINNED_LOADER,
+                      "moved": UNKNOWN, "helper_moved": UNKNOWN, "library": UNKNOWN, "computed": UNKNOWN}
+
+
+BOUND = """
+import functools
+from torch.utils.data import DataLoader
+from transformers import DataCollatorWithPadding
+from pkg import utils
+
+
+def partial_host(loader):
+    pass
+
+
+def partial_moved(loader):
+    pass
+
+
+def instance(loader):
+    pass
+
+
+def library_instance(loader):
+    pass
+
+
+def main(ds, tok):
+    partial_host(DataLoader(ds, collate_fn=functools.partial(utils.collate_fn)))
+    partial_moved(DataLoader(ds, collate_fn=functools.partial(utils.moved, device="cuda")))
+    instance(DataLoader(ds, collate_fn=utils.Collator(0)))
+    library_instance(DataLoader(ds, collate_fn=DataCollatorWithPadding(tok)))
+"""
+
+
+def test_a_partial_or_an_instance_collate_reads_as_its_function() -> None:
+    """`functools.partial(collate, ..)` is `collate`; an instance of a project class is its `__call__`; a library
+    collator's instance stays unknown."""
+    index = project_index({"pkg.__init__": "", "pkg.utils": UTILS, "pkg.train": BOUND})
+    names = ("partial_host", "partial_moved", "instance", "library_instance")
+    passed = {name: index.call_facts.params(index.functions[f"pkg.train:{name}"]).get("loader", UNKNOWN)
+              for name in names}
+    assert passed == {"partial_host": HOST_LOADER, "partial_moved": UNKNOWN, "instance": HOST_LOADER,
+                      "library_instance": UNKNOWN}

@@ -161,3 +161,178 @@ def test_a_generator_yielding_its_parameters_items_yields_the_loaders_batches():
     if __name__ == "__main__":
         main()
     """)
+
+
+def test_a_lambda_collate_reads_as_the_same_body_in_a_def():
+    """`collate_fn=lambda b: {..: torch.stack(..)}` builds each batch of host samples as a `def` collate with that
+    body does (minRF's T2I loader, gabion note F-6): iterated where it is built, through a progress bar, or handed to
+    the training function, moving its items blocks; so does a lambda handing the samples to a project collate. Decoys:
+    a lambda that pins (moved `non_blocking=True`), one that moves, one calling a project helper that moves, one
+    handing the samples to a library collator, and one calling a collator it builds."""
+    check(COMMON + """
+    from tqdm import tqdm
+    from transformers import default_data_collator
+
+
+    def to_device(xs):
+        return torch.stack(xs).cuda()
+
+
+    class Collator:
+        def __call__(self, batch):
+            return torch.stack(batch)
+
+
+    def train_one_epoch(model, data_loader, opt, device):
+        for samples in data_loader:
+            loss = model(samples["x"].to(device)).sum()  # <- GL131
+            loss.backward()
+            opt.step()
+
+
+    def train_moved(model, data_loader, opt, device):
+        for samples in data_loader:
+            loss = model(samples.to(device)).sum()
+            loss.backward()
+            opt.step()
+
+
+    def train(model, ds, opt, device, key="x"):
+        built = DataLoader(ds, batch_size=2, collate_fn=lambda b: {key: torch.stack([torch.tensor(s) for s in b])})
+        handed = DataLoader(ds, collate_fn=lambda b: collate_fn(b))
+        pinned = DataLoader(ds, collate_fn=lambda b: torch.stack(b).pin_memory())
+        moved = DataLoader(ds, collate_fn=lambda b: torch.stack(b).to(device))
+        helped = DataLoader(ds, collate_fn=lambda b: {"x": to_device(b)})
+        library = DataLoader(ds, collate_fn=lambda b: default_data_collator(b))
+        made = DataLoader(ds, collate_fn=lambda b: Collator()(b))
+        for epoch in range(3):
+            for batch in built:
+                model(batch[key].reshape(-1, 4).to(device)).sum().backward()  # <- GL131
+                opt.step()
+            for batch in tqdm(built):
+                model(batch[key].to(device)).sum().backward()  # <- GL131
+                opt.step()
+            for samples, targets in handed:
+                model(samples.to(device)).sum().backward()  # <- GL131
+                opt.step()
+            for batch in pinned:
+                model(batch.to(device, non_blocking=True)).sum().backward()
+                opt.step()
+            for batch in moved:
+                model(batch.to(device)).sum().backward()
+                opt.step()
+            for batch in helped:
+                model(batch["x"].to(device)).sum().backward()
+                opt.step()
+            for batch in library:
+                model(batch["x"].to(device)).sum().backward()
+                opt.step()
+            for batch in made:
+                model(batch.to(device)).sum().backward()
+                opt.step()
+            train_one_epoch(model, DataLoader(ds, collate_fn=lambda b: {"x": torch.stack(b)}), opt, device)
+            train_moved(model, DataLoader(ds, collate_fn=lambda b: torch.stack(b).cuda()), opt, device)
+
+
+    def main():
+        device = torch.device("cuda")
+        model = Net().to(device)
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        train(model, [torch.zeros(4)] * 8, opt, device)
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+
+def test_a_progress_bar_over_a_loader_yields_its_batches():
+    """`for batch in tqdm(loader)` and `pbar = tqdm(loader); for batch in pbar` iterate the loader's batches: a
+    default-collate loader's are host tensors. Decoy: a pinning loader's batches moved `non_blocking=True`."""
+    check(COMMON + """
+    from tqdm import tqdm
+
+
+    def train(model, ds, opt, device):
+        plain = DataLoader(ds, batch_size=2)
+        pinned = DataLoader(ds, batch_size=2, pin_memory=True)
+        for epoch in range(3):
+            for batch in tqdm(plain):
+                model(batch.to(device)).sum().backward()  # <- GL131
+                opt.step()
+            pbar = tqdm(plain)
+            for i, batch in enumerate(pbar):
+                model(batch.to(device)).sum().backward()  # <- GL131
+                opt.step()
+            for batch in tqdm(pinned):
+                model(batch.to(device, non_blocking=True)).sum().backward()
+                opt.step()
+
+
+    def main():
+        device = torch.device("cuda")
+        model = Net().to(device)
+        train(model, [torch.zeros(4)] * 8, torch.optim.SGD(model.parameters(), lr=0.1), device)
+
+
+    if __name__ == "__main__":
+        main()
+    """)
+
+
+def test_a_partial_or_an_instance_collate_reads_as_its_function():
+    """`collate_fn=functools.partial(collate, pad=0)` is `collate`; `collate_fn=Collator(pad)` of a project class is
+    its `__call__`: both build host batches of host samples. Decoys: a partial of a collate that moves, an instance
+    whose `__call__` moves to the device it was given, and a library collator's instance."""
+    check(COMMON + """
+    import functools
+    from transformers import DataCollatorWithPadding
+
+
+    class Collator:
+        def __init__(self, pad=0):
+            self.pad = pad
+
+        def __call__(self, batch):
+            return torch.stack(batch)
+
+
+    class Mover:
+        def __init__(self, device):
+            self.device = device
+
+        def __call__(self, batch):
+            return torch.stack(batch).to(self.device)
+
+
+    def train(model, ds, opt, device, tok):
+        bound = DataLoader(ds, collate_fn=functools.partial(pinned_collate))
+        for batch in DataLoader(ds, collate_fn=functools.partial(collate_fn)):
+            model(batch[0].to(device)).sum().backward()  # <- GL131
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=Collator(1)):
+            model(batch.to(device)).sum().backward()  # <- GL131
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=functools.partial(moving_collate)):
+            model(batch[0].to(device)).sum().backward()
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=Mover(device)):
+            model(batch.to(device)).sum().backward()
+            opt.step()
+        for batch in DataLoader(ds, collate_fn=DataCollatorWithPadding(tok)):
+            model(batch.to(device)).sum().backward()
+            opt.step()
+        for batch in bound:
+            model(batch[0].to(device, non_blocking=True)).sum().backward()
+            opt.step()
+
+
+    def main(tok):
+        device = torch.device("cuda")
+        model = Net().to(device)
+        train(model, [torch.zeros(4)] * 8, torch.optim.SGD(model.parameters(), lr=0.1), device, tok)
+
+
+    if __name__ == "__main__":
+        main(None)
+    """)

@@ -1742,6 +1742,40 @@ SET_UP_AND_STEP = {
 }
 
 
+# The same with the loop in a function of its own and the set-up call one function down: whichever call the walk
+# meets first, the loop's call seeds `extract`
+SET_UP_ELSEWHERE = {
+    "pkg.net": SET_UP_AND_STEP["pkg.net"],
+    "pkg.train": """
+        import deepspeed
+        import torch
+        from pkg.net import Net
+
+        def extract(model):
+            return {k: v.cpu() for k, v in model.named_parameters()}
+
+        def train(engine, model):
+            for i in range(10):
+                loss = engine(torch.randn(8, 4, device="cuda"))
+                engine.backward(loss)
+                engine.step()
+                cur = extract(model)
+
+        def setup(model):
+            return extract(model)
+
+        def main():
+            model = Net()
+            engine, opt, _, _ = deepspeed.initialize(model=model, config={})
+            train(engine, model)
+            setup(model)
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
 def test_a_helper_called_once_before_a_programs_loop_and_again_in_it_runs_per_item():
     """A program's per-item loop (here it trains) seeds the project code its body calls, though the same function
     was called before the loop too (walked into first as set-up, directly or through `prepare`): the call in the
@@ -1751,3 +1785,5 @@ def test_a_helper_called_once_before_a_programs_loop_and_again_in_it_runs_per_it
     assert found["extract"] == ("step", ("pkg.train:<module> (script: runs the model per item)", "main", "extract"))
     for cold in ("describe", "note", "prepare"):
         assert cold not in found, cold
+    found = hot({"pkg.__init__": "", **SET_UP_ELSEWHERE})
+    assert found["extract"][0] == "step" and "setup" not in found

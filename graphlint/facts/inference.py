@@ -105,6 +105,9 @@ FULL_REDUCTIONS = frozenset({"sum", "mean", "max", "min", "argmax", "argmin", "p
                              "std", "var", "median", "nansum", "nanmean", "count_nonzero"})
 # `nn.Module` methods that hand out its own tensors: of a module loaded on the host, host tensors
 MODULE_TENSOR_METHODS = frozenset({"parameters", "buffers", "named_parameters", "named_buffers", "state_dict"})
+# ... those that yield the module's own parameters and buffers (not `state_dict`, whose values may be extra state):
+# `.to()` / `.cuda()` move exactly these, so they live where the module does (`_device_weights`)
+MODULE_WEIGHT_METHODS = frozenset({"parameters", "buffers", "named_parameters", "named_buffers"})
 # What nn.Module's (and a Hugging Face model's) own API returns that is no computed tensor: submodules, hooks, its
 # config, counts, nothing. A library model on the device computes its other methods' tensors there (`DEVICE_OUTPUT`).
 MODULE_API_METHODS = MODULE_TENSOR_METHODS | {
@@ -1333,6 +1336,8 @@ class Inference:
                 return _env_batch(VECTOR_ENV_RESULTS[func.attr.value])  # `envs.step(actions)`: NumPy arrays
             if recv.kind is Kind.OBJECT and recv.ref == DISTRIBUTIONS:  # a host distribution (`_distribution`)
                 return Val(Kind.CPU_TENSOR, weak=recv.weak) if func.attr.value in SAMPLING else UNKNOWN
+            if func.attr.value in MODULE_WEIGHT_METHODS and recv != MOVED and _off_host_module(recv):
+                return self._device_weights(func.attr.value)
             if recv == DEVICE_MODULE:
                 return self._device_model_method(func.attr.value, node)
             if recv == DEVICE_RESULT or recv == MOVED:
@@ -1788,6 +1793,16 @@ class Inference:
         if name.startswith("named_"):
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, CPU)))
         return CPU_TSEQ
+
+    @staticmethod
+    def _device_weights(name: str) -> Val:
+        """`parameters()`, `named_parameters()`, `buffers()` of a module off the host (`_off_host_module`: moved there,
+        or a project module not known to be on the host, as `_clipped_norm` reads it): its own tensors, on the
+        device, and so their `.grad` (dino's `for name, p in model.named_parameters(): param_norm =
+        p.grad.data.norm(2)`, then `if clip_coef < 1:` of it reads the device)."""
+        if name.startswith("named_"):
+            return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, TENSOR)))
+        return Val(Kind.TENSOR_SEQ, elem=TENSOR)
 
     def _clipped_norm(self, node: cst.Call) -> Val:
         """`clip_grad_norm_(model.parameters(), c)`: the total norm, a 0-d tensor where the module's weights are

@@ -431,9 +431,10 @@ class CallFacts:
                 for cls in self.index.classes.values():
                     # a base class's stores are the instance's too (`class Sub(Base)` reading `self.freqs` that
                     # `Base.__init__` built): the names come from every method the instance's class inherits
+                    # (a store of a project call's return too: `self.pe = posemb(h, w, dim)`, which `attr` reads)
                     names = {attr for c in self.index.mro(cls) for key in c.methods.values()
                              for attr, kind in self.index.functions[key].attr_sets
-                             if kind == CPU_TENSOR and attr not in foreign}
+                             if (kind == CPU_TENSOR or direct_call(kind)) and attr not in foreign}
                     if not names or not self.index.is_nn_module(cls):
                         continue
                     family = [self.index.functions[key] for c in self._class_family(cls) for key in c.methods.values()]
@@ -655,10 +656,11 @@ class CallFacts:
         if isinstance(kind, OnParam):  # on a device parameter: the host where every call site passes it, or leaves None
             return CPU_TENSOR if self._host_device_param(fn, kind.name) or self._none_device(fn, kind.name) \
                 else TENSOR
-        if direct_call(kind) and self.direct(kind, owner=fn) is Base.SUMMARY_WRITER:
-            # `self.writer = make_writer(cfg)` whose body returns `SummaryWriter(..)`: a writer, read as the checker
-            # reads a call's return (`direct`: only calls of modules the storing module imports, so in its cache key)
-            return Base.SUMMARY_WRITER
+        if direct_call(kind) and (read := self.direct(kind, owner=fn)) in (Base.SUMMARY_WRITER, CPU_TENSOR):
+            # `self.writer = make_writer(cfg)` whose body returns `SummaryWriter(..)`: a writer, and `self.pe =
+            # posemb(h, w, dim)` whose body builds on the host: a host tensor, read as the checker reads a call's
+            # return (`direct`: only calls of modules the storing module imports, so in its cache key)
+            return read
         return self.settle(kind, fn, calls=False)
 
     def _host_device_param(self, fn: "FunctionInfo", name: str) -> bool:

@@ -3973,7 +3973,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         trainers = list(self._training_apis(reached))
         for unit, hop in [*starts, *trainers]:
             todo: list[tuple[FunctionInfo, Hop, int]] = [(unit, hop, 0)]
-            seen = {unit.key}
+            seen = {unit.key}  # entered: seeded or walked into
+            seeded: set[str] = set()
             while todo:
                 fn, fn_hop, depth = todo.pop()
                 # (a training loop is one too: each pass is one step, whatever the model's class; `_train_loops`;
@@ -3994,17 +3995,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     if depth >= MAX_REQUEST_HOPS and not in_item:
                         continue
                     for target, how in self.call_edges(fn, fn.module, callee):
-                        if how.startswith((*BY_NAME, NEW)) or target.key in seen or target.key in model \
+                        # (a function walked into from a set-up call is still a seed from a later call in an item
+                        # loop: `first = extract(model)` before the loop, `extract(model)` in it; only a seed is final)
+                        if how.startswith((*BY_NAME, NEW)) or target.key in seeded or target.key in model \
+                                or target.key in seen and not in_item \
                                 or not self._free_entry(reached.get(target.key)) \
                                 or not self._host_side(target, reached, model, trained=bool(_train_loops(target))):
                             continue
-                        seen.add(target.key)
                         off = _within(line, fn.gradless)
                         if in_item and (training or (callee, line) in handing
                                         or self._runs_below(target, reached, model, generations, memo, off) is True) \
                                 and not self._item_loops(target, reached, model, generations, memo):
+                            seen.add(target.key)
+                            seeded.add(target.key)
                             seeds.append((target, _hop(target, how), fn_hop, False))
-                        elif depth < MAX_REQUEST_HOPS:
+                        elif target.key not in seen and depth < MAX_REQUEST_HOPS:
+                            seen.add(target.key)
                             todo.append((target, Hop(_hop(target, how), fn_hop), depth + 1))
         return seeds, entries
 

@@ -1686,3 +1686,104 @@ def test_a_models_bound_method_handed_to_a_sampler_runs_the_model():
     assert found["main"] == ("forward", ("main (inference: runs the model with autograd off)",))
     for name in ("decoy_plain", "decoy_unknown"):
         assert name not in found, name
+
+
+# minRF's `main_t2i.py`: `prv_state_dict = extract(model)` on the model before a library places it (a set-up call),
+# then `extract(model)` again in the training loop every few steps. Decoys: a helper only the set-up calls, and one the
+# set-up and a loop over files (which runs no model) both call.
+SET_UP_AND_STEP = {
+    "pkg.net": """
+        from torch import nn
+
+        class Net(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.l = nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.l(x).sum()
+    """,
+    "pkg.train": """
+        import deepspeed
+        import torch
+        from pkg.net import Net
+
+        def extract(model):
+            return {k: v.cpu() for k, v in model.named_parameters()}
+
+        def describe(model):
+            return {k: v.shape for k, v in model.named_parameters()}
+
+        def note(model, path):
+            return path
+
+        def prepare(model):
+            return extract(model)
+
+        def main():
+            model = Net()
+            first = extract(model)
+            prepare(model)
+            shapes = describe(model)
+            note(model, "a")
+            engine, opt, _, _ = deepspeed.initialize(model=model, config={})
+            for path in ["a", "b"]:
+                note(model, path)
+            for i in range(10):
+                loss = engine(torch.randn(8, 4, device="cuda"))
+                engine.backward(loss)
+                engine.step()
+                if i % 4 == 1:
+                    cur = extract(model)
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+# The same with the loop in a function of its own and the set-up call one function down: whichever call the walk
+# meets first, the loop's call seeds `extract`
+SET_UP_ELSEWHERE = {
+    "pkg.net": SET_UP_AND_STEP["pkg.net"],
+    "pkg.train": """
+        import deepspeed
+        import torch
+        from pkg.net import Net
+
+        def extract(model):
+            return {k: v.cpu() for k, v in model.named_parameters()}
+
+        def train(engine, model):
+            for i in range(10):
+                loss = engine(torch.randn(8, 4, device="cuda"))
+                engine.backward(loss)
+                engine.step()
+                cur = extract(model)
+
+        def setup(model):
+            return extract(model)
+
+        def main():
+            model = Net()
+            engine, opt, _, _ = deepspeed.initialize(model=model, config={})
+            train(engine, model)
+            setup(model)
+
+        if __name__ == "__main__":
+            main()
+    """,
+}
+
+
+def test_a_helper_called_once_before_a_programs_loop_and_again_in_it_runs_per_item():
+    """A program's per-item loop (here it trains) seeds the project code its body calls, though the same function
+    was called before the loop too (walked into first as set-up, directly or through `prepare`): the call in the
+    loop runs every step, whatever the set-up call did. The decoys stay cold: `describe`, which only the set-up
+    calls, and `note`, called before the loop and in a loop over files that runs no model."""
+    found = hot({"pkg.__init__": "", **SET_UP_AND_STEP})
+    assert found["extract"] == ("step", ("pkg.train:<module> (script: runs the model per item)", "main", "extract"))
+    for cold in ("describe", "note", "prepare"):
+        assert cold not in found, cold
+    found = hot({"pkg.__init__": "", **SET_UP_ELSEWHERE})
+    assert found["extract"][0] == "step" and "setup" not in found

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 import libcst as cst
 
 from graphlint.diagnostics import Finding
-from graphlint.index.summary import CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, Held, ModuleSummary, class_annotation
+from graphlint.index.summary import (CAPTURE_CONTEXTS, ClassInfo, FunctionInfo, Held, ModuleSummary, class_annotation,
+                                     module_resolve)
 from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
@@ -1810,13 +1811,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf.module_class = functools.partial(module_class, index)
 
     def indexed_name(name: str | None) -> str | None:
-        """A dotted name as the index resolves it in this module (`summary._Indexer.resolve` outside a nested scope):
-        through the imports, else a module-level name (`main`'s nested `def pad` is `pkg.mod.pad` to `call_edges`)."""
-        if name is None:
-            return None
-        head, _, rest = name.partition(".")
-        target = module.imports.get(head) or (head if head in ("self", "cls") else f"{module.module}.{head}")
-        return f"{target}.{rest}" if rest else target
+        """A dotted name as the index resolves it here (`main`'s nested `def pad` is `pkg.mod.pad` to `call_edges`)."""
+        return module_resolve(module, name) if name is not None else None
 
     def collated_loader(collate: cst.BaseExpression) -> Val | None:
         """What a `DataLoader(.., collate_fn=collate)` made here yields where `collate` names a project function, or

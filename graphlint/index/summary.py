@@ -844,6 +844,20 @@ def _dead_before(body: list[ast.stmt], earlier: FunctionInfo, later: ast.AST) ->
 _VISITS: dict[type, Callable[[_Indexer, ast.AST], None]] = {}  # node class -> its `_Indexer` method (`_Indexer.visit`)
 
 
+def module_resolve(s: ModuleSummary, name: str) -> str:
+    """A dotted name written in module `s`, outside any local binding, as the index names it: through the imports,
+    `self.` / `cls.` / `super()` as written, else a module-level name (an unknown local simply won't resolve)."""
+    head, _, rest = name.partition(".")
+    head_base = head.split("[")[0]
+    if head_base in s.imports:
+        target = s.imports[head_base] + head[len(head_base):]
+    elif head_base in ("self", "cls") or head.startswith("super()"):
+        return name
+    else:
+        target = f"{s.module}.{head}"
+    return f"{target}.{rest}" if rest else target
+
+
 class _Indexer(ast.NodeVisitor):
     """Statements are visited recursively (Python caps block nesting at 100 levels); expressions, which
     have no such cap (`a + b + ...` with 10,000 terms is valid), are walked with an explicit stack."""
@@ -960,13 +974,7 @@ class _Indexer(ast.NodeVisitor):
                     return None
                 target = binds[head_base] + head[len(head_base):]
                 return f"{target}.{rest}" if rest else target
-        if head_base in self.s.imports:
-            target = self.s.imports[head_base] + head[len(head_base):]
-        elif head_base in ("self", "cls") or head.startswith("super()"):
-            return name
-        else:  # a module-level name (or an unknown local: it simply won't resolve in the index)
-            target = f"{self.s.module}.{head}"
-        return f"{target}.{rest}" if rest else target
+        return module_resolve(self.s, name)
 
     # -- definitions --------------------------------------------------------------------------
     def visit_ClassDef(self, node: ast.ClassDef) -> None:

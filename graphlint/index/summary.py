@@ -1254,8 +1254,8 @@ class _Indexer(ast.NodeVisitor):
         if calls_lazy_check(info.calls):  # (rare: the walk costs nothing elsewhere)
             info.lazy_params = lazy_message_params(node, self.resolve)
         info.read_only_params = read_only_params(node)
-        # (both walk the whole def: only a generator can yield its parameter's items, and only a def with a call that may
-        # move, build off the host or pin (`_notes_placement`) can place what it builds)
+        # (both walk the whole def: only a generator can yield its parameter's items, and only a def with a call
+        # that may move, build off the host or pin (`_may_place`, noted in the body walk) can place what it builds)
         info.yields_items = yielded_param(scope, node, self.resolve) if info.generator else ""
         info.placement = data_placement(node, self.resolve) if self.placing.pop(id(node), False) else ""
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local

@@ -4,6 +4,7 @@ phase-1 index (stdlib `ast`, return-kind guesses for unannotated functions) and 
 from __future__ import annotations
 
 from graphlint.facts.library_facts import GENERATED
+from graphlint.facts.library_waits import SCALER, TRACKER, WRITER, rows as waits_of
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.kinds import Base
 
@@ -336,22 +337,13 @@ TENSOR_ONLY_COPIES = frozenset({f"basicsr.utils.{ns}tensor2img" for ns in ("", "
 
 
 # TensorBoard writers (torch's own and tensorboardX's): `add_scalar(tag, v)`, `add_scalars(tag, {name: v})` and
-# `add_histogram(tag, v)` convert each value on the host, a tensor by `.cpu().numpy()` (torch 2.13:
-# `torch/utils/tensorboard/writer.py` `add_scalar` -> `summary.scalar` -> `_convert_np.make_np` ->
-# `_prepare_pytorch`: `x.detach().cpu().numpy()`; `add_histogram` -> `summary.histogram` -> `make_np`; tensorboardX:
-# `x2num.make_np` -> `prepare_pytorch`: `x.cpu().numpy()`). value: the method's value parameter (position, keyword).
-SUMMARY_WRITERS = frozenset({
-    f"{lib}{mod}SummaryWriter" for lib in ("torch.utils.tensorboard.", "tensorboardX.") for mod in ("", "writer.")
-})
-WRITER_READS = {"add_scalar": (1, "scalar_value"), "add_scalars": (1, "tag_scalar_dict"),
-                "add_histogram": (1, "values")}
+# `add_histogram(tag, v)` convert each value on the host (`library_waits.WAITS`, with the source read). value: the
+# method's value parameter (position, keyword).
+SUMMARY_WRITERS = frozenset(name for row in waits_of(WRITER) for name in row.owners)
+WRITER_READS = {row.method: row.value for row in waits_of(WRITER) if row.value is not None}
 # Experiment trackers' log calls that convert every value of the logged dict in the calling thread, a tensor on the
-# host: wandb (0.31.0) `Run.log` -> `_log` -> `_partial_history_callback` (wandb_run.py:1459) -> interface.py
-# `publish_partial_history` (:765, `set_history_value` per key) -> history_value.py `set_history_value` ->
-# util.py `json_dumps_safer_history` (:786) -> `WandBHistoryJSONEncoder.default` (:746) -> `json_friendly` (:557): a
-# 0-d tensor by `.item()` (:588), any other by `.cpu().detach().numpy()` (:586); `wandb.log` is the run's `log`.
-# value: the logged dict's parameter (position, keyword).
-TRACKER_LOGS = {"wandb.log": (0, "data"), "wandb.run.log": (0, "data")}
+# host (`library_waits.WAITS`: wandb's `log`). value: the logged dict's parameter (position, keyword).
+TRACKER_LOGS = {name: row.value for row in waits_of(TRACKER) if row.value is not None for name in row.owners}
 
 # torchvision's `Compose([...])` runs its transforms in order (`composed_transform`)
 TRANSFORM_COMPOSE = frozenset({f"torchvision.transforms.{ns}Compose" for ns in ("", "transforms.", "v2.")})
@@ -508,16 +500,16 @@ def distribution_class(qual: str) -> bool:
         and tail not in DIST_UNCONSTRAINED
 
 
-# torch's loss scalers: `step(opt)` reads `found_inf` on the host when enabled (torch/amp/grad_scaler.py, torch 2.13:
-# `_maybe_opt_step` runs `sum(v.item() for v in found_inf_per_device.values())`, l. 371, called by `step`, l. 479;
-# `unscale_` (l. 302-361) and `update` (l. 484-560, `non_blocking` copies) read nothing). `device` is the first
-# parameter of `torch.amp`'s (re-exported as `torch.GradScaler` since torch 2.3); `torch.cuda.amp`'s (a subclass
-# fixing "cuda") has none. FSDP's `ShardedGradScaler` (torch/distributed/fsdp/sharded_grad_scaler.py) subclasses
-# `torch.amp`'s with the same first parameter (`device="cuda"`) and inherits `step`; its `unscale_` waits on
-# all-reduce work, no host read.
-GRAD_SCALERS = {"torch.amp.GradScaler": True, "torch.amp.grad_scaler.GradScaler": True, "torch.GradScaler": True,
-                "torch.cuda.amp.GradScaler": False, "torch.cuda.amp.grad_scaler.GradScaler": False,
-                "torch.distributed.fsdp.sharded_grad_scaler.ShardedGradScaler": True}
+# Loss scalers whose call reads `found_inf` on the host when enabled (`library_waits.WAITS`: torch's `GradScaler.step`,
+# timm's `NativeScaler.__call__`, which steps a torch scaler it builds). value: the constructor's first parameter is
+# `device` (`torch.amp`'s, re-exported as `torch.GradScaler` since torch 2.3, FSDP's `ShardedGradScaler`, timm's);
+# `torch.cuda.amp`'s (a subclass fixing "cuda") has none.
+GRAD_SCALERS = {name: row.device_param for row in waits_of(SCALER) for name in row.owners}
+# The calls of such a scaler that wait ("step"; "__call__": the object called) and the keywords whose `False` literal
+# skips the wait. A scaler's kind keeps no class: a torch scaler is not callable and timm's has no `step`, so either
+# call of any scaler is the one its class has.
+SCALER_CALLS = frozenset(row.method for row in waits_of(SCALER))
+SCALER_SKIPS = frozenset(word for row in waits_of(SCALER) for word in row.skip)
 
 
 # torch's gradient-norm clippers: the total norm they return is a 0-d tensor on the gradients' device

@@ -9,7 +9,8 @@ from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev, Kind
 from graphlint.facts.host_origin import device_arg_class, factory_device_is_cpu
 from graphlint.facts.torch_kinds import (  # noqa: F401
-    D2H, DIST_UNCONSTRAINED, MODULE_METHOD_NAMES, VALIDATED_SAMPLE_METHODS, distribution_class,
+    D2H, DIST_UNCONSTRAINED, MODULE_METHOD_NAMES, SCALER_CALLS, SCALER_SKIPS, VALIDATED_SAMPLE_METHODS,
+    distribution_class,
 )
 from graphlint.rules._util import LOG_METHODS, blocking_device_read, library_copy
 from graphlint.rules.base import Rule
@@ -936,8 +937,10 @@ class GradScalerStep(Rule):
 
     To skip the step on inf/NaN gradients, `GradScaler.step` (`torch.amp` and `torch.cuda.amp`) runs
     `_maybe_opt_step`, which does `sum(v.item() for v in found_inf_per_device.values())`: a device-to-host read and a
-    wait every step (torch/amp/grad_scaler.py). `unscale_` and `update` read nothing on the host. Reported where
-    the flow sees the scaler built: in place, in a local bound once to the construction, or in a field every method
+    wait every step (torch/amp/grad_scaler.py). `unscale_` and `update` read nothing on the host. timm's
+    `NativeScaler` builds such a scaler and its `__call__` steps it: `loss_scaler(loss, optimizer, ..)` waits the
+    same (not with `need_update=False`). The scalers and their waiting calls are rows of `facts/library_waits.py`.
+    Reported where the flow sees the scaler built: in place, in a local bound once to the construction, or in a field every method
     stores only such constructions in (`self.scaler = torch.amp.GradScaler()`; of a conditional store, every arm
     but a None one: `GradScaler("cuda") if cuda else None`), or a parameter every call site fills with one (a
     nested def's too). A scaler built with `enabled=False` (a literal, or a local bound to one) or on `"cpu"` is not
@@ -988,6 +991,20 @@ class GradScalerStep(Rule):
         if isinstance(func, cst.Attribute) and func.attr.value == "step" and node.args \
                 and self.ctx.syncing_scaler(func.value) and not self._fused(node.args[0].value):
             self.report(node, self.message.format(call=f"{code_of(func.value)}.step"))
+        elif "__call__" in SCALER_CALLS and isinstance(func, (cst.Name, cst.Attribute)) and self._steps(node) \
+                and self.ctx.syncing_scaler(func):
+            # timm's `loss_scaler(loss, optimizer, ..)`: the scaler object called steps the torch scaler it built
+            self.report(node, self.message.format(call=code_of(func)))
+
+    def _steps(self, node: cst.Call) -> bool:
+        """A call shaped as a scaler object's (`loss_scaler(loss, optimizer, ..)`: the loss and the optimizer first)
+        that steps: no `need_update=False` literal (`SCALER_SKIPS`), no fused optimizer (a cheap syntactic gate before
+        the scaler is looked up)."""
+        args = positional(node)
+        if len(args) < 2 or self._fused(args[1]):
+            return False
+        return not any(arg.keyword is not None and arg.keyword.value in SCALER_SKIPS
+                       and isinstance(arg.value, cst.Name) and arg.value.value == "False" for arg in node.args)
 
     def _fused(self, opt: cst.BaseExpression) -> bool:
         """The optimizer is a torch one built here with `fused=True` (in place or in a local bound once): it sets

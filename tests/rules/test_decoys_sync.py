@@ -1155,3 +1155,58 @@ def test_empty_cache_after_a_library_copy_to_the_host_does_not_wait():
     """
     got = {line for line, code in findings(src) if code == "GL145"}
     assert got == {19}
+
+
+def test_timm_native_scaler_called_steps_its_grad_scaler():
+    """timm's `NativeScaler` (`library_waits.WAITS`) builds a torch `GradScaler` on CUDA and its `__call__(loss,
+    optimizer, ..)` runs `self._scaler.step(optimizer)`: called, it waits as `scaler.step` does, wherever the flow shows
+    it built (deit: `loss_scaler = NativeScaler()` handed to the training function; a local; a field). Decoys: one built
+    on "cpu", a call with `need_update=False` (older timm: `step_and_update=False`), a project class of the same name,
+    a parameter one call site fills with another callable, a parameter no call reaches, a fused optimizer."""
+    check("""
+        import torch
+        from timm.utils import NativeScaler
+        from timm.utils.cuda import NativeScaler as Scaler
+        from mylib import NativeScaler as Other
+
+        def train_one_epoch(model, loader, optimizer, loss_scaler, max_norm):
+            for x in loader:
+                loss = model(x)
+                loss_scaler(loss, optimizer, clip_grad=max_norm, parameters=model.parameters())  # <- GL153
+                loss_scaler(loss, optimizer, need_update=False)
+                loss_scaler(loss, optimizer, step_and_update=False)
+
+        def local(model, loader, optimizer):
+            scaler = Scaler()
+            cpu = NativeScaler(device="cpu")
+            other = Other()
+            fused = torch.optim.AdamW(model.parameters(), fused=True)
+            for x in loader:
+                loss = model(x)
+                scaler(loss, optimizer)  # <- GL153
+                cpu(loss, optimizer)
+                other(loss, optimizer)
+                scaler(loss, fused)
+
+        class Trainer:
+            def __init__(self, model):
+                self.model = model
+                self.loss_scaler = NativeScaler()
+
+            def step(self, x, optimizer):
+                loss = self.model(x)
+                self.loss_scaler(loss, optimizer)  # <- GL153
+
+        def mixed(loss, optimizer, fn):
+            fn(loss, optimizer)
+
+        def public(loss, optimizer, loss_scaler):
+            loss_scaler(loss, optimizer)
+
+        def main(model, loader, optimizer, loss, crit):
+            model = model.cuda()
+            train_one_epoch(model, loader, optimizer, NativeScaler(), 1.0)
+            local(model, loader, optimizer)
+            mixed(loss, optimizer, NativeScaler())
+            mixed(loss, optimizer, crit)
+    """, scope="all")

@@ -2118,3 +2118,39 @@ def test_clip_grad_norm_of_a_model_rewrapped_for_data_parallel():
     """, scope="all")
     assert (21, "GL103") in got
     assert not any(line in (22, 23) for line, _code in got)
+
+
+def test_tensorboard_writer_media_and_embedding_calls_convert_a_device_tensor():
+    """The writer's media and projector calls convert their tensor as `add_scalar` does (`library_waits.WAITS`:
+    `add_image` / `add_images` / `add_image_with_boxes` -> `image` / `image_boxes` -> `make_np`, `add_video`,
+    `add_audio`, `add_embedding(mat)`, `add_pr_curve(tag, labels, ..)`): a device tensor there is a blocking copy.
+    Decoys: the same calls with a host tensor (`.cpu()`: no second finding), a NumPy array, a host list, a
+    project class with an `add_image` of its own, a writer parameter no call site fills (unresolved), `add_text`
+    (no tensor)."""
+    src = """
+        import numpy as np
+        import torch
+        from torch.utils.tensorboard import SummaryWriter
+        class Board:
+            def add_image(self, tag, img, step):
+                self.last = img
+        def unresolved(writer, x: torch.Tensor):
+            writer.add_image("img", x.cuda(), 0)
+        def log(x: torch.Tensor, step: int):
+            w = SummaryWriter()
+            y = x.cuda()
+            w.add_image("img", y[0], step)
+            w.add_images("imgs", y, step)
+            w.add_image_with_boxes("b", y[0], boxes, step)
+            w.add_video("v", y.unsqueeze(0), step)
+            w.add_audio("a", y[0, 0], step, sample_rate=16000)
+            w.add_embedding(y.flatten(1), global_step=step)
+            w.add_pr_curve("pr", y[:, 0] > 0, y[:, 1], step)
+            w.add_image("host", y[0].cpu(), step)
+            w.add_image("np", np.zeros((3, 4, 4)), step)
+            w.add_embedding([[1.0, 2.0]])
+            Board().add_image("b", y[0], step)
+            w.add_text("t", "done", step)
+    """
+    assert findings(src, scope="all") == {(12, "GL103"), (13, "GL103"), (14, "GL103"), (15, "GL103"),
+                                          (16, "GL103"), (17, "GL103"), (18, "GL103"), (19, "GL103")}

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from graphlint.diagnostics import REDIRECTS, SEVERITY_BY_FAMILY, Family, redirected
+from graphlint.facts.library_waits import WAITS
 from graphlint.report.output import code_info, rule_anchor, rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 from graphlint.rules.base import UNSAFE, Rule
@@ -28,6 +29,7 @@ FAMILY_TITLES = {
 }
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options", "References")
 HAZARDS_TITLE = "Measured hazards"
+LIBRARY_WAITS_TITLE = "Library calls that wait"
 HAZARDS_ANCHOR = "measured-hazards"  # GitHub's slug of the title
 # The [tool.graphlint] key that changes where a rule looks (Options): capture-only rules read it.
 CAPTURE_REGIONS = ("capture-regions", "functions whose bodies run under capture (`module:qualname` globs), besides "
@@ -200,6 +202,26 @@ def _hazard_table() -> list[str]:
     return out
 
 
+def _library_waits_table() -> list[str]:
+    """The library calls that wait (`facts/library_waits.py`), one line per row: the rows document themselves."""
+    out = [f"## {LIBRARY_WAITS_TITLE}\n",
+           "Library objects and functions whose call makes the host wait, as the rules read them (GL103, GL153), "
+           "generated from `graphlint/facts/library_waits.py`. A row applies only where the data flow shows the "
+           "object built by one of its classes (a torch scaler: not with `enabled=False`) and, where an argument is "
+           "named, that argument a device tensor.\n",
+           "| Call | Owners | Waits on | Not when | Read in |", "|---|---|---|---|---|"]
+    for row in WAITS:
+        call = {"": "the function", "__call__": "the object called"}.get(row.method, f"`.{row.method}(..)`")
+        owners = ", ".join(f"`{name}`" for name in row.owners)
+        value = "every call" if row.value is None else \
+            f"argument `{row.value[1]}` (position {row.value[0]}) holds a device tensor"
+        skip = [f"called with `{word}=False`" for word in row.skip]
+        if row.device_param:
+            skip.insert(0, "built on `\"cpu\"`")
+        out.append(f"| {call} | {owners} | {value} | {', '.join(skip)} | {row.source} |")
+    return out
+
+
 def render() -> str:
     out = [
         "# graphlint rule catalog\n",
@@ -224,6 +246,8 @@ def render() -> str:
             out.append(f"## {title}\n")
             out.extend(render_rule(r) for r in rules)
     out.extend(_hazard_table())
+    out.append("")
+    out.extend(_library_waits_table())
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 # what a row's objects are, as the engine tracks them: a loss scaler (`kinds.Base.GRAD_SCALER`: built enabled on
-# CUDA, its waiting call waits every time), a TensorBoard writer (`Base.SUMMARY_WRITER`), a tracker's module function
-SCALER, WRITER, TRACKER = "scaler", "writer", "tracker"
+# CUDA, its waiting call waits every time), a TensorBoard writer (`Base.SUMMARY_WRITER`), a tracker's module function,
+# a library function or transform class that copies its first argument across (`copy`: the direction)
+SCALER, WRITER, TRACKER, COPY = "scaler", "writer", "tracker", "copy"
+D2H, H2D = "d2h", "h2d"
 
 
 class Wait(NamedTuple):
@@ -28,6 +30,8 @@ class Wait(NamedTuple):
     skip: tuple[str, ...] = ()  # keywords whose `False` literal skips the wait (`need_update=False`)
     device_param: bool = False  # (SCALER) the constructor's first parameter is `device` ("cpu": no wait)
     source: str = ""  # where the library waits, as read
+    copy: str | None = None  # (COPY) the direction of the copy inside: D2H or H2D
+    tensor_only: bool = False  # (COPY) raises for anything but a tensor: an untyped argument is claimed on the device
 
 
 def _names(*roots: str, tails: tuple[str, ...]) -> tuple[str, ...]:
@@ -66,6 +70,26 @@ WAITS: tuple[Wait, ...] = (
           ("add_embedding", (0, "mat")),  # `mat = make_np(mat)` (writer.py:909)
           ("add_pr_curve", (1, "labels")),  # `make_np(labels), make_np(predictions)` (writer.py:1006)
       )),
+    # copies of the first argument (a device tensor) inside the library, on every call
+    Wait(COPY, _names("torchvision.transforms.", tails=("functional.to_pil_image", "v2.functional.to_pil_image")), "",
+         (0, "pic"), copy=D2H, source="torchvision transforms/functional.py `to_pil_image`: `pic.cpu().numpy()`"),
+    Wait(COPY, _names("torchvision.transforms.", tails=("ToPILImage", "transforms.ToPILImage", "v2.ToPILImage")),
+         "__call__", (0, "pic"), copy=D2H, source="torchvision `ToPILImage.__call__` -> `F.to_pil_image(pic)`"),
+    Wait(COPY, _names("torchvision.transforms.", tails=("functional.normalize", "v2.functional.normalize")), "",
+         (0, "tensor"), copy=H2D,
+         source="torchvision `normalize`: `torch.as_tensor(mean, device=tensor.device)` and the same of `std`, from "
+                "Python lists (two pageable host-to-device copies)"),
+    Wait(COPY, _names("torchvision.transforms.", tails=("Normalize", "transforms.Normalize", "v2.Normalize")),
+         "__call__", (0, "tensor"), copy=H2D, source="torchvision `Normalize.forward` -> `F.normalize(tensor, ..)`"),
+    Wait(COPY, _names("torchaudio.compliance.kaldi.", tails=("fbank", "mfcc", "spectrogram")), "", (0, "waveform"),
+         copy=H2D,
+         source="torchaudio compliance/kaldi.py: the mel banks (`fbank`, `mfcc` through it) and the log floor "
+                "(`spectrogram`) built on the host and `.to(device)` (measured on an H100 for `fbank`: 101.3 ms "
+                "behind a queued 100 ms kernel, benchmarks/accuracy/h200_checks_redoubt_pyannote.py)"),
+    Wait(COPY, _names("basicsr.utils.", tails=("tensor2img", "img_util.tensor2img")), "", (0, "tensor"), copy=D2H,
+         tensor_only=True,
+         source="BasicSR utils/img_util.py `tensor2img` (CodeFormer, GFPGAN, Real-ESRGAN): "
+                "`t.squeeze(0).float().detach().cpu()` of each tensor, then NumPy; raises for anything else"),
     Wait(TRACKER, ("wandb.log", "wandb.run.log"), "", (0, "data"),
          source="wandb 0.31.0 `Run.log` -> `_partial_history_callback` -> `json_dumps_safer_history` -> "
                 "`json_friendly`: a 0-d tensor by `.item()` (util.py:588), any other by `.cpu().detach().numpy()`"),

@@ -4,7 +4,7 @@ phase-1 index (stdlib `ast`, return-kind guesses for unannotated functions) and 
 from __future__ import annotations
 
 from graphlint.facts.library_facts import GENERATED
-from graphlint.facts.library_waits import SCALER, TRACKER, WRITER, rows as waits_of
+from graphlint.facts.library_waits import COPY, D2H, H2D, SCALER, TRACKER, WRITER, rows as waits_of  # noqa: F401
 from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TORCH_FUNCTION_NAMES
 from graphlint.facts.kinds import Base
 
@@ -304,26 +304,12 @@ HOST_TENSOR_MODULES = frozenset({
 })
 
 
-# Library calls that copy data between the host and the device inside the library on every call with a device tensor
-# first argument (torchvision's and torchaudio's own source; the copies are the catalog's measured rows). value: the
-# direction. torchvision's `to_pil_image` / `ToPILImage` converts through `pic.cpu().numpy()` (a device-to-host copy);
-# its `normalize` / `Normalize` (v1 and v2) builds `torch.as_tensor(mean, device=tensor.device)` and the same of `std`
-# from Python lists (two pageable host-to-device copies); torchaudio's Kaldi features build the mel banks (`fbank`,
-# `mfcc` through it) and the log floor (`spectrogram`) on the host and `.to(device)` them (measured on an H100 for
-# `fbank`: 101.3 ms behind a queued 100 ms kernel, benchmarks/accuracy/h200_checks_redoubt_pyannote.py).
-D2H, H2D = "d2h", "h2d"
 # torch's vectorising maps: `vmap(f)(x)` runs `f` on `x` (batched), so what `f` does to its input it does there
 VMAPS = frozenset({"torch.vmap", "torch.func.vmap", "functorch.vmap"})
-LIBRARY_COPIES = {
-    **{f"torchvision.transforms.{ns}to_pil_image": D2H for ns in ("functional.", "v2.functional.")},
-    **{f"torchvision.transforms.{ns}ToPILImage": D2H for ns in ("", "transforms.", "v2.")},
-    **{f"torchvision.transforms.{ns}normalize": H2D for ns in ("functional.", "v2.functional.")},
-    **{f"torchvision.transforms.{ns}Normalize": H2D for ns in ("", "transforms.", "v2.")},
-    **{f"torchaudio.compliance.kaldi.{name}": H2D for name in ("fbank", "mfcc", "spectrogram")},
-    # BasicSR's `tensor2img(t)` (CodeFormer, GFPGAN, Real-ESRGAN): `t.squeeze(0).float().detach().cpu()` of each
-    # tensor it is given, then NumPy
-    **{f"basicsr.utils.{ns}tensor2img": D2H for ns in ("", "img_util.")},
-}
+# Library calls that copy data between the host and the device inside the library on every call with a device tensor
+# first argument (`library_waits.WAITS`, COPY rows: torchvision's `to_pil_image` / `ToPILImage` (D2H), `normalize` /
+# `Normalize` (H2D), torchaudio's Kaldi features (H2D), BasicSR's `tensor2img` (D2H)). value: the direction.
+LIBRARY_COPIES = {name: row.copy for row in waits_of(COPY) if row.copy is not None for name in row.owners}
 # Library functions that read a parameter on the host on every call (`.cpu()`, `.item()`, `.tolist()`, `int()`),
 # generated from their source as `FunctionInfo.host_reads` reads a project helper's (`library_facts.json`:
 # `lpips.tensor2im(t)`, k-diffusion's `sample_lms(model, x, sigmas)`): function -> (its positional parameters, the
@@ -333,7 +319,7 @@ LIBRARY_READS = {name: (params, tuple((param, kind, 0, read) for param, kind, re
 # Library copies that take tensors only (`tensor2img` raises a TypeError for anything else): an argument nothing types
 # is claimed on the device where a root reaches the code, as the receiver of a `.cpu()` is (`Context.claims_device`);
 # `to_pil_image` converts NumPy arrays too, so an untyped argument says nothing there
-TENSOR_ONLY_COPIES = frozenset({f"basicsr.utils.{ns}tensor2img" for ns in ("", "img_util.")})
+TENSOR_ONLY_COPIES = frozenset(name for row in waits_of(COPY) if row.tensor_only for name in row.owners)
 
 
 # TensorBoard writers (torch's own and tensorboardX's): `add_scalar(tag, v)`, `add_scalars(tag, {name: v})` and

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TextIO
 
 from graphlint.diagnostics import REDIRECTS, SEVERITY_BY_FAMILY, Family, redirected
-from graphlint.facts.library_waits import WAITS
+from graphlint.facts.library_waits import D2H, H2D, WAITS
 from graphlint.report.output import code_info, rule_anchor, rule_url
 from graphlint.rules import ALL_RULES, RULES_BY_CODE
 from graphlint.rules.base import UNSAFE, Rule
@@ -30,6 +30,7 @@ FAMILY_TITLES = {
 SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead", "Fix safety", "Options", "References")
 HAZARDS_TITLE = "Measured hazards"
 LIBRARY_WAITS_TITLE = "Library calls that wait"
+COPY_WORDS = {D2H: "device to host", H2D: "host to device"}
 HAZARDS_ANCHOR = "measured-hazards"  # GitHub's slug of the title
 # The [tool.graphlint] key that changes where a rule looks (Options): capture-only rules read it.
 CAPTURE_REGIONS = ("capture-regions", "functions whose bodies run under capture (`module:qualname` globs), besides "
@@ -205,7 +206,7 @@ def _hazard_table() -> list[str]:
 def _library_waits_table() -> list[str]:
     """The library calls that wait (`facts/library_waits.py`), one line per row: the rows document themselves."""
     out = [f"## {LIBRARY_WAITS_TITLE}\n",
-           "Library objects and functions whose call makes the host wait, as the rules read them (GL103, GL153), "
+           "Library objects and functions whose call makes the host wait, as the rules read them (GL103, GL130, GL145, GL153), "
            "generated from `graphlint/facts/library_waits.py`. A row applies only where the data flow shows the "
            "object built by one of its classes (a torch scaler: not with `enabled=False`) and, where an argument is "
            "named, that argument a device tensor.\n",
@@ -215,6 +216,9 @@ def _library_waits_table() -> list[str]:
         owners = ", ".join(f"`{name}`" for name in row.owners)
         value = "every call" if row.value is None else \
             f"argument `{row.value[1]}` (position {row.value[0]}) holds a device tensor"
+        if row.copy:
+            value += f", copied {COPY_WORDS[row.copy]}" + (" (a tensor only: an untyped argument counts)"
+                                                     if row.tensor_only else "")
         skip = [f"called with `{word}=False`" for word in row.skip]
         if row.device_param:
             skip.insert(0, "built on `\"cpu\"`")

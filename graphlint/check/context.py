@@ -351,6 +351,19 @@ class Context:
             return all(syncing_grad_scaler(self.call_name(arm) or "", *self.inference.scaler_literals(arm)) for arm in arms)
         return self._every_store(expr, lambda cls: cls.grad_scalers)
 
+    def called_scaler(self, func: cst.BaseExpression) -> bool:
+        """`func`, called, is a loss scaler object whose call steps a syncing GradScaler (timm's `NativeScaler`,
+        `loss_scaler(loss, optimizer)`): a parameter every call site fills with one, a local the flow holds one in, or
+        a field of the unit's class every store fills with one. Asked of every call of a name, so it reads the flow's
+        value of a local rather than looking its binding up (`bound_value` builds the unit's bindings)."""
+        if isinstance(func, cst.Name):
+            fn = self.unit.function
+            if fn is not None and func.value in (*fn.params, *fn.kwonly):
+                return self.syncing_scaler(func)
+            return self.inference.env.get(func.value) == kind_val(GRAD_SCALER)
+        return isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name) and func.value.value == "self" \
+            and self._every_store(func, lambda cls: cls.grad_scalers)
+
     def _every_store(self, expr: cst.BaseExpression, table: Callable[[ClassInfo], Mapping[str, bool]]) -> bool:
         """`expr` is a field that `table` (field -> whether every store says so) records as true for the class or a
         base: of the unit's class (`self.x`), or of a parameter every project call fills with instances of project

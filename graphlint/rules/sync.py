@@ -991,17 +991,22 @@ class GradScalerStep(Rule):
         if isinstance(func, cst.Attribute) and func.attr.value == "step" and node.args \
                 and self.ctx.syncing_scaler(func.value) and not self._fused(node.args[0].value):
             self.report(node, self.message.format(call=f"{code_of(func.value)}.step"))
-        elif "__call__" in SCALER_CALLS and isinstance(func, (cst.Name, cst.Attribute)) and self._steps(node) \
-                and self.ctx.syncing_scaler(func):
+        elif "__call__" in SCALER_CALLS and self._steps(node) and self.ctx.called_scaler(func) \
+                and not self._fused(positional(node)[1]):
             # timm's `loss_scaler(loss, optimizer, ..)`: the scaler object called steps the torch scaler it built
             self.report(node, self.message.format(call=code_of(func)))
 
-    def _steps(self, node: cst.Call) -> bool:
-        """A call shaped as a scaler object's (`loss_scaler(loss, optimizer, ..)`: the loss and the optimizer first)
-        that steps: no `need_update=False` literal (`SCALER_SKIPS`), no fused optimizer (a cheap syntactic gate before
-        the scaler is looked up)."""
-        args = positional(node)
-        if len(args) < 2 or self._fused(args[1]):
+    @staticmethod
+    def _steps(node: cst.Call) -> bool:
+        """A call shaped as a scaler object's that steps (a cheap syntactic gate before the scaler is looked up): a
+        name or a field of `self` called (`loss_scaler(..)`, `self.loss_scaler(..)`; another object's field would
+        cost a walk of the unit per method call, `x.view(a, b)`), the loss and the optimizer first, no
+        `need_update=False` literal (`SCALER_SKIPS`)."""
+        func = node.func
+        if not (func.__class__ is cst.Name or func.__class__ is cst.Attribute
+                and func.value.__class__ is cst.Name and func.value.value == "self"):  # type: ignore[attr-defined]
+            return False
+        if len(node.args) < 2 or node.args[1].keyword is not None or node.args[0].star or node.args[1].star:
             return False
         return not any(arg.keyword is not None and arg.keyword.value in SCALER_SKIPS
                        and isinstance(arg.value, cst.Name) and arg.value.value == "False" for arg in node.args)

@@ -90,6 +90,10 @@ WAITS: tuple[Wait, ...] = (
          tensor_only=True,
          source="BasicSR utils/img_util.py `tensor2img` (CodeFormer, GFPGAN, Real-ESRGAN): "
                 "`t.squeeze(0).float().detach().cpu()` of each tensor, then NumPy; raises for anything else"),
+    Wait(COPY, ("wandb.Image", "wandb.data_types.Image", "wandb.sdk.data_types.image.Image"), "", (0, "data_or_path"),
+         copy=D2H,
+         source="wandb sdk/data_types/image.py `Image.__init__` -> `_initialize_from_data`: a torch tensor goes "
+                "through `make_grid(data, normalize=True)` and `.mul(255)..permute(1, 2, 0).cpu().numpy()`"),
     Wait(TRACKER, ("wandb.log", "wandb.run.log"), "", (0, "data"),
          source="wandb 0.31.0 `Run.log` -> `_partial_history_callback` -> `json_dumps_safer_history` -> "
                 "`json_friendly`: a 0-d tensor by `.item()` (util.py:588), any other by `.cpu().detach().numpy()`"),

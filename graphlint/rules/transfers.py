@@ -147,12 +147,13 @@ class CpuTransfer(Rule):
     view through a contiguous temporary and the host waits for the source (measured: 101 ms behind a 100 ms
     sleep, 0.4 ms for the full-width contiguous view). Modules (`model.cpu()`) are not tensors and are skipped.
 
-    A library call that does the copy inside counts too (`facts/torch_kinds.py`, `LIBRARY_COPIES`): torchvision's
-    `to_pil_image(t)` / `ToPILImage()(t)` converts through `t.cpu().numpy()`, reported where `t` is a device tensor
-    the data flow shows (not a CPU tensor or a PIL image). So does a TensorBoard writer's (`torch.utils.tensorboard` or
-    tensorboardX `SummaryWriter(..)`, a local or a field) `add_scalar(tag, t)`, `add_scalars(tag, {name: t})` and
-    `add_histogram(tag, t)`: `make_np` converts a tensor value with `.cpu().numpy()`. Not a Python number, `t.item()`
-    (GL101's read), a value of unknown kind, or an object the flow does not show built by a writer.
+    A library call that does the copy inside counts too (the rows of `facts/library_waits.py`): torchvision's
+    `to_pil_image(t)` / `ToPILImage()(t)` and wandb's `Image(t)` convert through `t.cpu().numpy()`, reported where `t`
+    is a device tensor the data flow shows (not a CPU tensor or a PIL image). So does a TensorBoard writer's
+    (`torch.utils.tensorboard` or tensorboardX `SummaryWriter(..)`, a local or a field) `add_scalar(tag, t)`,
+    `add_scalars(tag, {name: t})`, `add_histogram(tag, t)` and its media calls (`add_image`, `add_audio`, ...):
+    `make_np` converts a tensor value with `.cpu().numpy()`. Not a Python number, `t.item()` (GL101's read), a value of
+    unknown kind, or an object the flow does not show built by a writer.
 
     So does a call of a project helper that copies its parameter on every path (`to_np = lambda x:
     x.detach().cpu().numpy()`, module level, or a `def`): it is reported where it is called with a device tensor the

@@ -2154,3 +2154,26 @@ def test_tensorboard_writer_media_and_embedding_calls_convert_a_device_tensor():
     """
     assert findings(src, scope="all") == {(12, "GL103"), (13, "GL103"), (14, "GL103"), (15, "GL103"),
                                           (16, "GL103"), (17, "GL103"), (18, "GL103"), (19, "GL103")}
+
+
+def test_wandb_image_of_a_device_tensor_copies_it_to_the_host():
+    """`wandb.Image(t)` of a torch tensor grids it and converts it with `.cpu().numpy()` at construction
+    (`library_waits.WAITS`, a COPY row): a device tensor there is a blocking copy, in a dict for `wandb.log` too.
+    Decoys: a NumPy array, a path, a host tensor (`.cpu()`: no second finding), an untyped value (wandb.Image takes
+    paths and PIL images as well), a project `Image` class."""
+    src = """
+        import numpy as np
+        import torch
+        import wandb
+        from mylib import Image
+        def log(x: torch.Tensor, step: int, pic):
+            y = x.cuda()
+            a = wandb.Image(y[0], caption="pred")
+            wandb.log({"pred": wandb.Image(y[1])}, step=step)
+            b = wandb.Image(np.zeros((4, 4, 3)))
+            c = wandb.Image("out.png")
+            d = wandb.Image(y[0].cpu())
+            e = wandb.Image(pic)
+            f = Image(y[0])
+    """
+    assert findings(src, scope="all") == {(7, "GL103"), (8, "GL103"), (11, "GL103")}

@@ -2118,3 +2118,25 @@ def test_clip_grad_norm_of_a_model_rewrapped_for_data_parallel():
     """, scope="all")
     assert (21, "GL103") in got
     assert not any(line in (22, 23) for line, _code in got)
+
+
+def test_a_method_broken_across_lines_is_reported_at_the_method():
+    """A method call whose receiver spans lines (`torch.randint(\\n..\\n).to(d)`, `(x.sum()\\n .item())`) is
+    reported on the line of its `.method`: the statement's first line holds the receiver (ddim's host `randint`,
+    labelled apart from the copy on the `.to` line). Decoys: a call whose dot is on its first line keeps that line
+    however its arguments run on (`x.to(\\n d)`), and a one-line call is unchanged."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int):
+                t = torch.randint(
+                    low=0, high=10, size=(n,)
+                ).to(x.device)
+                v = (x.sum()
+                     .item())
+                w = x.mean().item(
+                )
+                u = x.max().item()
+                return t, v, w, u
+    """
+    assert findings(src) == {(6, "GL131"), (8, "GL101"), (9, "GL101"), (11, "GL101")}

@@ -528,6 +528,40 @@ def test_noqa_forms(proj, cli):
     assert codes(r) == ["GL101"] * 3
 
 
+NOQA_SPLIT = """\
+import torch
+
+
+class M(torch.nn.Module):
+    def forward(self, x):
+        a = (x.sum()  # noqa: GL101
+             .item())
+        b = (x.sum()
+             .item())  # noqa: GL101
+        c = (x.sum()
+             .mean()
+             .item()  # noqa: GL101
+             )
+        d = (x.sum()
+             .mean()  # noqa: GL101
+             .item()
+             )
+        e = (x.sum()
+             .item())
+        return a, b, c, d, e
+"""
+
+
+def test_noqa_of_a_method_reported_below_its_receiver(proj, cli):
+    """A method broken across lines is reported on its `.method` line: a noqa there, or on the statement's first
+    or last line, suppresses it (as graphlint reads noqa for any finding); one on a receiver line in between is a
+    line that reports nothing, as flake8 would read it."""
+    write(proj, {"m.py": NOQA_SPLIT})
+    r = concise(cli, "--warn-unused-noqa", "m.py")
+    found = [(line.split(":")[1], line.split(":")[2], line.split(": ")[1].split()[0]) for line in r.lines[:-1]]
+    assert found == [("15", "23", "GL001"), ("16", "14", "GL101"), ("19", "14", "GL101")]
+
+
 def test_unused_noqa_with_warn_unused_noqa(proj, cli):
     write(proj, {"m.py": NOQA})
     assert "GL001" not in codes(concise(cli, "m.py"))

@@ -129,6 +129,18 @@ def test_flake8_does_its_own_selection_and_noqa(tmp_path):
     assert [line.split()[1] for line in flake8("--extend-ignore", "GL101", "m.py", cwd=tmp_path)] == ["GL140"]
 
 
+def test_a_method_below_its_receiver_under_flake8(tmp_path):
+    """flake8 shows a split method call where graphlint does, at its `.method` line, and a noqa on the statement's
+    first line still suppresses it (graphlint's own noqa runs first; flake8 reads only the reported line)."""
+    (tmp_path / "m.py").write_text(
+        "import torch\n\n\nclass M(torch.nn.Module):\n    def forward(self, x):\n"
+        "        a = (x.sum()  # noqa: GL101\n             .item())\n"
+        "        b = (x.sum()\n             .item())\n        return a, b\n")
+    write_config(tmp_path, "")
+    assert flake8("m.py", cwd=tmp_path) == graphlint("m.py", cwd=tmp_path)
+    assert [line.split(":")[1:3] for line in flake8("m.py", cwd=tmp_path)] == [["9", "14"]]
+
+
 def test_graphlint_excludes_apply(tmp_path):
     (tmp_path / "gen").mkdir()
     (tmp_path / "gen" / "m.py").write_text(MODEL)

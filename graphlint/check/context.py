@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Mapping, Protocol, Sequence
 
 import libcst as cst
-from libcst.metadata import CodeRange
+from libcst.metadata import CodePosition, CodeRange
 
 from graphlint.diagnostics import SEVERITY_BY_FAMILY, UNROOTED, Edit, Family, Finding
 from graphlint.facts.host_reads import HostRead
@@ -554,11 +554,9 @@ class Context:
             stmt_pos = positions.get(p.statement) if p.statement is not None else None
             fix = tuple(e for e in (self._edit(x, positions) for x in p.fix) if e is not None)
             extra = {"stmt_lines": (stmt_pos.start.line + off, stmt_pos.end.line + off)} if stmt_pos else {}
-            focus = self._trigger(p.node, positions)
-            if focus:
-                extra["focus"] = focus
+            start = self._operation_start(p.node, positions) or pos.start
             out.append(Finding(
-                path=self.path, line=pos.start.line + off, column=pos.start.column + 1,
+                path=self.path, line=start.line + off, column=start.column + 1,
                 end_line=pos.end.line + off, end_column=pos.end.column + 1,
                 code=p.rule.code, name=p.rule.name, message=p.message,
                 severity=SEVERITY_BY_FAMILY[p.rule.family], fix_hint=p.rule.fix_hint, via=self.unit.hot.via,
@@ -577,21 +575,21 @@ class Context:
             if p.statement is not None:
                 wanted.add(p.statement)
             wanted.update(e.node for e in p.fix if isinstance(e, PendingEdit))
-            if isinstance(p.node, cst.Call) and isinstance(p.node.func, cst.Attribute):  # (`_trigger`)
-                wanted.update((p.node.func.dot, p.node.func.value))
+            if isinstance(p.node, cst.Call) and isinstance(p.node.func, cst.Attribute):  # (`_operation_start`)
+                wanted.add(p.node.func.dot)
         return tree_positions(self.tree, wanted)
 
-    def _trigger(self, node: cst.CSTNode, positions: Mapping[cst.CSTNode, CodeRange]
-                 ) -> tuple[int, int, int, int] | None:
-        """Where a method call chain broken across lines triggers: `.item()` of `(x.sum()\n .item())`.
-        The full view underlines it instead of the receiver's lines; the finding's span stays the call."""
+    @staticmethod
+    def _operation_start(node: cst.CSTNode, positions: Mapping[cst.CSTNode, CodeRange]) -> CodePosition | None:
+        """Where a method call broken across lines starts its operation: the `.to` of `torch.randint(\n..\n).to(d)`,
+        the `.item` of `(x.sum()\n .item())`. The finding is reported there, not on the receiver's first line:
+        the sync is the method, and a statement's other lines may hold other sites (a host factory, a look-alike)."""
         if not (isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute)):
             return None
-        dot, call, receiver = (positions.get(n) for n in (node.func.dot, node, node.func.value))
-        if dot is None or call is None or receiver is None or receiver.end.line == dot.start.line:
+        dot, call = positions.get(node.func.dot), positions.get(node)
+        if dot is None or call is None or dot.start.line == call.start.line:
             return None
-        off = self.unit.line_offset
-        return dot.start.line + off, dot.start.column + 1, call.end.line + off, call.end.column + 1
+        return dot.start
 
 
 def resolve_dotted(module: ModuleSummary, env, expr: cst.BaseExpression) -> str | None:

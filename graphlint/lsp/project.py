@@ -26,8 +26,8 @@ from graphlint.pipeline.sources import SourceFile, decode_source, distinct_modul
 from graphlint.index.summary import FunctionInfo, ModuleSummary, module_name_for
 from graphlint.index.project import STEP_DRIVER_CALLS, HotInfo, ProjectIndex
 
-# Finding.extra entries that hold file positions: (line, column, end line, end column) or (first, last).
-_LINE_PAIRS = {"stmt_lines": (0, 1), "focus": (0, 2)}
+# Finding.extra entries that hold file positions: (first, last).
+_LINE_PAIRS = {"stmt_lines": (0, 1)}
 
 
 def shift(f: Finding, delta: int) -> Finding:

@@ -122,16 +122,12 @@ def libcst_lines(text: str) -> tuple[list[str], dict[int, int]]:
 
 
 def unshift(f: Finding, cuts: dict[int, int]) -> Finding:
-    """`f` (and its fix and focus) in the file's columns, from those of `libcst_lines`."""
+    """`f` (and its fix) in the file's columns, from those of `libcst_lines`."""
     def col(line: int, column: int) -> int:
         return column + cuts.get(line, 0)
 
     fix = tuple(replace(e, column=col(e.line, e.column), end_column=col(e.end_line, e.end_column)) for e in f.fix)
-    extra = f.extra
-    if "focus" in extra:
-        line, column, end_line, end_column = extra["focus"]
-        extra = {**extra, "focus": (line, col(line, column), end_line, col(end_line, end_column))}
-    return replace(f, column=col(f.line, f.column), end_column=col(f.end_line, f.end_column), fix=fix, extra=extra)
+    return replace(f, column=col(f.line, f.column), end_column=col(f.end_line, f.end_column), fix=fix)
 
 
 GC_YOUNG_THRESHOLD = 10_000  # allocations between two scans of the collector's youngest generation (`lint_sources`)

@@ -411,20 +411,9 @@ def _cells(text: str) -> int:
     return width
 
 
-def _focus(f: Finding) -> tuple[int, int, int, int]:
-    """The part to underline: the trigger the analysis recorded (`.item()` of a multi-line call chain)
-    when it lies inside the finding's span, else the whole span."""
-    span = (f.line, f.column, f.end_line, f.end_column)
-    focus = f.extra.get("focus")
-    if focus and len(focus) == 4 and (span[0], span[1]) <= (focus[0], focus[1]) \
-            and (focus[2], focus[3]) <= (span[2], span[3]):
-        return tuple(focus)
-    return span
-
-
-def _underline(text: str, n: int, focus: tuple[int, int, int, int]) -> tuple[int, int] | None:
+def _underline(text: str, n: int, span: tuple[int, int, int, int]) -> tuple[int, int] | None:
     """(indent, width) in cells of the carets under line `n` (holding `text`), or None for no carets."""
-    line, column, end_line, end_column = focus
+    line, column, end_line, end_column = span
     if not line <= n <= end_line or (line < n and not text.strip()):
         return None
     start = column - 1 if n == line else len(text) - len(text.lstrip())
@@ -434,13 +423,19 @@ def _underline(text: str, n: int, focus: tuple[int, int, int, int]) -> tuple[int
     return _cells(text[:start]), max(_cells(text[start:end]), 1)
 
 
+CONTEXT_LINES = 2  # lines of the finding's statement shown above it in the full view, as ruff shows its context
+
+
 def _frame(f: Finding, lines: list[str]) -> list[tuple[str, str]]:
-    """Every source line of the finding's span, each followed by its carets; the rule name ends the last."""
+    """Every source line of the finding's span, each followed by its carets, after up to `CONTEXT_LINES` lines of
+    its statement above it (the receiver of a method reported on a later line); the rule name ends the last."""
     if not 0 < f.line <= len(lines):
         return []
     last = min(max(f.end_line, f.line), len(lines))
-    focus = _focus(f)
-    rows = [(n, lines[n - 1], _underline(lines[n - 1], n, focus)) for n in range(f.line, last + 1)]
+    stmt = f.extra.get("stmt_lines")
+    first = max(stmt[0], f.line - CONTEXT_LINES, 1) if stmt and stmt[0] < f.line else f.line
+    span = (f.line, f.column, f.end_line, f.end_column)
+    rows = [(n, lines[n - 1], _underline(lines[n - 1], n, span)) for n in range(first, last + 1)]
     label_row = max((i for i, row in enumerate(rows) if row[2]), default=len(rows) - 1)
     pad = " " * len(str(last))
     parts: list[tuple[str, str]] = [("blue", f"{pad} |\n")]

@@ -236,7 +236,9 @@ class CpuTensorToDevice(Rule):
     `from_pretrained(name).cuda()`: a project module built with no device argument outside a device context,
     `**cfg` into a constructor with no device parameter, a project factory's such module, `copy.deepcopy` of one,
     or a model loaded without `device_map`): every weight is copied up, once; built under `init_empty_weights()`
-    it holds none. So does moving a field in place,
+    it holds none. A copy in a step root's set-up, outside its per-step loop (a checkpoint read, a table moved before
+    the loop), is reported as running there: once per call of the root, not per step, still blocking. So does
+    moving a field in place,
     `self.buf = self.buf.to(device)`, where the class rebuilds `self.buf` on the host after construction (per
     request, per prefill): each rebuild is copied up again. Built on the host only in `__init__`, the field is moved
     once, on the first call: not reported, unless the move runs under a test that finds it elsewhere (`if
@@ -303,6 +305,8 @@ class CpuTensorToDevice(Rule):
         "    return x\n",
     )
 
+    OUTSIDE_LOOP = ("A CPU tensor is copied to the device outside the step loop (`{call}`): the host blocks until the "
+                    "copy is done")
     MODULE = ("Moving a module whose weights are on the host copies each of them to the device (`{call}`): the host "
               "blocks on every copy")
     STORE = ("Writing a {what} into a device tensor copies it from host memory every step (a blocking `copy_`): "
@@ -343,8 +347,14 @@ class CpuTensorToDevice(Rule):
         if non_blocking(node, self.ctx):
             return  # pinned: fine; pageable: GL134
         held = self.ctx.val(src)
-        message = self.MODULE if held.kind is Kind.MODULE and held.host else self.message
+        message = self.MODULE if held.kind is Kind.MODULE and held.host else \
+            self.OUTSIDE_LOOP if self._outside_step_loop() else self.message
         _report_per_step(self, node, message.format(call=call))
+
+    def _outside_step_loop(self) -> bool:
+        """The copy runs in a step root but outside its per-step loop (set-up before it, a summary after it): once per
+        call of the root, not every step (the labels call such set-up copies sync, tier other)."""
+        return bool(self.ctx.unit.hot.steps) and self.ctx.context not in ("step", "captured")
 
     def _arm_copy(self, node: cst.Call) -> None:
         """`x.to(device)` / `x.cuda()` right after an input-normalising arm (`if not isinstance(x, torch.Tensor): x =

@@ -299,7 +299,7 @@ def full_frame(run, path: str, code: str) -> list[str]:
 
 def test_full_view_shows_every_line_and_underlines_the_trigger(proj, run):
     (proj / "m.py").write_text(module("        y = (x.sum()\n             .item())\n        return y\n"))
-    assert concise_codes(run, "m.py") == ["6:14: GL101"]  # the finding itself is unchanged
+    assert concise_codes(run, "m.py") == ["7:14: GL101"]  # reported at the method, the receiver's line above it
     assert full_frame(run, "m.py", "GL101") == [
         "  |",
         "6 |         y = (x.sum()",

@@ -2075,7 +2075,7 @@ def test_host_table_arithmetic_with_an_untyped_operand_stays_on_the_host():
             def forward(self, t):
                 return self.embedding(t, self.dim)
     """
-    assert findings(src) == {(13, "GL131")}
+    assert findings(src) == {(15, "GL131")}  # at the `.to`, below its receiver
 
 
 def test_scalar_store_into_one_element_through_a_tuple_target():
@@ -2396,3 +2396,54 @@ def test_python_list_index_of_an_untyped_value_moved_to_the_device():
             def forward(self, image):
                 return self.track(image, image, 0)
     """)
+
+
+def test_setup_copies_of_a_step_root_are_findings_said_to_run_outside_the_loop():
+    """A step root's set-up (a checkpoint read onto the device, a host table or a host-built module moved before its
+    loop) copies once per run, not every step: still GL131 (the labels of 35 spent sets call such moves sync 430 to
+    116, tier other), with a message that says where they run. The same copies inside the loop keep the per-step
+    message (decoys of the wording), and a module moved there stays a finding."""
+    import textwrap
+
+    from graphlint.pipeline.config import Config
+    from graphlint.pipeline.engine import Linter
+
+    src = textwrap.dedent("""
+        import torch
+
+
+        class Net(torch.nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.lin = torch.nn.Linear(4, 4)
+
+            def forward(self, x):
+                return self.lin(x)
+
+
+        def main():
+            device = torch.device("cuda")
+            ckpt = torch.load("w.pt", map_location=device)
+            table = torch.arange(10).to(device)
+            model = Net().to(device)
+            opt = torch.optim.SGD(model.parameters(), lr=0.1)
+            for step in range(100):
+                x = torch.randn(8, 4).to(device)
+                state = torch.load("s.pt", map_location=device)
+                probe = Net().to(device)
+                loss = model(x).sum() + table.sum() + probe(x).sum()
+                loss.backward()
+                opt.step()
+
+
+        if __name__ == "__main__":
+            main()
+    """).lstrip("\\n")
+    found = {(f.line, f.code): f.message for f in Linter(Config()).lint_text(src, "train.py").findings}
+    outside = {line for (line, code), msg in found.items() if "outside the step loop" in msg}
+    every = {line for (line, code), msg in found.items() if "every step" in msg}
+    module = {line for (line, code), msg in found.items() if msg.startswith("Moving a module")}
+    assert outside == {16, 17}
+    assert every == {21, 22}
+    assert module == {18, 23}
+    assert {code for (_, code) in found} == {"GL131"}

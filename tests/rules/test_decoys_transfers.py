@@ -2177,3 +2177,24 @@ def test_wandb_image_of_a_device_tensor_copies_it_to_the_host():
             f = Image(y[0])
     """
     assert findings(src, scope="all") == {(7, "GL103"), (8, "GL103"), (11, "GL103")}
+
+def test_a_method_broken_across_lines_is_reported_at_the_method():
+    """A method call whose receiver spans lines (`torch.randint(\\n..\\n).to(d)`, `(x.sum()\\n .item())`) is
+    reported on the line of its `.method`: the statement's first line holds the receiver (ddim's host `randint`,
+    labelled apart from the copy on the `.to` line). Decoys: a call whose dot is on its first line keeps that line
+    however its arguments run on (`x.to(\\n d)`), and a one-line call is unchanged."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, n: int):
+                t = torch.randint(
+                    low=0, high=10, size=(n,)
+                ).to(x.device)
+                v = (x.sum()
+                     .item())
+                w = x.mean().item(
+                )
+                u = x.max().item()
+                return t, v, w, u
+    """
+    assert findings(src) == {(6, "GL131"), (8, "GL101"), (9, "GL101"), (11, "GL101")}

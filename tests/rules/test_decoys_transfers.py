@@ -2178,6 +2178,7 @@ def test_wandb_image_of_a_device_tensor_copies_it_to_the_host():
     """
     assert findings(src, scope="all") == {(7, "GL103"), (8, "GL103"), (11, "GL103")}
 
+
 def test_a_method_broken_across_lines_is_reported_at_the_method():
     """A method call whose receiver spans lines (`torch.randint(\\n..\\n).to(d)`, `(x.sum()\\n .item())`) is
     reported on the line of its `.method`: the statement's first line holds the receiver (ddim's host `randint`,

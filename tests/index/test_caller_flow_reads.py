@@ -1,0 +1,97 @@
+"""Which bindings of a caller's local reach the call that passes it (graphlint.facts.callsite `_reaching_view`,
+`_block_binding`): a loop body's binding above the call decides it when the bindings below it run after it on every
+turn; a binding below the call in a loop that holds the call but not that binding reaches it; one in the other arm
+of an `if` never does; callers that disagree leave the parameter unclaimed."""
+
+from __future__ import annotations
+
+import textwrap
+
+from graphlint.facts.kinds import CPU_TENSOR, TENSOR, IKind
+from graphlint.index.project import ProjectIndex
+from graphlint.index.summary import index_source
+
+
+def _params(src: str, name: str = "steps") -> dict[str, IKind]:
+    index = ProjectIndex([index_source(textwrap.dedent(src), "pkg/m.py", "pkg.m", False)])
+    fn = next(f for f in index.functions.values() if f.qualname == name)
+    return index.call_facts.params(fn)
+
+
+SRC = """
+    import torch
+
+
+    def steps(x, model):
+        return model(x)
+
+
+    def post(x):
+        return x.float()
+
+
+    def sample_image(x, model, last):
+        if last:
+            xs = steps(x, model)
+            x = xs
+        else:
+            x = steps(x, model)
+        return x
+
+
+    def sample(model):
+        for _ in range(10):
+            x = MADE
+            x = sample_image(x, model, True)
+            x = post(x)
+"""
+
+
+def test_a_loop_body_binding_above_the_call_decides_it_through_both_arms():
+    assert _params(SRC.replace("MADE", 'torch.randn(4, device="cuda")'))["x"] == TENSOR
+    assert _params(SRC.replace("MADE", "torch.randn(4)"))["x"] == CPU_TENSOR
+
+
+def test_a_loop_body_binding_above_the_call_decides_it_with_a_top_level_binding_below():
+    src = """
+        import torch
+
+
+        def steps(x, model):
+            return model(x)
+
+
+        def sample(model):
+            x = torch.cat([torch.randn(4, device="cuda")] * 3)
+            with torch.no_grad():
+                for i in range(0, 12, 4):
+                    steps(x[i:i + 4], model)
+            x = x.cpu()
+            return x
+    """
+    assert _params(src)["x"] == TENSOR
+
+
+def test_decoy_callers_disagree():
+    src = SRC.replace("MADE", 'torch.randn(4, device="cuda")') + """
+    def sample_cpu(model):
+        for _ in range(2):
+            x = torch.randn(4)
+            sample_image(x, model, False)
+    """
+    assert "x" not in _params(src)
+
+
+def test_decoy_a_binding_below_the_call_in_an_inner_loop_reaches_it():
+    src = SRC.replace("MADE", 'torch.randn(4, device="cuda")').replace(
+        "            x = sample_image(x, model, True)\n",
+        "            for _ in range(2):\n                sample_image(x, model, True)\n                x = torch.zeros(4)\n")
+    assert "x" not in _params(src)
+
+
+def test_decoy_a_binding_in_the_same_arm_above_the_call_decides_it():
+    """`x = x.cpu()` above the call in its own arm: the call passes the host copy there, the device tensor in the
+    other arm: the callers' join names no place."""
+    src = SRC.replace("MADE", 'torch.randn(4, device="cuda")').replace(
+        "        else:\n            x = steps(x, model)\n", "        else:\n            x = x.cpu()\n            x = steps(x, model)\n")
+    assert "x" not in _params(src)

@@ -2953,14 +2953,17 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[a
     `loops`: the generators of the comprehensions around the call, outermost first, whose names the arguments read
     as elements of what they iterate (`comprehension_scope`). `memo`: the kinds read already in `scope` while
     `resolve` answered as it does now (`expr_kind`); a comprehension's scope reads with a memo of its own."""
-    starred = [a for a in call.args if isinstance(a, ast.Starred)]
-    if starred and (starred != call.args[-1:] or not _own_varargs(starred[0].value, scope)):
-        return None
+    args: list[ast.expr] = call.args
+    starred = [a for a in args if isinstance(a, ast.Starred)]
+    if starred and (starred != args[-1:] or not _own_varargs(starred[0].value, scope)):
+        args, starred = _spelled_args(call, scope), []  # `f(*(x, n))`, `f(*args)` of `args = (x, n)`: each item
+        if args is None:
+            return None
     if loops or memo is None:
         memo = {}
     if loops:
         scope = comprehension_scope(scope, loops)
-    positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in call.args if arg not in starred)
+    positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in args if arg not in starred)
     positional += (STAR_ARGS,) if starred else ()
     keywords: list[tuple[str, IKind]] = []
     for kw in call.keywords:
@@ -3006,6 +3009,29 @@ def _spelled_mapping(mapping: ast.expr) -> list[tuple[str, ast.expr]] | None:
             and not mapping.args and all(kw.arg for kw in mapping.keywords):
         return [(kw.arg, kw.value) for kw in mapping.keywords]  # type: ignore[misc]
     return None
+
+
+def _spelled_args(call: ast.Call, scope: Scope) -> list[ast.expr] | None:
+    """The call's positional arguments with a last `*seq` spelled out where the code shows its items: a tuple or
+    list display, or a local whose one binding that reaches the call is one and that nothing appends to, stores into
+    or hands to a call (`args = (h, 1)` then `f(*args)`); None otherwise (a spread may fill any position; one before
+    other positionals would shift the slots `filled_arguments` names)."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args[:-1]):
+        return None
+    out: list[ast.expr] = []
+    for arg in call.args:
+        if not isinstance(arg, ast.Starred):
+            out.append(arg)
+            continue
+        value: ast.expr | None = arg.value
+        if isinstance(value, ast.Name):
+            name = value.id
+            value = None if name in scope.params or name in scope.appends or name in scope.item_sets \
+                or name in scope.handed else _reaching(name, call.lineno, scope)
+        if not isinstance(value, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in value.elts):
+            return None
+        out.extend(value.elts)
+    return out
 
 
 def _own_varargs(value: ast.expr, scope: Scope) -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import textwrap
 
-from graphlint.facts.kinds import CPU_TENSOR, TENSOR, IKind
+from graphlint.facts.kinds import CPU_TENSOR, CUDA_DEVICE, TENSOR, IKind
 from graphlint.index.project import ProjectIndex
 from graphlint.index.summary import index_source
 
@@ -95,3 +95,38 @@ def test_decoy_a_binding_in_the_same_arm_above_the_call_decides_it():
     src = SRC.replace("MADE", 'torch.randn(4, device="cuda")').replace(
         "        else:\n            x = steps(x, model)\n", "        else:\n            x = x.cpu()\n            x = steps(x, model)\n")
     assert "x" not in _params(src)
+
+
+SPREAD = """
+    import torch
+
+
+    def place(t, dev):
+        return t.to(dev)
+
+
+    def main(extra):
+        for _ in range(3):
+            ARGS
+            place(SPREAD)
+"""
+
+
+def test_a_spread_of_a_tuple_the_code_spells_out_passes_its_items():
+    """`args = (torch.arange(4), "cuda")` then `place(*args)`, and `place(*(x, "cuda"))`: each item fills its slot."""
+    for args, spread in (('args = (torch.arange(4), "cuda")', "*args"),
+                         ('x = torch.arange(4)', '*(x, "cuda")'),
+                         ('args = ["cuda"]', "torch.arange(4), *args")):
+        params = _params(SPREAD.replace("ARGS", args).replace("SPREAD", spread), "place")
+        assert params == {"t": CPU_TENSOR, "dev": CUDA_DEVICE}, (args, spread)
+
+
+def test_decoy_a_spread_the_code_does_not_spell_out_passes_nothing_known():
+    """A list the loop appends to, one handed to a call, the caller's parameter, a spread before another positional:
+    any slot may hold anything, so no parameter is claimed."""
+    for args, spread in (('args = [torch.arange(4)]\n            args.append("cuda")', "*args"),
+                         ('args = [torch.arange(4), "cuda"]\n            print(args)', "*args"),
+                         ("args = extra", "*args"),
+                         ("pass", "*extra"),
+                         ('args = (torch.arange(4),)', '*args, "cuda"')):
+        assert _params(SPREAD.replace("ARGS", args).replace("SPREAD", spread), "place") == {}, (args, spread)

@@ -118,3 +118,23 @@ def test_decoy_the_last_element_after_insert_or_a_call_that_takes_the_list():
                     step(x, model)
         """.replace("GROW", grow)
         check(src, scope="all")
+
+
+def test_decoy_a_host_tensor_passed_through_a_spelled_out_spread():
+    """`args = (h, 1)` then `k(*args)` of a host `h`: `.to(x.device)` in `k` moves nothing (the spread's items fill
+    their slots, where an unread spread left `x` to the reading of an unproven tensor's device)."""
+    src = """
+        import torch
+
+
+        def k(x, y):
+            return torch.ones(3).to(x.device)
+
+
+        def main():
+            for _ in range(3):
+                h = torch.randn(3)
+                args = (h, 1)
+                k(*args)
+    """
+    check(src, scope="all")

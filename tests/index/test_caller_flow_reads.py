@@ -130,3 +130,45 @@ def test_decoy_a_spread_the_code_does_not_spell_out_passes_nothing_known():
                          ("pass", "*extra"),
                          ('args = (torch.arange(4),)', '*args, "cuda"')):
         assert _params(SPREAD.replace("ARGS", args).replace("SPREAD", spread), "place") == {}, (args, spread)
+
+
+ARMS = """
+    import torch
+
+
+    def mask(x):
+        return MASK
+
+
+    def evaluate(x, greedy):
+        if greedy:
+            m = (x > 0).int()
+            n = torch.cumprod(m, dim=1).sum(dim=1).max()
+            return x, n
+        m = mask(x)
+        n = torch.cumprod(m, dim=1).sum(dim=1).max()
+        return x, n
+
+
+    def update(n):
+        return n
+
+
+    def run(x):
+        _, n = evaluate(torch.randn(2, 4, device="cuda"), True)
+        update(n)
+"""
+
+
+def test_a_device_keeping_op_of_a_project_return_on_the_device_is_on_the_device():
+    """Each return reads its own arm's `m` now: the second's `torch.cumprod(mask(x))` keeps the deferred return
+    where it lives, and a return that settles to a device tensor makes it one (the join of both arms' bindings
+    used to be device by the first arm alone)."""
+    assert _params(ARMS.replace("MASK", '(x > torch.rand(4, device="cuda")).int()'), "update") == {"n": TENSOR}
+
+
+def test_decoy_a_device_keeping_op_of_a_project_return_elsewhere():
+    """The same where `mask` returns a host tensor or a value nothing types: the second arm's `n` is not on the
+    device, so the join of both returns claims nothing."""
+    for made in ("torch.zeros(2, 4).int()", "x.whatever()"):
+        assert _params(ARMS.replace("MASK", made), "update") == {}, made

@@ -10,7 +10,7 @@ from __future__ import annotations
 import fnmatch
 import functools
 import re
-from typing import TYPE_CHECKING, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Mapping, Sequence
 
 import libcst as cst
 
@@ -23,7 +23,7 @@ from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, element_of, bind_loop_targets, rewritten_items, bind_targets,
     filled_defaults, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
     reduced_params, remember_test, untensored_params,
-    DEVICE_NAME_RE, ENTERS_AS_ITSELF, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
+    DEVICE_NAME_RE, ENTERS_AS_ITSELF, FORGOTTEN, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import (CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, join_all,
                                     passed_keywords)
@@ -303,6 +303,18 @@ def _store_targets(small: cst.BaseSmallStatement) -> list[cst.BaseExpression]:
     if small.__class__ in (cst.AnnAssign, cst.AugAssign, cst.Del):
         return [small.target]  # type: ignore[attr-defined]
     return []
+
+
+def _carry_last(inf: Inference, scope: Mapping[str, Val], targets: set[str]) -> None:
+    """A list the loop body appends to (`xs.append(xt.to("cpu"))`) holds that value last when the next iteration
+    starts: the body's reads of `xs[-1]` see it from the second iteration on, whatever the list held before the loop
+    (ddim's `xs = [x]`, then `xt = xs[-1].to("cuda")` each step: an upload of the last step's host copy)."""
+    for slot, val in scope.items():
+        head = slot[:-5] if slot.endswith(".[-1]") else None
+        if head is None or head in targets or val is FORGOTTEN or not val.is_tensor or val.weak:
+            continue  # (a rebinding below the append forgot it: `xs = []` there starts a new list)
+        inf.field_heads.add(head)
+        inf.bind(slot, val)
 
 
 def _target_names(target: cst.BaseExpression) -> set[str]:
@@ -986,6 +998,7 @@ class Walker:
                 continue
             if val.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and not val.weak:
                 inf.bind(name, join(HOST, val))
+        _carry_last(inf, scope, targets)
 
     def _loop(self, body: cst.BaseSuite, orelse: cst.Else | None) -> None:
         inf = self.ctx.inference

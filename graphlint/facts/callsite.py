@@ -131,6 +131,10 @@ class Scope:
     # (first line, last line) of each loop of the body (`for`, `while`, their `else`): an assignment outside all of
     # them runs at most once per call, so no binding of its own or below it reaches what it reads (`_own_binding`)
     loops: list[tuple[int, int]] = field(default_factory=list)
+    # (first line, last line) of the body and of the `else` of each `if` that has both: a binding in one never runs
+    # before a read in the other on the same pass (`_reaching_view`)
+    arms: list[tuple[tuple[int, int], tuple[int, int]]] = field(default_factory=list)
+    nested: list[tuple[int, int]] = field(default_factory=list)  # (first, last line) of each top-level compound statement
     # `obj.<field>[K] = value` stores into a dict field of a named receiver: (receiver, field, key, value)
     keyed_stores: list[tuple[str, str, ast.expr, ast.expr]] = field(default_factory=list)
     # (receiver, field) of dict fields filled some other way (`obj.<field>.update(...)`, `obj.<field>[k] += v`,
@@ -298,6 +302,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                 binds.setdefault(name, []).append(None)
         if isinstance(sub, (ast.For, ast.AsyncFor, ast.While)):
             scope.loops.append((sub.lineno, sub.end_lineno or sub.lineno))
+        if isinstance(sub, ast.If) and sub.orelse:
+            scope.arms.append((_span(sub.body), _span(sub.orelse)))
         arms = _host_arms(sub.test) if isinstance(sub, ast.If) else (frozenset(), frozenset())
         if isinstance(sub, ast.If) and (fallback := _cuda_fallback(sub)) is not None:
             scope.cuda_fallbacks.update(id(stmt.value) for stmt in fallback
@@ -312,6 +318,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             stack.extend(_in_block(case.body, hosted))
     _default_device_spans(func, scope)
     for stmt in func.body:
+        if isinstance(stmt, NESTING):
+            scope.nested.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             scope.top_updates.add(id(stmt))
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
@@ -374,6 +382,17 @@ def _literal_default(value: ast.expr | None) -> bool:
     if isinstance(value, ast.UnaryOp):
         value = value.operand
     return isinstance(value, ast.Constant) and isinstance(value.value, (int, float, str))
+
+
+# statements that hold blocks of their own (`Scope.nested`)
+NESTING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match) \
+    + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
+# a name bound more often than this is read flow-insensitively (`_reaching_view`: a view per read would cost n**2)
+MAX_VIEWED_BINDINGS = 12
+
+
+def _span(block: list[ast.stmt]) -> tuple[int, int]:
+    return block[0].lineno, block[-1].end_lineno or block[-1].lineno
 
 
 def _in_block(block: list[ast.stmt], hosted: frozenset[str]) -> list[tuple[ast.stmt, int, frozenset[str]]]:
@@ -1313,6 +1332,9 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
                 above, above_memo = _above_view(value.id, own, scope, memo)
                 memo[key] = _expr_kind(value, resolve, above, depth, above_memo)
             return memo[key]
+        reach = _reaching_view(value, scope, memo)
+        if reach is not None:  # bindings below the read that no loop brings back to it: read without them
+            return expr_kind(value, resolve, reach[0], depth, reach[1])
         seen = _seen_binding(value, scope)
         if seen is not None:  # a read below the last top-level binding of the name: what that binding holds
             key: tuple = (value.id, depth, seen)
@@ -1320,6 +1342,12 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
                 memo[key] = _seen_kind(value.id, seen, resolve, scope, depth, memo)  # type: ignore[assignment]
             if (kind := memo[key]) is not None:
                 return kind
+        block = _block_binding(value, scope)
+        if block is not None:  # `x = torch.randn(..)` then `x = f(x)` in one loop body: the read sees the first
+            key = (value.id, depth, block, "block")
+            if key not in memo:
+                memo[key] = expr_kind(block, resolve, scope, depth + 1, memo)
+            return memo[key]
         kept = _kept_since_top(value, resolve, scope, depth, memo)
         if kept is not None:
             return kept
@@ -2925,14 +2953,17 @@ def call_arg_kinds(call: ast.Call, resolve: Resolve, scope: Scope, loops: list[a
     `loops`: the generators of the comprehensions around the call, outermost first, whose names the arguments read
     as elements of what they iterate (`comprehension_scope`). `memo`: the kinds read already in `scope` while
     `resolve` answered as it does now (`expr_kind`); a comprehension's scope reads with a memo of its own."""
-    starred = [a for a in call.args if isinstance(a, ast.Starred)]
-    if starred and (starred != call.args[-1:] or not _own_varargs(starred[0].value, scope)):
-        return None
+    args: list[ast.expr] = call.args
+    starred = [a for a in args if isinstance(a, ast.Starred)]
+    if starred and (starred != args[-1:] or not _own_varargs(starred[0].value, scope)):
+        args, starred = _spelled_args(call, scope), []  # `f(*(x, n))`, `f(*args)` of `args = (x, n)`: each item
+        if args is None:
+            return None
     if loops or memo is None:
         memo = {}
     if loops:
         scope = comprehension_scope(scope, loops)
-    positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in call.args if arg not in starred)
+    positional = tuple(_arg_kind(arg, call, resolve, scope, memo) for arg in args if arg not in starred)
     positional += (STAR_ARGS,) if starred else ()
     keywords: list[tuple[str, IKind]] = []
     for kw in call.keywords:
@@ -2978,6 +3009,29 @@ def _spelled_mapping(mapping: ast.expr) -> list[tuple[str, ast.expr]] | None:
             and not mapping.args and all(kw.arg for kw in mapping.keywords):
         return [(kw.arg, kw.value) for kw in mapping.keywords]  # type: ignore[misc]
     return None
+
+
+def _spelled_args(call: ast.Call, scope: Scope) -> list[ast.expr] | None:
+    """The call's positional arguments with a last `*seq` spelled out where the code shows its items: a tuple or
+    list display, or a local whose one binding that reaches the call is one and that nothing appends to, stores into
+    or hands to a call (`args = (h, 1)` then `f(*args)`); None otherwise (a spread may fill any position; one before
+    other positionals would shift the slots `filled_arguments` names)."""
+    if any(isinstance(arg, ast.Starred) for arg in call.args[:-1]):
+        return None
+    out: list[ast.expr] = []
+    for arg in call.args:
+        if not isinstance(arg, ast.Starred):
+            out.append(arg)
+            continue
+        value: ast.expr | None = arg.value
+        if isinstance(value, ast.Name):
+            name = value.id
+            value = None if name in scope.params or name in scope.appends or name in scope.item_sets \
+                or name in scope.handed else _reaching(name, call.lineno, scope)
+        if not isinstance(value, (ast.Tuple, ast.List)) or any(isinstance(e, ast.Starred) for e in value.elts):
+            return None
+        out.extend(value.elts)
+    return out
 
 
 def _own_varargs(value: ast.expr, scope: Scope) -> bool:
@@ -3131,6 +3185,8 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
         return CPU_TENSOR_DEVICE  # `prefix(ref, ids.device)` of host ids: the callee builds where they live
     if isinstance(arg, ast.Name):
         scope, memo = _before_call(arg.id, call, scope, memo)
+        if (view := _reaching_view(arg, scope, memo)) is not None:
+            scope, memo = view  # (`out = f(x)` then `x = out` in one arm: the caller's `x`, passed on)
         if arg.id in scope.params and arg.id not in scope.binds and arg.id not in ("self", "cls"):
             return Fwd(arg.id)  # passed on as the caller received it
         reaching = _reaching(arg.id, call.lineno, scope)
@@ -3297,17 +3353,27 @@ def _reaching(name: str, line: int, scope: Scope) -> ast.expr | None:
     return last if id(last) in scope.top_values else _dominating(line, binds, scope)  # type: ignore[return-value]
 
 
-def _dominating(line: int, binds: list[ast.expr | ast.AugAssign | None], scope: Scope) -> ast.expr | None:
-    """The assignment that decides a name at `line` inside a branch or loop: the last one above the line in a block
-    whose later statements hold the line (`audio, ids = prepare(x)` then `run(ids)` in one loop body), with no other
-    binding in the rest of that block (one between may or may not run; one below may reach the line through a loop
-    there). None when none is certain: a binding whose place is unknown (a loop or `with` target) may lie there."""
+def _nearest_in_block(line: int, binds: list[ast.expr | ast.AugAssign | None], scope: Scope
+                      ) -> tuple[ast.expr | None, int]:
+    """The last binding above `line` in a nested block that holds the line, with that block's last line."""
     best, block_end = None, 0
     for b in binds:
         end = scope.block_ends.get(id(b)) if isinstance(b, ast.expr) else None
         if end is not None and b.end_lineno is not None and b.end_lineno < line <= end \
                 and (best is None or b.end_lineno > best.end_lineno):  # type: ignore[operator]
             best, block_end = b, end
+    return best, block_end  # type: ignore[return-value]
+
+
+def _dominating(line: int, binds: list[ast.expr | ast.AugAssign | None], scope: Scope, through_loops: bool = False
+                ) -> ast.expr | None:
+    """The assignment that decides a name at `line` inside a branch or loop: the last one above the line in a block
+    whose later statements hold the line (`audio, ids = prepare(x)` then `run(ids)` in one loop body), with no other
+    binding in the rest of that block (one between may or may not run; one below may reach the line through a loop
+    there). None when none is certain: a binding whose place is unknown (a loop or `with` target) may lie there.
+    `through_loops`: a binding below the line counts only inside a loop below the deciding one that holds the line
+    too (`_block_binding`)."""
+    best, block_end = _nearest_in_block(line, binds, scope)
     if best is None:
         return None
     for b in binds:
@@ -3315,9 +3381,55 @@ def _dominating(line: int, binds: list[ast.expr | ast.AugAssign | None], scope: 
             continue
         if b is None or getattr(b, "end_lineno", None) is None:
             return None
-        if best.end_lineno < b.end_lineno <= block_end:  # type: ignore[operator]
+        if best.end_lineno < b.end_lineno <= block_end and not (  # type: ignore[operator]
+                through_loops and b.end_lineno >= line and not any(  # type: ignore[operator]
+                    best.end_lineno < first <= line <= last and b.end_lineno <= last for first, last in scope.loops)):
             return None
     return best  # type: ignore[return-value]
+
+
+def _reaching_view(use: ast.Name, scope: Scope, memo: Memo) -> tuple[Scope, Memo] | None:
+    """The scope a read of a local sees without the bindings that cannot reach it: those below the read or holding
+    it, and those in the other arm of an `if` whose one arm holds the read, where no loop holds both (`xs =
+    generalized_steps(x, ..)` then `x = xs` in one arm, `x = ddpm_steps(x, ..)` in the other: both reads see the
+    caller's `x`; `x = torch.cat(parts)`, a loop that reads `x[i:i + 8]`, then `x = post(x)`). The read sees the
+    others (the parameter's value where none is left). None where every binding may reach the read (the
+    flow-insensitive join reads it). Kept in `memo` per dropped set."""
+    line, bound = getattr(use, "end_lineno", None), scope.binds.get(use.id)
+    if line is None or not bound or len(bound) > MAX_VIEWED_BINDINGS \
+            or not any(first <= use.lineno and line <= last for first, last in scope.nested):
+        return None  # (a read of a top-level statement: `_before_call`, `_own_binding` and `_seen_binding` read it)
+    start = use.lineno
+    loops = [(first, last) for first, last in scope.loops if first <= start and line <= last]
+    # the other arm of each `if` whose one arm holds the read
+    others = [b if a[0] <= start and line <= a[1] else a for a, b in scope.arms
+              if a[0] <= start and line <= a[1] or b[0] <= start and line <= b[1]]
+    later = [b for b in bound if b is not None and getattr(b, "lineno", None) is not None
+             and (b.lineno > line or isinstance(b, ast.expr) and _within(use, b)
+                  or any(o[0] <= b.lineno and b.end_lineno <= o[1] for o in others))  # type: ignore[union-attr]
+             and not any(first <= b.lineno and b.end_lineno <= last for first, last in loops)]  # type: ignore[union-attr]
+    if not later:
+        return None
+    key: tuple = (use.id, frozenset(map(id, later)), "reaching view")
+    held = memo.get(key)
+    if held is None or held[0] is not scope:  # type: ignore[index]
+        rest = [b for b in bound if not any(b is d for d in later)]
+        binds = {**scope.binds, use.id: rest} if rest else {n: v for n, v in scope.binds.items() if n != use.id}
+        top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {use.id}
+        held = memo[key] = (scope, _variant(scope, binds=binds, top=top), {})  # type: ignore[assignment]
+    return held[1], held[2]  # type: ignore[index, return-value]
+
+
+def _block_binding(use: ast.Name, scope: Scope) -> ast.expr | None:
+    """The assignment that decides a read in a loop body or branch where a binding below the read also lies in
+    that block (`x = torch.randn(.., device=d)`, then `x = self.sample_image(x, model)` and `x = post(x)` in one loop
+    body): `_dominating`, where a binding below the read reaches it only through a loop that holds both and starts
+    below the deciding one (each pass of an enclosing loop runs that one first)."""
+    line = getattr(use, "lineno", None)
+    binds = scope.binds.get(use.id)
+    if line is None or not binds or len(binds) < 2:
+        return None
+    return _dominating(line, binds, scope, through_loops=True)
 
 
 def scaler_literals(call: ast.Call) -> tuple[str | None, bool | None]:

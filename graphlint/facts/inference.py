@@ -609,6 +609,8 @@ class Inference:
         current = self.env.get(name)
         if current is None or not (current in (EMPTY_LIST, LIST) or is_tuple_list(current)
                                    or current.kind in SEQS and current.ref in (None, "list")):
+            if current is not None and current.kind is Kind.UNKNOWN and meth == "append":
+                self._note_last(name, self(call.args[0].value))  # (`xs = [x]` of an untyped `x`: still a list)
             return
         arg = call.args[-1].value if meth == "insert" else call.args[0].value
         item = element_of(self(arg)) if meth == "extend" else self(arg)
@@ -628,7 +630,17 @@ class Inference:
             new = tuple_list(item) if current == EMPTY_LIST else join(current, tuple_list(item))
         else:
             new = UNKNOWN  # a mix of tensors and other values
-        self.bind(name, new)
+        self.bind(name, new)  # (forgets what `xs[-1]` held: `extend`/`insert` leave it to the list's elements)
+        if meth == "append":
+            self._note_last(name, item)
+
+    def _note_last(self, name: str, item: Val) -> None:
+        """`xs.append(t.cpu())`: `xs[-1]` is `t.cpu()` until `xs` is rebound, grown again or handed to a call,
+        whatever the list held before (`xs = [x]` of a device `x`: the join of its elements says nothing). A tensor
+        the data flow places only."""
+        if item.is_tensor and not item.weak:
+            self.field_heads.add(name)
+            self.bind(last_slot(name), item)
 
     def _keeps_module(self, name: str, node: cst.Call) -> bool:
         """A method of a module that leaves its weights where they are and returns it (or nothing): `eval()`,
@@ -1049,6 +1061,9 @@ class Inference:
                 and (slot := element_slot(node)) is not None \
                 and (stored := self.env.get(slot)) is not None and stored is not FORGOTTEN:
             return stored  # `z[0] = z[0].cpu()` earlier in this function: the element it stored
+        if node.value.__class__ is cst.Name and node.value.value in self.field_heads and _last_index(node) \
+                and (stored := self.env.get(last_slot(node.value.value))) is not None and stored is not FORGOTTEN:
+            return stored  # `xs[-1]` after `xs.append(t)`: `t` (`grow`)
         recv = self(node.value)
         if recv == DEVICE_RESULT:
             return recv  # `codec.encode_code(a)[0]`: a device tensor where the result is one
@@ -3334,6 +3349,18 @@ def element_slot(node: cst.Subscript) -> str | None:
     text = str(i) if i is not None and i >= 0 else repr(cst_literal(key)) if key.__class__ is cst.SimpleString \
         else None
     return f"{node.value.value}.[{text}]" if text is not None else None  # type: ignore[attr-defined]
+
+
+def last_slot(head: str) -> str:
+    """The environment's name of a local list's last element (`xs.[-1]`), bound by `xs.append(v)`
+    (`Inference.grow`)."""
+    return f"{head}.[-1]"
+
+
+def _last_index(node: cst.Subscript) -> bool:
+    """`xs[-1]`: the last element."""
+    return len(node.slice) == 1 and node.slice[0].slice.__class__ is cst.Index \
+        and _int_literal(node.slice[0].slice.value) == -1  # type: ignore[attr-defined]
 
 
 def store_element(inf: Inference, head: str, container: Val | None, slot: str | None, val: Val) -> None:

@@ -1041,6 +1041,11 @@ class CallFacts:
             if isinstance(kind.inner, SelfField) and cls is not None and self._int_setting(cls, kind.inner.name):
                 return HOST  # `self.stride[0]` of a `nn.Conv2d` subclass: an item of an int tuple
             inner = self.settle(kind.inner, caller, depth, calls)
+            if inner in FLOWN_DEVICE:
+                # `torch.cumprod(mask(..))` of a project return that settles to a device tensor: one too (a value
+                # a flow-sensitive read of one arm's bindings keeps deferred, where the join of every arm had a
+                # device part)
+                return Base.TENSOR
             return inner if inner in (CPU_TENSOR, HOST_LOADER, PINNED_LOADER, CYCLE) else UNKNOWN
         if isinstance(kind, Batch):  # `for batch in loader` of a deferred loader: one of its host batches
             return _batch_of(self.settle(kind.inner, caller, depth, calls))

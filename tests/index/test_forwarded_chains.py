@@ -154,6 +154,12 @@ def test_a_list_of_host_tensors_climbs_through_a_tuple_return_and_a_loop_binding
     """
     params, _passed = _facts(src, "leaf")
     assert params == {"ids": CPU_SEQ}
-    later = src.replace("                mid(ids)\n", "                mid(ids)\n                ids = rows\n")
+    # a binding below the call in a loop that holds the call but not the deciding binding reaches it on the next
+    # turn; one below it in the same body does not (the deciding binding runs first on every turn)
+    later = src.replace("                mid(ids)\n",
+                        "                for _ in range(2):\n                    mid(ids)\n                    ids = rows\n")
     params, _passed = _facts(later, "leaf")
-    assert "ids" not in params  # a binding below the call in the loop may reach it on the next turn
+    assert "ids" not in params
+    below = src.replace("                mid(ids)\n", "                mid(ids)\n                ids = rows\n")
+    params, _passed = _facts(below, "leaf")
+    assert params == {"ids": CPU_SEQ}

@@ -690,8 +690,9 @@ def test_decoy_a_list_of_blank_slots_stored_with_host_tensors():
 
 
 def test_decoy_a_binding_below_the_call_in_its_loop_may_reach_it():
-    """The binding above a call in one loop body decides the name there, unless another binding later in that body
-    may reach the call through the loop's next turn."""
+    """The binding above a call in one loop body decides the name there, unless another binding below the call
+    reaches it through the next turn of a loop that holds the call but not the deciding binding. One below it in
+    the same body never does: each turn runs the deciding binding first."""
     src = """
         import torch
 
@@ -704,11 +705,14 @@ def test_decoy_a_binding_below_the_call_in_its_loop_may_reach_it():
         def main(rows: list, x: torch.Tensor):
             for r in rows:
                 ids = [torch.tensor(r)]
-                use(ids)
-                ids = [x.cuda()]
+                for _ in range(2):
+                    use(ids)
+                    ids = [x.cuda()]
     """
     assert findings(src, scope="all") == {(6, "GL130")}
     assert findings(src.replace("                ids = [x.cuda()]\n", ""), scope="all") == set()
+    same_body = src.replace("                for _ in range(2):\n", "").replace("                    ", "                ")
+    assert findings(same_body, scope="all") == set()
 
 
 def test_hit_a_nested_def_returns_its_bodys_kind():
@@ -781,12 +785,18 @@ def test_decoy_an_appended_name_holds_the_binding_above_the_append():
 
 
 def test_hit_an_appended_name_rebound_on_the_device_or_later_in_the_loop():
-    """The binding above the append decides the element only where no other binding of the loop body follows it:
-    one moved to the device is a device element, and one the next turn may see leaves the join (unknown)."""
+    """The binding above the append decides the element unless another binding below the append reaches it through
+    the next turn of a loop that holds the append but not that binding: one moved to the device is a device
+    element, and one such a later binding may replace leaves the join (unknown). A binding below the append in the
+    same body does not reach it: each turn runs the deciding binding first."""
     assert (15, "GL131") in findings(APPENDED.replace("MOVE", "cuda()"), scope="all")
     later = APPENDED.replace("MOVE", "float()").replace(
+        "                feats.append(fbank)\n",
+        "                for _ in range(2):\n                    feats.append(fbank)\n                    fbank = p.cuda()\n")
+    assert (17, "GL131") in findings(later, scope="all")
+    same_body = APPENDED.replace("MOVE", "float()").replace(
         "    feats.append(fbank)\n", "    feats.append(fbank)\n                fbank = p.cuda()\n")
-    assert (16, "GL131") in findings(later, scope="all")
+    assert {hit for hit in findings(same_body, scope="all") if hit[1].startswith("GL1")} == set()
 
 
 # OpenVoice's `BaseSpeakerTTS.tts`: a loop fills a list with NumPy arrays and a helper `.tolist()`s each element

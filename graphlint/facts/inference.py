@@ -18,7 +18,7 @@ from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
     may_pin, names_cpu, pins,
 )
-from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
+from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes, Rows
 from graphlint.facts.correlated import ArmFacts
 from graphlint.facts.elements import (
     bound_names, element_reads, flat_subscript, index_code, plain_bindings, single_bindings,
@@ -259,6 +259,8 @@ def kind_val(kind: IKind) -> Val:
     """The `Val` of one of the index's kinds (annotations, return kinds, call-site facts)."""
     if isinstance(kind, Items):
         return items_val(kind.items)
+    if isinstance(kind, Rows):
+        return tuple_list(items_val(kind.items))  # `for t, l in f(x)`: each element's items
     if isinstance(kind, Keys):
         return keyed_dict([(key, kind_val(k) if not isinstance(k, Keys) else UNKNOWN) for key, k in kind.pairs])
     if isinstance(kind, Passes):
@@ -930,6 +932,10 @@ class Inference:
             return SLICES  # `[slice(0, e) for e in t.shape]`: an index of several dimensions, as a display of slices
         if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
             return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
+        if isinstance(node, cst.ListComp) and elem.items is not None and node.elt.__class__ is cst.Tuple:
+            # `[(tv, l) for tv, l in zip(t, losses)]`: a list of such tuples, as appending each one builds it (an
+            # element of a 1-d device `t` is a 0-d device tensor)
+            return tuple_list(elem)
         return MOVED_SEQ if elem == MOVED else UNKNOWN  # `[b.to(device) for b in batch]`
 
     _eval_GeneratorExp = _eval_ListComp

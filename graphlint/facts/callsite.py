@@ -2399,6 +2399,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         # `partial(agent, training=False)` of a project object: calling it calls that object
         inner = again(value.args[0])
         return inner if isinstance(inner, Moved) or isinstance(inner, Call) and not inner.receiver else UNKNOWN
+    if qual == "dict" and len(value.args) == 1 and not value.keywords \
+            and len(zipped := _zipped(value.args[0], scope) or ()) == 2 and again(_an_element(zipped[1])) == CPU_TENSOR:
+        return CPU_DICT  # `dict(zip(names, [v.cpu() for v in vals]))`: every item an element of the values
     if qual in ("list", "tuple") and len(value.args) == 1 and (zipped := _zipped(value.args[0], scope)) is not None:
         # `list(zip(t, losses))` of a device `t`: a list of (device row, item) tuples, as the comprehension is
         items = tuple(again(_an_element(arg)) for arg in zipped)

@@ -2395,12 +2395,30 @@ class Inference:
             return len(sizes)
         return None
 
+    def _zipped_pairs(self, node: cst.Call) -> Val | None:
+        """`dict(zip(keys, values))`: a dict whose every item is an element of `values`: host data (`t.tolist()`, a
+        list of `.cpu()` tensors) or a device tensor (`values.unbind(1)` of a CUDA tensor), as a comprehension's
+        dict reads; None for anything else."""
+        inner = node.args[0].value if len(node.args) == 1 and node.args[0].keyword is None \
+            and not node.args[0].star else None
+        if not (isinstance(inner, cst.Call) and self.resolve(inner.func) in ("zip", "builtins.zip")
+                and len(inner.args) == 2 and all(a.keyword is None and not a.star for a in inner.args)):
+            return None
+        item = element_of(self(inner.args[1].value))
+        if item.weak:
+            return None
+        if item.kind in STORED_ITEMS:
+            return Val(Kind.UNKNOWN, ref="dict", elem=item)
+        return uniform_dict(item) if item.kind in DEVICE_TENSORS else None
+
     def _builtin_call(self, qual: str, node: cst.Call) -> Val | None:
         if qual == "dict" and node.args and all(a.keyword is not None and not a.star for a in node.args):
             # `dict(total=loss, fac=torch.tensor(f))` is the display `{"total": loss, "fac": ..}`, key by key (a
             # positional mapping or pairs, or a `**other` spread, may hold any key: unknown)
             return self._dict_display([a.keyword.value for a in node.args],  # type: ignore[union-attr]
                                       [self(a.value) for a in node.args])
+        if qual == "dict" and (pairs := self._zipped_pairs(node)) is not None:
+            return pairs
         args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
         if host_result_call(qual):
             return HOST

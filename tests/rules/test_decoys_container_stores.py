@@ -207,3 +207,56 @@ def test_a_local_comprehension_of_device_rows_unpacks_by_enumerate():
 @pytest.mark.parametrize("item, seq", [("tv", "t.tolist()"), ("tv", "ls"), ("tv.item()", "t")])
 def test_decoy_a_local_comprehension_of_host_rows(item, seq):
     assert (14, "GL105") not in findings(fill(LOCAL, item=item, seq=seq), scope="all")
+
+
+ZIPPED = """
+    import torch
+
+
+    def main(model, opt, names):
+        for step in range(10):
+            x = torch.randn(8, 4, device="cuda")
+            out = model(x)
+            out.sum().backward()
+            opt.step()
+            vals = out.mean(0)
+            d = dict(zip(names, {values}))
+            if d["a"] > 0:
+                pass
+            for k, v in d.items():
+                if v > 0:
+                    pass
+"""
+
+
+def test_a_dict_of_zipped_device_values_holds_device_tensors():
+    assert {(12, "GL110"), (15, "GL110")} <= findings(fill(ZIPPED, values="vals.unbind(0)"), scope="all")
+
+
+@pytest.mark.parametrize("values", ["vals.tolist()", "[v.cpu() for v in vals.unbind(0)]"])
+def test_decoy_a_dict_of_zipped_host_values(values):
+    assert not {(12, "GL110"), (15, "GL110")} & findings(fill(ZIPPED, values=values), scope="all")
+
+
+HELPER_ZIP = """
+    import torch
+
+
+    def snapshot(model):
+        names = [n for n, _ in model.named_parameters()]
+        return dict(zip(names, [p.detach().cpu() for p in model.parameters()]))
+
+
+    def main(model, opt):
+        for step in range(10):
+            x = torch.randn(8, 4, device="cuda")
+            model(x).sum().backward()
+            opt.step()
+            for k, v in snapshot(model).items():
+                s = v.sum().item()
+"""
+
+
+def test_decoy_a_helper_returning_zipped_host_tensors():
+    """`dict(zip(names, [p.cpu() ..]))` returned: its items are host tensors wherever it is read."""
+    assert (15, "GL101") not in findings(HELPER_ZIP, scope="all")

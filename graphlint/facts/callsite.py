@@ -35,7 +35,8 @@ from graphlint.facts.kinds import (
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER,
     HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
     Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf,
-    IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, SelfField, deferred, join_of, joinable, simple,
+    IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, Rows, SelfField, deferred, join_of, joinable,
+    mentions, rows, simple,
 )
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, ast_keywords, ast_literal, dict_form, dict_key, host_batch, may_pin, names_cpu,
@@ -112,6 +113,8 @@ class Scope:
     handed: dict[str, list[ast.Call]] = field(default_factory=dict)
     # what `name[k] = value` statements store into each local (`_slotted_kind`)
     slot_stores: dict[str, list[ast.expr]] = field(default_factory=dict)
+    # the keys of those stores, in the same order (`_keyed_stores`: a dict's keys, or a tensor's or list's indices)
+    slot_keys: dict[str, list[ast.expr]] = field(default_factory=dict)
     # locals stored into some way other than `name[k] = value` (`name.update(..)`, `name[k] += v`): `_filled_dict`
     other_item_stores: set[str] = field(default_factory=set)
     # name -> its bindings that read it (`x = x[:n]`), found once per name (`_self_reads`)
@@ -227,6 +230,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
                         else:
                             scope.opaque_items.add(target.value.id)
                         scope.slot_stores.setdefault(target.value.id, []).append(sub.value)
+                        scope.slot_keys.setdefault(target.value.id, []).append(target.slice)
                     elif (items := _unpacked(target, sub.value)) is not None:
                         for name, item in items:
                             binds.setdefault(name, []).append(item)
@@ -1309,6 +1313,8 @@ def settled(kind: IKind) -> IKind:
         return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
     if isinstance(kind, Keys):
         return keyed([(key, UNKNOWN if deferred(k) else k) for key, k in kind.pairs])
+    if isinstance(kind, Rows):
+        return rows(tuple(UNKNOWN if deferred(k) else k for k in kind.items))
     return UNKNOWN
 
 
@@ -1504,9 +1510,14 @@ def _stored_keys(name: str, kind: IKind, bound: ast.expr | None, resolve: Resolv
     call other than `call` takes as a statement of its own (`fill(d)`: it may store into it in place) is unknown."""
     if (isinstance(kind, Keys) or _empty_dict(bound)) and any(c is not call for c in scope.handed.get(name, ())):
         return UNKNOWN
-    if name not in scope.item_sets or not (isinstance(kind, Keys) or deferred(kind) or _empty_dict(bound)):
+    if name not in scope.item_sets or not (isinstance(kind, Keys) or deferred(kind) or _empty_dict(bound)
+                                           or _host_dict(kind)):
         return kind
     if not (isinstance(kind, Keys) or _empty_dict(bound)):
+        if _host_dict(kind) and (not mentions(kind, lambda k: isinstance(k, Call))
+                                 or _keyed_stores(name, resolve, scope, depth)):
+            # a dict of host tensors (a comprehension's, or a project call's that every store keys as a dict's)
+            return _stored_host_items(name, kind, resolve, scope, depth, call)
         return _item_stored(kind)  # a deferred project return stored into (`w[:s] = 1.0`)
     if name in scope.opaque_items or bound is None:
         return UNKNOWN
@@ -1514,6 +1525,74 @@ def _stored_keys(name: str, kind: IKind, bound: ast.expr | None, resolve: Resolv
     for key, value in scope.key_updates.get(name, []):
         found.setdefault(key, []).append(expr_kind(value, resolve, scope, depth, memo))
     return keyed([(key, join_kinds(kinds)) for key, kinds in found.items()])
+
+
+def _host_dict(kind: IKind) -> bool:
+    """A dict of host tensors (`CPU_DICT`, a comprehension's `DictOf`), a project call's whole return (which may
+    settle to one), or a join of these: what a store `d[k] = v` can keep a dict of host tensors."""
+    if isinstance(kind, Join):
+        return all(map(_host_dict, kind.parts))
+    return kind == CPU_DICT or isinstance(kind, DictOf) or isinstance(kind, Call) and kind.item is None
+
+
+def _keyed_stores(name: str, resolve: Resolve, scope: Scope, depth: int) -> bool:
+    """Every item store into `name` is a dict's: under a string literal or a key nothing types (`ema[k] = ..` of a
+    `.items()` loop's `k`). An int, a slice or a tuple index (`w[i] = 1.0`, `w[:s] = 0`) stores into a tensor or a
+    list, which a project call may as well return: read as before (`_item_stored`)."""
+    for key in scope.slot_keys.get(name, ()):
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            continue
+        if isinstance(key, (ast.Slice, ast.Tuple, ast.Constant)) or expr_kind(key, resolve, scope, depth) != UNKNOWN:
+            return False
+    return True
+
+
+def _any_item(kind: IKind) -> IKind:
+    """What `d[k]` under a key no literal names reads of a `_host_dict` kind: a host tensor, or the deferred item."""
+    if isinstance(kind, Join):
+        return join_later({_any_item(part) for part in kind.parts})
+    return CPU_TENSOR if kind == CPU_DICT else kind.inner if isinstance(kind, DictOf) \
+        else kind.at(ANY_KEY)  # type: ignore[union-attr]
+
+
+def _stored_host_items(name: str, kind: IKind, resolve: Resolve, scope: Scope, depth: int,
+                       call: ast.Call | None = None) -> IKind:
+    """The local `name`, bound to a dict of host tensors (`kind`, a `_host_dict`), after its item stores: a dict
+    whose items are the join of the bound items and every stored value, each `name[k] = v` under any key, in a loop
+    too. A store read as what it stores while `name` is still such a dict (`ema[k] = b * ema[k] + (1 - b) * v`:
+    the hypothesis holds where every store keeps a host tensor, a least fixed point); a dict of host tensors where
+    every item settles to one (`DictOf`), else unknown: a device store (`d[k] = v.cuda()`), an `update`, a
+    `setdefault` or `d[k] += v` (read nowhere here), a helper other than `call` (the one whose argument this is)
+    handed the dict as a statement of its own (it may store into it in place)."""
+    stores = scope.slot_stores.get(name)
+    if not stores or name in scope.other_item_stores or name in scope.appends \
+            or any(c is not call and not _reads_handed(c, resolve) for c in scope.handed.get(name, ())):
+        return UNKNOWN
+    held = _variant(scope, params={**scope.params, name: CPU_DICT},
+                    binds={n: b for n, b in scope.binds.items() if n != name}, top=scope.top - {name},
+                    item_sets=scope.item_sets - {name},
+                    slot_stores={n: v for n, v in scope.slot_stores.items() if n != name})
+    memo: Memo = {}
+    # (read from the top: the hypothesis scope has no binding of `name`, so no store reads itself again; a store's
+    # operands are read as deep as a read of their own would be, `beta = max(0, 1 - (1 - beta) * n)` and all)
+    items = {_any_item(kind), *(expr_kind(v, resolve, held, 0, memo) for v in stores)}
+    # each item a host number or tensor, or a deferred one: `0.1 * v.half()` of an item `v` of a project call's dict is
+    # a join of a number and a view of that item, a host tensor where the item settles to one
+    parts = {part for k in items for part in (k.parts if isinstance(k, Join) else (k,))} - {HOST, CPU_TENSOR}
+    pending = {part.inner if isinstance(part, HostIf) else part for part in parts}
+    if not pending:
+        return CPU_DICT
+    if any(not deferred(p) or not simple(p) for p in pending):
+        return UNKNOWN  # a device store, or one nothing types
+    return DictOf(pending.pop()) if len(pending) == 1 else DictOf(join_later(pending))
+
+
+def _reads_handed(call: ast.Call, resolve: Resolve) -> bool:
+    """A call, a statement of its own, that only reads a dict handed to it: torch's (`torch.save(d, path)`) and
+    `print`; a project helper or any other library may store into it in place."""
+    name = dotted(call.func)
+    qual = resolve(name) if name else None
+    return name == "print" or qual is not None and qual.startswith("torch.")
 
 
 def _set_values(bound: list[ast.expr | ast.AugAssign | None], filled: bool = False
@@ -1605,6 +1684,9 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             in (CPU_TENSOR, NDARRAY):
         # `[torch.tensor(r) for r in rows]`: a list of host tensors; `[t.cpu().numpy() for t in ts]`: of arrays
         return CPU_SEQ if elt == CPU_TENSOR else ARRAY_SEQ
+    if isinstance(value, ast.ListComp) and isinstance(value.elt, ast.Tuple) \
+            and (row := _row_kind(value, resolve, scope, depth)) is not None:
+        return row  # `[(tv, l) for tv, l in zip(t, losses)]` of a device `t`: a list of such tuples
     if isinstance(value, ast.BinOp):
         left, right = again(value.left), again(value.right)
         if left == right == HOST:
@@ -1704,14 +1786,14 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
         if key is None and isinstance(base, Call) and base.item is None and not isinstance(value.slice, ast.Constant):
             # `f(x)[k]` under a key no literal names: any item of what it returns (of a dict of host tensors, one)
             return base.at(ANY_KEY)
+        if isinstance(base, DictOf):  # (under any key, before the deferred items below)
+            return base.inner  # an item of a comprehension's dict of deferred values: what its value settles to
         if deferred(base) or isinstance(base, Items):  # `f(x)[0]`, `a, b = f(x)`: the item of its return
             index = value.slice
             literal = isinstance(index, ast.Constant) and type(index.value) is int
             return item_of(base, index.value) if literal else UNKNOWN  # type: ignore[union-attr]
         if base == CPU_DICT and key is None:
             return CPU_TENSOR  # `d[k]` of a dict of host tensors under any key: one of them
-        if isinstance(base, DictOf):
-            return base.inner  # an item of a comprehension's dict of deferred values: what its value settles to
         if base in (CPU_TENSOR, TENSOR, BOOL_TENSOR):
             return base  # an item or a slice of a tensor lives where the tensor does, with its dtype
         if base == CPU_SEQ:  # an element of a list of host tensors is one; a slice of it is such a list
@@ -1838,6 +1920,10 @@ def _filled_list(bound: list, appended: list[ast.expr | None] | None, read: Call
         return ARRAY_SEQ  # `audio_list.append(out.cpu().numpy())`: a list of NumPy arrays
     if len(kinds) == 1 and isinstance(call := next(iter(kinds)), Call):
         return Elems(call)  # `out.append(self.f(x))`: a list of what `f` returns, once the index settles it
+    if kinds and all(isinstance(k, Items) for k in kinds) \
+            and isinstance(row := _itemwise(kinds, join_later), Items) \
+            and _device_items(row.items):  # type: ignore[arg-type]
+        return rows(row.items)  # `rows.append((tv, l))` of a device `tv`: a list of such tuples, as a comprehension's
     # an item of a field (`self.idx_mapping[r]`, HostIf) is host data or unknown once settled, never a device tensor;
     # so is an element of an iterated parameter (`Batch`: a host batch or unknown, `for u in graph: ids.append(u)`)
     return LIST if all(k in (HOST, UNKNOWN) or isinstance(k, (HostIf, Batch)) for k in kinds) else None
@@ -1859,6 +1945,35 @@ def _host_tensor_tuple(elt: IKind) -> IKind:
     if isinstance(elt, Items) and elt.items and all(item == CPU_TENSOR for item in elt.items):
         return CPU_TENSOR
     return elt
+
+
+def _zipped(value: ast.expr, scope: Scope) -> list[ast.expr] | None:
+    """The arguments of `zip(a, b, ..)` (the builtin: no local of the name, no star or keyword); None otherwise."""
+    if not (isinstance(value, ast.Call) and isinstance(value.func, ast.Name) and value.func.id == "zip"
+            and "zip" not in scope.binds and "zip" not in scope.params) or value.keywords \
+            or any(isinstance(a, ast.Starred) for a in value.args) or not value.args:
+        return None
+    return value.args
+
+
+def _device_items(items: tuple[IKind, ...]) -> bool:
+    """A tuple a list of tuples (`Rows`) keeps: an item a device tensor, or one that may settle to one (deferred); a
+    tuple of host items only is host data (the host lists)."""
+    return any(k in (TENSOR, BOOL_TENSOR) or deferred(k) for k in items)
+
+
+def _row_kind(comp: ast.ListComp, resolve: Resolve, scope: Scope, depth: int) -> IKind | None:
+    """A comprehension of tuple displays (`[(tv, l) for tv, l in zip(t, losses)]`) as a list of such tuples (`Rows`),
+    its items read as a name is (an element of an iterated parameter, `Batch`, kept: a row of a device tensor settles
+    to one), where an item is a device tensor or may settle to one; None otherwise (all host: the host lists)."""
+    looped = comprehension_scope(scope, comp.generators)
+    memo: Memo = {}
+    items = tuple(expr_kind(e, resolve, looped, depth, memo) for e in comp.elt.elts  # type: ignore[attr-defined]
+                  if not isinstance(e, ast.Starred))
+    if len(items) != len(comp.elt.elts) or not _device_items(items):  # type: ignore[attr-defined]
+        return None
+    found = rows(items)
+    return found if found != UNKNOWN else None
 
 
 def _blank_slots(value: ast.expr | ast.AugAssign | None) -> bool:
@@ -2312,6 +2427,14 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         # `partial(agent, training=False)` of a project object: calling it calls that object
         inner = again(value.args[0])
         return inner if isinstance(inner, Moved) or isinstance(inner, Call) and not inner.receiver else UNKNOWN
+    if qual == "dict" and len(value.args) == 1 and not value.keywords \
+            and len(zipped := _zipped(value.args[0], scope) or ()) == 2 and again(_an_element(zipped[1])) == CPU_TENSOR:
+        return CPU_DICT  # `dict(zip(names, [v.cpu() for v in vals]))`: every item an element of the values
+    if qual in ("list", "tuple") and len(value.args) == 1 and (zipped := _zipped(value.args[0], scope)) is not None:
+        # `list(zip(t, losses))` of a device `t`: a list of (device row, item) tuples, as the comprehension is
+        items = tuple(again(_an_element(arg)) for arg in zipped)
+        if _device_items(items) and (found := rows(items)) != UNKNOWN:
+            return found
     if qual in SEQ_BUILTINS and value.args:
         inner = again(value.args[0])
         return HOST_SEQ if inner in (HOST_SEQ, HOST) else UNKNOWN

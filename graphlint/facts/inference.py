@@ -18,7 +18,7 @@ from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
     may_pin, names_cpu, pins,
 )
-from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes
+from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes, Rows
 from graphlint.facts.correlated import ArmFacts
 from graphlint.facts.elements import (
     bound_names, element_reads, flat_subscript, index_code, plain_bindings, single_bindings,
@@ -259,6 +259,8 @@ def kind_val(kind: IKind) -> Val:
     """The `Val` of one of the index's kinds (annotations, return kinds, call-site facts)."""
     if isinstance(kind, Items):
         return items_val(kind.items)
+    if isinstance(kind, Rows):
+        return tuple_list(items_val(kind.items))  # `for t, l in f(x)`: each element's items
     if isinstance(kind, Keys):
         return keyed_dict([(key, kind_val(k) if not isinstance(k, Keys) else UNKNOWN) for key, k in kind.pairs])
     if isinstance(kind, Passes):
@@ -942,6 +944,10 @@ class Inference:
             return SLICES  # `[slice(0, e) for e in t.shape]`: an index of several dimensions, as a display of slices
         if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
             return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
+        if isinstance(node, cst.ListComp) and elem.items is not None and node.elt.__class__ is cst.Tuple:
+            # `[(tv, l) for tv, l in zip(t, losses)]`: a list of such tuples, as appending each one builds it (an
+            # element of a 1-d device `t` is a 0-d device tensor)
+            return tuple_list(elem)
         return MOVED_SEQ if elem == MOVED else UNKNOWN  # `[b.to(device) for b in batch]`
 
     _eval_GeneratorExp = _eval_ListComp
@@ -2404,12 +2410,30 @@ class Inference:
             return len(sizes)
         return None
 
+    def _zipped_pairs(self, node: cst.Call) -> Val | None:
+        """`dict(zip(keys, values))`: a dict whose every item is an element of `values`: host data (`t.tolist()`, a
+        list of `.cpu()` tensors) or a device tensor (`values.unbind(1)` of a CUDA tensor), as a comprehension's
+        dict reads; None for anything else."""
+        inner = node.args[0].value if len(node.args) == 1 and node.args[0].keyword is None \
+            and not node.args[0].star else None
+        if not (isinstance(inner, cst.Call) and self.resolve(inner.func) in ("zip", "builtins.zip")
+                and len(inner.args) == 2 and all(a.keyword is None and not a.star for a in inner.args)):
+            return None
+        item = element_of(self(inner.args[1].value))
+        if item.weak:
+            return None
+        if item.kind in STORED_ITEMS:
+            return Val(Kind.UNKNOWN, ref="dict", elem=item)
+        return uniform_dict(item) if item.kind in DEVICE_TENSORS else None
+
     def _builtin_call(self, qual: str, node: cst.Call) -> Val | None:
         if qual == "dict" and node.args and all(a.keyword is not None and not a.star for a in node.args):
             # `dict(total=loss, fac=torch.tensor(f))` is the display `{"total": loss, "fac": ..}`, key by key (a
             # positional mapping or pairs, or a `**other` spread, may hold any key: unknown)
             return self._dict_display([a.keyword.value for a in node.args],  # type: ignore[union-attr]
                                       [self(a.value) for a in node.args])
+        if qual == "dict" and (pairs := self._zipped_pairs(node)) is not None:
+            return pairs
         args = [self(a.value) for a in node.args if a.keyword is None and not a.star]
         if host_result_call(qual):
             return HOST

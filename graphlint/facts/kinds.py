@@ -96,6 +96,18 @@ class Items:
 
 
 @dataclass(frozen=True, slots=True)
+class Rows:
+    """A Python list whose every element is a tuple of these items (`[(tv, l) for tv, l in zip(t, losses)]` of a 1-d
+    device `t` and a host list: a device tensor and a number each): iterating or indexing it, then unpacking, reads
+    them. Its items are `simple` kinds (no tuple, dict or join), settled item by item as a fixed tuple's are."""
+
+    items: tuple["IKind", ...]
+
+    def __str__(self) -> str:
+        return "rows:" + ",".join(map(str, self.items))
+
+
+@dataclass(frozen=True, slots=True)
 class Keys:
     """A dict literal with string keys, some of whose values are known: `d["ids"]` is that key's kind."""
 
@@ -328,7 +340,8 @@ class Prior:
         return f"prior:{self.annotated}|{self.inferred}"
 
 
-IKind = Union[Base, Items, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, DictOf, Moved, Prior, Fwd, OnParam, Obj,
+IKind = Union[Base, Items, Rows, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, DictOf, Moved,
+              Prior, Fwd, OnParam, Obj,
               Inst, Passes, Keyed, Collated]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
@@ -362,9 +375,16 @@ def elements_list(elem: IKind) -> IKind:
     return {CPU_TENSOR: CPU_SEQ, NDARRAY: ARRAY_SEQ, HOST: HOST_LIST}.get(elem, UNKNOWN)  # type: ignore[call-overload]
 
 
+def rows(items: tuple[IKind, ...]) -> IKind:
+    """A list of tuples of `items` (`Rows`): unknown where no item is known or one is no `simple` kind."""
+    if not any(k != UNKNOWN for k in items) or not all(simple(k) and not isinstance(k, Items) for k in items):
+        return UNKNOWN
+    return Rows(items)
+
+
 def parts(kind: IKind) -> Iterator[IKind]:
     """The kinds directly inside `kind`."""
-    if isinstance(kind, Items):
+    if isinstance(kind, (Items, Rows)):
         yield from kind.items
     elif isinstance(kind, Keys):
         yield from (v for _k, v in kind.pairs)
@@ -384,7 +404,7 @@ def mentions(kind: IKind, pred: Callable[[IKind], bool]) -> bool:
 
 def deferred(kind: IKind) -> bool:
     """A kind with a part only the whole index can settle."""
-    return isinstance(kind, DEFERRED) or isinstance(kind, (Items, Keys)) and any(map(deferred, parts(kind)))
+    return isinstance(kind, DEFERRED) or isinstance(kind, (Items, Rows, Keys)) and any(map(deferred, parts(kind)))
 
 
 def simple(kind: IKind) -> bool:
@@ -411,7 +431,7 @@ def join_of(kinds: set[IKind]) -> Join:
 
 # --- the result cache's plain form: a `Base` is its string, any other kind a list [tag, fields...] -----------
 
-_TAGS: dict[type, str] = {Items: "items", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
+_TAGS: dict[type, str] = {Items: "items", Rows: "rows", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
                           Field: "field", HostIf: "hostif", Batch: "batch", Arith: "arith", Mask: "mask", Elems: "elems", DictOf: "dictof", Moved: "moved",
                           Prior: "prior", Fwd: "fwd", OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes",
                           Keyed: "keyed", Collated: "collated"}
@@ -424,7 +444,7 @@ def to_plain(kind: IKind) -> Any:
     tag = _TAGS.get(type(kind))
     if tag is None:
         raise TypeError(f"not a kind: {kind!r}")
-    if isinstance(kind, Items):
+    if isinstance(kind, (Items, Rows)):
         return [tag, [to_plain(k) for k in kind.items]]
     if isinstance(kind, Keys):
         return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
@@ -451,9 +471,9 @@ def from_plain(data: Any) -> IKind:
     if type(data) not in (list, tuple) or not data or type(data[0]) is not str:
         raise ValueError("not a kind")
     tag, *rest = data
-    if tag in ("items", "join") and len(rest) == 1 and type(rest[0]) in (list, tuple):
+    if tag in ("items", "join", "rows") and len(rest) == 1 and type(rest[0]) in (list, tuple):
         kinds = tuple(from_plain(k) for k in rest[0])
-        return Items(kinds) if tag == "items" else Join(kinds)
+        return Items(kinds) if tag == "items" else Join(kinds) if tag == "join" else Rows(kinds)
     if tag == "keys" and len(rest) == 1 and type(rest[0]) in (list, tuple):
         pairs = []
         for pair in rest[0]:

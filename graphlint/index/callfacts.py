@@ -15,7 +15,7 @@ from graphlint.facts.callsite import LAMBDA_COLLATE, SPLAT, STAR_ARGS, item_key,
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
-    OnParam,
+    OnParam, Rows, rows,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
 from graphlint.facts.inference import DICT_SETTERS
@@ -147,9 +147,12 @@ class Spread(enum.Enum):
 
 def _batch_of(iterated: IKind) -> IKind:
     """An element of a settled iterated value (`Batch`): a host tensor where that is a loader of host batches or a
-    host tensor (a row), a pinned batch where it is a pinning loader; a cycle stays one; anything else unknown."""
+    host tensor (a row), a device tensor where it is one (a row), a pinned batch where it is a pinning loader; a
+    cycle stays one; anything else unknown."""
     if iterated == PINNED_LOADER:
         return PINNED_BATCH
+    if iterated in (TENSOR, BOOL_TENSOR):
+        return iterated  # a row of a device tensor (`zip(t, ls)` of a CUDA `t`): a device tensor, one dimension less
     return CPU_TENSOR if iterated in (HOST_LOADER, CPU_TENSOR) else CYCLE if iterated == CYCLE else UNKNOWN
 
 
@@ -1024,6 +1027,8 @@ class CallFacts:
         if isinstance(kind, Items):
             items = tuple(self.settle(k, caller, depth, calls) for k in kind.items)
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
+        if isinstance(kind, Rows):  # a list of tuples: each item settled as a tuple's is
+            return rows(tuple(self.settle(k, caller, depth, calls) for k in kind.items))
         if isinstance(kind, Keys):
             return keyed([(key, self.settle(k, caller, depth, calls)) for key, k in kind.pairs])
         if isinstance(kind, Join):  # the paths of one function (`join_later`)
@@ -1173,6 +1178,8 @@ class CallFacts:
         if isinstance(kind, Items):
             items = tuple(self.direct(k, depth, owner) for k in kind.items)
             return Items(items) if any(k != UNKNOWN for k in items) else UNKNOWN
+        if isinstance(kind, Rows):
+            return rows(tuple(self.direct(k, depth, owner) for k in kind.items))
         if isinstance(kind, Keys):  # `return {"ids": to_idx(text)}`: each value read as a return is
             return keyed([(key, self.direct(k, depth, owner)) for key, k in kind.pairs])
         if isinstance(kind, Elems):

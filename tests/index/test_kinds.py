@@ -12,8 +12,8 @@ from graphlint.facts import kinds
 from graphlint.facts.annotations import _plain_text, annotation_kind, annotation_text, names_tensor_items
 from graphlint.facts.callsite import item_of, join_later, key_of, keyed
 from graphlint.facts.kinds import (
-    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Batch, Call, Elems, Field, Fwd, HostIf, Inst, Items, Join, Keys, Mask, Obj,
-    OnParam, Prior, SelfField,
+    CPU_TENSOR, HOST, TENSOR, UNKNOWN, Arith, Batch, Call, DictOf, Elems, Field, Fwd, HostIf, Inst, Items, Join, Keys,
+    Mask, Obj, OnParam, Prior, Rows, SelfField,
 )
 
 EVERY_FORM = [
@@ -23,6 +23,7 @@ EVERY_FORM = [
     OnParam("device"), Items((Keys((("a", Call("m.f")),)), HostIf(Field("x")))), Arith(Call("m.f", 3)),
     Arith(Join((Call("m.f"), SelfField("cap")))), Inst("m.Decoder"), Elems(Call("self.encode")),
     Mask(Join((HOST, SelfField("age")))), Mask(Arith(Field("ii"))), Batch(Fwd("loader")), Batch(Call("m.loader")),
+    Rows((TENSOR, HOST)), Rows((Batch(Fwd("t")), UNKNOWN)), DictOf(Call("m.f", "")),
 ]
 
 

@@ -157,6 +157,8 @@ class Scope:
     # (`_received`); the def is the one this scope was read from
     store_lines: dict[str, list[int]] | None = None
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
+    # parameters whose default is a torch dtype (`dtype=torch.float32`) and the body never rebinds: `_dtype_param_cast`
+    dtype_params: frozenset[str] = frozenset()
 
 
 # calls that return a process's rank or device index: a Python int, which `.to(n)` / `device=n` read as `cuda:n`
@@ -337,6 +339,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     scope.none_params = frozenset(none_defaults(func))
     scope.none_items = frozenset(none_item_defaults(func))
     scope.number_params = frozenset(p for p in number_defaults(func) if scope.params.get(p) == UNKNOWN)
+    scope.dtype_params = frozenset(a.arg for a, d in _defaults(func) if d is not None and dotted(d) in DTYPES
+                                   and a.arg not in scope.binds)
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
@@ -2164,6 +2168,10 @@ def _pieces(name: str) -> bool:
     return name in SEQ_RESULT_METHODS and name not in PAIR_RESULTS
 
 
+# torch functions returning one tensor per input, each where the inputs live (a grid, a broadcast view)
+EACH_INPUT_TORCH = frozenset({"torch.meshgrid", "torch.broadcast_tensors"})
+
+
 def _host_parts(value: ast.expr, resolve: Resolve, again: Callable[[ast.expr], IKind]) -> bool:
     """A torch call that splits or broadcasts host tensors (`torch.meshgrid(torch.arange(h), torch.arange(w))`,
     `torch.split(ids_cpu, n)`) into a sequence of host tensors: computed where its inputs live, as the inference
@@ -2329,8 +2337,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return spread  # `torch.stack([torch.randn(s, **kwargs) for ..])`: where the call sites' keys put them
     if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
-    if qual and qual.startswith("torch.") and _pieces(qual[len("torch."):]) and _host_parts(value, resolve, again):
-        return CPU_SEQ  # `torch.split(pts_cpu, 1)`, `torch.unbind(mask_cpu)`: the pieces of host tensors
+    if qual and (qual.startswith("torch.") and _pieces(qual[len("torch."):]) or qual in EACH_INPUT_TORCH) \
+            and _host_parts(value, resolve, again):
+        # `torch.split(pts_cpu, 1)`, `torch.unbind(mask_cpu)`: the pieces of host tensors; `y, x =
+        # torch.meshgrid(torch.arange(h), torch.arange(w))`: one grid per host input, each on the host
+        return CPU_SEQ
     if qual and qual.startswith(HOST_ARRAY_LIBRARIES) and qual not in NUMPY_OBJECTS:
         return NDARRAY  # NumPy (and pandas) computes on the host and never returns a tensor, as the checker reads it
     if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
@@ -2426,7 +2437,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             # `pts.cpu().split(1)`, `.chunk(n)`, `.unbind()`: views of a host tensor, so every piece is a host tensor
             # (the pairs, `topk` and the like, are read above); the inference reads them so (`CPU_TSEQ`)
             return CPU_SEQ
-        if receiver == CPU_TENSOR and meth in ("to", "type") and dtype_cast(value, lambda e: resolve(dotted(e))):
+        if receiver == CPU_TENSOR and meth in ("to", "type") and (dtype_cast(value, lambda e: resolve(dotted(e)))
+                                                                  or _dtype_param_cast(value, scope)):
             return CPU_TENSOR  # `torch.from_numpy(a).to(torch.float64)`, `d.type(torch.long)`: a cast keeps it there
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
             if meth in HOST_METHODS:
@@ -2615,6 +2627,14 @@ def dtype_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> boo
     if call.keywords:
         return call.keywords[0].arg == "dtype"
     return qualify(call.args[0]) in DTYPES
+
+
+def _dtype_param_cast(call: ast.Call, scope: Scope) -> bool:
+    """`.type(dtype)` / `.to(dtype)` of a parameter the body never rebinds whose default is a torch dtype
+    (vit-pytorch's `posemb_sincos_2d(.., dtype=torch.float32)`): a cast, wherever the tensor is. A legacy tensor type
+    a caller may pass instead (`torch.cuda.FloatTensor`) is a caller's choice the default does not show."""
+    return len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Name) \
+        and call.args[0].id in scope.dtype_params
 
 
 def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:

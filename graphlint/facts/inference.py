@@ -256,6 +256,8 @@ _BASE_VALS[Base.CPU_GENERATOR] = CPU_GENERATOR
 _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
 _BASE_VALS[Base.PINNED_BATCH] = Val(Kind.CPU_TENSOR, pinned=True)
 _BASE_VALS[Base.PINNED_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=_BASE_VALS[Base.PINNED_BATCH])
+# a project module a caller placed (`Base.PLACED_MODULE`): off the host (`_off_host_module`), its class not said here
+_BASE_VALS[Base.PLACED_MODULE] = Val(Kind.MODULE, ref="placed-module")
 
 
 def kind_val(kind: IKind) -> Val:

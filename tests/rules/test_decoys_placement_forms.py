@@ -88,3 +88,157 @@ SRC = """
 
 def test_each_placement_form_moves_parameters_buffers_and_submodules_not_plain_attributes():
     check_hits_and_decoys(SRC, "GL110")
+
+
+HANDED = """
+    import torch
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.proj(x).sum()
+
+
+    def clip(model, c):
+        for p in model.parameters():
+            if p.grad is not None:
+                n = p.grad.data.norm(2)
+                coef = c / (n + 1e-6)
+                if coef < 1:  # hit
+                    p.grad.data.mul_(coef)
+
+
+    def clip_host(model, c):
+        for p in model.parameters():
+            if p.grad.norm() > c:  # decoy
+                pass
+
+
+    def clip_mixed(model, c):
+        for p in model.parameters():
+            if p.grad.norm() > c:  # decoy
+                pass
+
+
+    def clip_moved(model, c):
+        for p in model.parameters():
+            if p.grad.norm() > c:  # hit
+                pass
+
+
+    def clip_layer(layer, c):
+        if layer.weight.grad.norm() > c:  # hit
+            pass
+
+
+    def train(model, opt):
+        for i in range(10):
+            model(torch.randn(4, 4, device="cuda")).backward()
+            clip(model, 1.0)
+            opt.step()
+
+
+    def main():
+        model = Net()
+        model = model.cuda()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        train(model, opt)
+        wrapped = torch.nn.parallel.DistributedDataParallel(Net().cuda())
+        train(wrapped, opt)
+        host = Net()
+        moved = Net()
+        moved.cuda()
+        chained = Net()
+        chained = chained.cuda()
+        chained = torch.nn.parallel.DistributedDataParallel(chained)
+        layer = nn.Linear(4, 4).cuda()
+        for i in range(10):
+            host(torch.randn(4, 4)).backward()
+            clip_host(host, 1.0)
+            clip_host(Net().to(torch.float16), 1.0)
+            clip_mixed(Net().cuda(), 1.0)
+            clip_mixed(host, 1.0)
+            clip_moved(moved, 1.0)
+            clip_moved(chained, 1.0)
+            clip_layer(layer, 1.0)
+
+
+    if __name__ == "__main__":
+        main()
+"""
+
+
+def test_a_module_placed_by_every_caller_is_placed_in_the_helper_it_is_handed():
+    """A helper called only with a module moved to the device: `m = m.cuda()`, a data-parallel wrapper of
+    `Net().cuda()`, passed on through `train`; `m.cuda()` as a statement; `m = m.cuda(); m = DDP(m)` (each rebinding
+    read after the one above it); a torch.nn layer moved: its parameters' grads are device tensors there (gabion F-8's
+    `clip_gradients(student, ..)`). Decoys: a helper handed only unplaced or dtype-cast modules, and one handed a placed
+    module by one caller and an unplaced one by another (the join says nothing)."""
+    check_hits_and_decoys(HANDED, "GL110")
+
+
+LIBRARY = """
+    import deepspeed
+    import torch
+    from accelerate import Accelerator
+    from torch import nn
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.proj = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.proj(x).sum()
+
+
+    def clip_prepared(model):
+        for p in model.parameters():
+            if p.grad.norm() > 1:  # hit
+                pass
+
+
+    def clip_engine(model):
+        for p in model.parameters():
+            if p.grad.norm() > 1:  # hit
+                pass
+
+
+    def clip_other(model):
+        for p in model.parameters():
+            if p.grad.norm() > 1:  # decoy
+                pass
+
+
+    def main(make):
+        accelerator = Accelerator()
+        model = Net()
+        opt = torch.optim.SGD(model.parameters(), lr=0.1)
+        model, opt = accelerator.prepare(model, opt)
+        engine, opt2, _, _ = deepspeed.initialize(model=Net(), config={})
+        other = accelerator.prepare(make())
+        for i in range(10):
+            x = torch.randn(4, 4, device="cuda")
+            accelerator.backward(model(x))
+            clip_prepared(model)
+            engine.backward(engine(x))
+            clip_engine(engine)
+            clip_other(other)
+
+
+    if __name__ == "__main__":
+        main(None)
+"""
+
+
+def test_a_module_a_library_places_is_placed_in_the_helper_it_is_handed():
+    """accelerate's `Accelerator().prepare(model, opt)` and `deepspeed.initialize(model=m, ..)` move the module to the
+    device and hand it back (the engine first): a helper handed it reads its parameters' grads on the device. Decoy:
+    what `prepare` hands back for a value nothing types."""
+    check_hits_and_decoys(LIBRARY, "GL110")

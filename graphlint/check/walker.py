@@ -21,7 +21,7 @@ from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, element_of, bind_loop_targets, rewritten_items, bind_targets,
-    filled_defaults, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
+    filled_defaults, folded_arm, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
     reduced_params, remember_test, untensored_params,
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FORGOTTEN, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
@@ -690,9 +690,10 @@ class Walker:
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
         elif stmt.__class__ is cst.If and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
-                                           or off_cuda_arm(inf, stmt.test)):
+                                           or off_cuda_arm(inf, stmt.test) or folded_arm(inf, stmt.test)):
             # a None test of a parameter every caller fills: only the arm its callers take runs; an arm that runs only
-            # where the program's device is not CUDA (`if device.type == "mps":`) never runs either
+            # where the program's device is not CUDA (`if device.type == "mps":`) never runs either, nor one a test of
+            # module-level strings against literals fails (`if device_type == "cuda":` of `device_type = "cuda"`)
             self.header(stmt, stmt.test)
             if dead == "orelse":
                 self.walk_block(stmt.body)
@@ -1818,6 +1819,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     inf = Inference(resolve, lookup_self, call_returns, lookup_attr, lookup_field, lookup_method, lookup_global,
                     lookup_member)
     inf.lookup_keyed = lookup_keyed
+    inf.module_strings, inf.module_level = module.module_strings, function is None
     inf.lookup_class = functools.partial(object_val, index)
     inf.flown_field = functools.partial(flown_field, index)
     inf.takes_no_device = functools.partial(takes_no_device, index)

@@ -24,7 +24,7 @@ from graphlint.facts.torch_kinds import (
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler, GENERATOR_SELF_METHODS, GENERATORS,
-    DEFAULT_GENERATOR_SEEDERS, SUMMARY_WRITERS,
+    DEFAULT_GENERATOR_SEEDERS, SUMMARY_WRITERS, PARALLEL_WRAPPERS, SYNC_BN_CONVERT, nn_library_module,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -32,7 +32,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CUDA_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
-    HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER,
+    HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER, PLACED_MODULE,
     HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
     Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf,
     IKind, Items, Join, Keyed, Keys, Mask, Moved, OnParam, Passes, Prior, Rows, SelfField, deferred, join_of, joinable,
@@ -57,6 +57,8 @@ HOST_RESULT_METHODS = {"tolist": HOST_SEQ, "item": HOST, "numpy": NDARRAY, "cpu"
 NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "size", "dim", "numel", "split",
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
+# the most top-level rebindings of a name a read follows hop by hop (`_since_top`), each one above the last
+MAX_CHAIN = 8
 COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
             getattr(ast, "TryStar", ast.Try))
 ARITHMETIC = (ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod, ast.Pow, ast.MatMult)
@@ -164,6 +166,11 @@ class Scope:
     # (`_received`); the def is the one this scope was read from
     store_lines: dict[str, list[int]] | None = None
     vararg: str = ""  # the name of the function's `*args` parameter ("" without one)
+    # name -> the lines of the top-level statements that move it to a device in place (`model.cuda()`,
+    # `model.to(device)`): a module built above one and passed below it is placed (`_placed_since`)
+    placed_at: dict[str, list[int]] = field(default_factory=dict)
+    # parameters whose default is a torch dtype (`dtype=torch.float32`) and the body never rebinds: `_dtype_param_cast`
+    dtype_params: frozenset[str] = frozenset()
 
 
 # calls that return a process's rank or device index: a Python int, which `.to(n)` / `device=n` read as `cuda:n`
@@ -268,6 +275,10 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             for arg in (*sub.value.args, *(kw.value for kw in sub.value.keywords)):
                 if isinstance(arg, ast.Name):
                     scope.handed.setdefault(arg.id, []).append(sub.value)
+            moved = sub.value.func
+            if not block_end and isinstance(moved, ast.Attribute) and isinstance(moved.value, ast.Name) \
+                    and moved.attr in ("cuda", "to") and moves_to_device(sub.value):
+                scope.placed_at.setdefault(moved.value.id, []).append(sub.lineno)  # `model.cuda()`, top level
         if isinstance(sub, ast.Expr) and isinstance(sub.value, ast.Call) and isinstance(sub.value.func, ast.Attribute) \
                 and sub.value.func.attr in DICT_SETTERS and (held := _dict_field(sub.value.func.value)) is not None:
             scope.keyed_opaque.add(held)  # `batch.extra.update(**kwargs)`: any key, any value
@@ -349,6 +360,8 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     scope.none_params = frozenset(none_defaults(func))
     scope.none_items = frozenset(none_item_defaults(func))
     scope.number_params = frozenset(p for p in number_defaults(func) if scope.params.get(p) == UNKNOWN)
+    scope.dtype_params = frozenset(a.arg for a, d in _defaults(func) if d is not None and dotted(d) in DTYPES
+                                   and a.arg not in scope.binds)
     scope.kwarg = args.kwarg.arg if args.kwarg is not None else ""
     scope.vararg = args.vararg.arg if args.vararg is not None else ""
     return scope
@@ -1335,8 +1348,13 @@ def expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int = 0, m
         if own is not None:  # `ey = torch.tensor(ey).to(device)`: the `ey` it reads is one bound above, joined
             key = (value.id, depth, own, "above")  # (flow-insensitively: `h = h + i` ten times is one hop, not ten)
             if key not in memo:
-                above, above_memo = _above_view(value.id, own, scope, memo)
-                memo[key] = _expr_kind(value, resolve, above, depth, above_memo)
+                since = _since_top(value.id, own, scope)
+                if since is not None:  # each binding read where it is: a chain of rebindings, hop by hop (each hop
+                    # strictly above the last: no cycle, so no depth spent)
+                    memo[key] = join_later({expr_kind(b, resolve, scope, depth, memo) for b in since})
+                else:
+                    above, above_memo = _above_view(value.id, own, scope, memo)
+                    memo[key] = _expr_kind(value, resolve, above, depth, above_memo)
             return memo[key]
         reach = _reaching_view(value, scope, memo)
         if reach is not None:  # bindings below the read that no loop brings back to it: read without them
@@ -1391,6 +1409,33 @@ def _above(name: str, own: ast.expr, scope: Scope) -> Scope:
     kept = {**scope.binds, name: rest} if rest else {n: v for n, v in scope.binds.items() if n != name}
     top = scope.top if any(id(b) in scope.top_values for b in rest) else scope.top - {name}
     return _variant(scope, binds=kept, top=top)
+
+
+_DISPLAYS = (ast.List, ast.Tuple, ast.Set, ast.Dict, ast.ListComp, ast.SetComp, ast.DictComp)
+
+
+def _since_top(name: str, own: ast.expr, scope: Scope) -> list[ast.expr] | None:
+    """The bindings of `name` a read inside `own` (`_own_binding`) can see where a top-level assignment (no branch,
+    loop, `with` or `try` around it) lies above `own`: the last such one, which replaced every binding before it, and
+    those below it; None where none lies above, or a binding there has no place or is an update. So `model = Net();
+    model = model.cuda(); model = DDP(model)` reads the moved module in the wrapper, and dino's `student = Wrap(..)`,
+    `student, teacher = student.cuda(), teacher.cuda()`, `if bn: student = convert(student)`, `student =
+    DDP(student)` each read the one before, where the flow-insensitive join of them all (`_above`) said nothing. Not
+    for a container (filled in place: appends, item stores, a helper handed it) or a name bound to None: `_above`'s
+    reading of those is kept."""
+    if name in scope.appends or name in scope.slot_stores or name in scope.item_sets:
+        return None
+    start = (own.lineno, own.col_offset)
+    above = [b for b in scope.binds[name] if b is not own
+             and (b is None or getattr(b, "lineno", None) is None or (b.lineno, b.col_offset) < start)]
+    if not all(isinstance(b, ast.expr) and b.end_lineno is not None and not is_none(b) and not isinstance(b, _DISPLAYS)
+               for b in above):
+        return None
+    tops = [b for b in above if id(b) in scope.top_values]  # type: ignore[arg-type]
+    if not tops or len(tops) > MAX_CHAIN:
+        return None  # (`h = h + r` rebound twelve times: read as the join of them, as before)
+    last = max(tops, key=lambda b: (b.lineno, b.col_offset))  # type: ignore[union-attr]
+    return [b for b in above if (b.lineno, b.col_offset) >= (last.lineno, last.col_offset)]  # type: ignore[union-attr, misc]
 
 
 def _above_view(name: str, own: ast.expr, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
@@ -2307,6 +2352,10 @@ def _pieces(name: str) -> bool:
     return name in SEQ_RESULT_METHODS and name not in PAIR_RESULTS
 
 
+# torch functions returning one tensor per input, each where the inputs live (a grid, a broadcast view)
+EACH_INPUT_TORCH = frozenset({"torch.meshgrid", "torch.broadcast_tensors"})
+
+
 def _host_parts(value: ast.expr, resolve: Resolve, again: Callable[[ast.expr], IKind]) -> bool:
     """A torch call that splits or broadcasts host tensors (`torch.meshgrid(torch.arange(h), torch.arange(w))`,
     `torch.split(ids_cpu, n)`) into a sequence of host tensors: computed where its inputs live, as the inference
@@ -2438,6 +2487,29 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual in SEQ_BUILTINS and value.args:
         inner = again(value.args[0])
         return HOST_SEQ if inner in (HOST_SEQ, HOST) else UNKNOWN
+    if isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda") and moves_to_device(value):
+        if _torch_layer(value.func.value, resolve, scope):
+            return PLACED_MODULE  # `nn.Linear(4, 4).cuda()`: a torch.nn layer, its weights moved
+        if isinstance(value.func.value, ast.Name) \
+                and (placed := _placed_module(again(value.func.value), _moved_on_param(value, scope) or "")) \
+                is not None:
+            # `model = model.cuda()` of a local holding a project construction, however the resolver names the
+            # local's call (the last one bound to it: `model = DDP(model)` below would make this a torch call)
+            return placed
+    if qual and (placer := _library_placer(qual)) is not None:
+        # `engine, opt, _, _ = deepspeed.initialize(model=m, ..)`, `model, opt = accelerator.prepare(model, opt)`: the
+        # library moves the module to the device and hands it back
+        slots = _placed_slots(value, placer)
+        placed = [_placed_arg(arg, resolve, again, scope) if arg is not None else UNKNOWN for arg in slots]
+        return placed[0] if placer == "each" and len(placed) == 1 else Items(tuple(placed)) \
+            if any(k != UNKNOWN for k in placed) else UNKNOWN
+    if (qual in PARALLEL_WRAPPERS or qual in MODULE_WRAPPERS or qual == SYNC_BN_CONVERT) and value.args \
+            and not isinstance(value.args[0], ast.Starred):
+        # `DistributedDataParallel(m)`, `torch.compile(m)`, `SyncBatchNorm.convert_sync_batchnorm(m)` of a placed
+        # module: its weights, where they are
+        inner = again(value.args[0])
+        return inner if inner == PLACED_MODULE or isinstance(inner, Moved) and isinstance(inner.inner, Call) \
+            else UNKNOWN
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return TENSOR
     if qual in HOST_LIBRARY_TENSORS:
@@ -2480,8 +2552,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             return spread  # `torch.stack([torch.randn(s, **kwargs) for ..])`: where the call sites' keys put them
     if qual in JOIN_TORCH and value.args and _host_parts(value.args[0], resolve, again):
         return CPU_TENSOR  # `torch.stack(torch.meshgrid(torch.arange(h), torch.arange(w)))`: host parts
-    if qual and qual.startswith("torch.") and _pieces(qual[len("torch."):]) and _host_parts(value, resolve, again):
-        return CPU_SEQ  # `torch.split(pts_cpu, 1)`, `torch.unbind(mask_cpu)`: the pieces of host tensors
+    if qual and (qual.startswith("torch.") and _pieces(qual[len("torch."):]) or qual in EACH_INPUT_TORCH) \
+            and _host_parts(value, resolve, again):
+        # `torch.split(pts_cpu, 1)`, `torch.unbind(mask_cpu)`: the pieces of host tensors; `y, x =
+        # torch.meshgrid(torch.arange(h), torch.arange(w))`: one grid per host input, each on the host
+        return CPU_SEQ
     if qual and qual.startswith(HOST_ARRAY_LIBRARIES) and qual not in NUMPY_OBJECTS:
         return NDARRAY  # NumPy (and pandas) computes on the host and never returns a tensor, as the checker reads it
     if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
@@ -2565,8 +2640,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         if isinstance(receiver, (*VIEWS, Call)) and meth not in NOT_CPU_METHODS:
             # `self.splits.ravel()`, `read(path).clone()`: where the field or the project return is, once settled
             return host_if(receiver)
-        if isinstance(receiver, Call) and meth == "to" and moves_to_device(value):
-            # `append_zero(sigmas).to(device)`: where the return is a tensor, on the device the parameter names
+        if isinstance(receiver, Call) and meth in ("to", "cuda") and moves_to_device(value):
+            # `append_zero(sigmas).to(device)`: where the return is a tensor, on the device the parameter names; `Net(
+            # ..).cuda()`: where it builds a project module, that module placed (`CallFacts.settle`)
             return Moved(receiver, _moved_on_param(value, scope) or "")
         receiver = UNKNOWN if deferred(receiver) else receiver
         if receiver == CPU_TENSOR and moves_to_device(value):
@@ -2577,7 +2653,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
             # `pts.cpu().split(1)`, `.chunk(n)`, `.unbind()`: views of a host tensor, so every piece is a host tensor
             # (the pairs, `topk` and the like, are read above); the inference reads them so (`CPU_TSEQ`)
             return CPU_SEQ
-        if receiver == CPU_TENSOR and meth in ("to", "type") and dtype_cast(value, lambda e: resolve(dotted(e))):
+        if receiver == CPU_TENSOR and meth in ("to", "type") and (dtype_cast(value, lambda e: resolve(dotted(e)))
+                                                                  or _dtype_param_cast(value, scope)):
             return CPU_TENSOR  # `torch.from_numpy(a).to(torch.float64)`, `d.type(torch.long)`: a cast keeps it there
         if receiver in DEVICE_FAMILY:  # a method of a tensor: host metadata, a mask, or a tensor
             if meth in HOST_METHODS:
@@ -2766,6 +2843,75 @@ def dtype_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> boo
     if call.keywords:
         return call.keywords[0].arg == "dtype"
     return qualify(call.args[0]) in DTYPES
+
+
+def _placed_module(receiver: IKind, param: str = "") -> IKind | None:
+    """What `local.cuda()` / `local.to(<device>)` holds where the local holds a project construction (`Moved`, which
+    `CallFacts.settle` reads as a placed module where the class is an nn.Module; `param`: the parameter naming the
+    device, `_moved_on_param`) or a module placed already; None for anything else."""
+    if receiver == PLACED_MODULE or isinstance(receiver, Moved) and isinstance(receiver.inner, Call):
+        return receiver
+    if isinstance(receiver, Call) and not receiver.receiver and receiver.item is None:
+        return Moved(receiver, param)
+    return None
+
+
+def _library_placer(qual: str) -> str | None:
+    """How a library call that places a module hands it back: "model" for `deepspeed.initialize(model=m, ..)` (a
+    4-tuple whose first item is the engine around `m`), "each" for an accelerate `Accelerator().prepare(a, b, ..)` (each
+    argument prepared, a module moved to the device); None for any other call."""
+    if qual in ("deepspeed.initialize", "deepspeed.runtime.engine.initialize"):
+        return "model"
+    if qual.startswith("accelerate.") and qual.endswith(("Accelerator().prepare", "Accelerator.prepare")):
+        return "each"
+    return None
+
+
+def _placed_slots(call: ast.Call, placer: str) -> list[ast.expr | None]:
+    """The arguments whose prepared values the call returns, item by item (`_library_placer`)."""
+    if any(isinstance(a, ast.Starred) for a in call.args):
+        return []
+    if placer == "each":
+        return list(call.args)
+    model = next((kw.value for kw in call.keywords if kw.arg == "model"), None)
+    return [model, None, None, None]
+
+
+def _placed_arg(arg: ast.expr, resolve: Resolve, again: Callable[[ast.expr], IKind], scope: Scope) -> IKind:
+    """What a placing library hands back for `arg`: a module placed where `arg` is a project construction, a torch.nn
+    layer or a module placed already; UNKNOWN for anything else (an optimizer, a loader)."""
+    if _torch_layer(arg, resolve, scope):
+        return PLACED_MODULE
+    return _placed_module(again(arg)) or UNKNOWN
+
+
+def _placed_since(name: str, reaching: ast.expr, kind: IKind, call: ast.Call, resolve: Resolve, scope: Scope) -> IKind:
+    """What a local passed at `call` holds where a top-level statement between its reaching binding and the call moved
+    it in place (`model = Net(); model.cuda(); train(model)`): the module placed (a project construction's `Moved`,
+    a torch.nn layer's `PLACED_MODULE`); else `kind`."""
+    lines = scope.placed_at.get(name)
+    end = reaching.end_lineno or reaching.lineno
+    if not lines or not any(end < line < call.lineno for line in lines):
+        return kind
+    if _torch_layer(reaching, resolve, scope):
+        return PLACED_MODULE
+    return _placed_module(kind) or kind
+
+
+def _torch_layer(value: ast.expr, resolve: Resolve, scope: Scope) -> bool:
+    """`value` builds a torch.nn layer or loss (`nn.Linear(4, 4)`, `nn_library_module`), or is a local every binding of
+    which does."""
+    made = [value] if isinstance(value, ast.Call) else scope.binds.get(value.id, []) \
+        if isinstance(value, ast.Name) and value.id not in scope.params else []
+    return bool(made) and all(isinstance(b, ast.Call) and nn_library_module(resolve(dotted(b.func))) for b in made)
+
+
+def _dtype_param_cast(call: ast.Call, scope: Scope) -> bool:
+    """`.type(dtype)` / `.to(dtype)` of a parameter the body never rebinds whose default is a torch dtype
+    (vit-pytorch's `posemb_sincos_2d(.., dtype=torch.float32)`): a cast, wherever the tensor is. A legacy tensor type
+    a caller may pass instead (`torch.cuda.FloatTensor`) is a caller's choice the default does not show."""
+    return len(call.args) == 1 and not call.keywords and isinstance(call.args[0], ast.Name) \
+        and call.args[0].id in scope.dtype_params
 
 
 def _non_float_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> bool:
@@ -3316,6 +3462,7 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
         if reaching is not None and not (_empty_list(reaching) and arg.id in scope.appends):  # `[]`: filled later
             kind = CPU_DEVICE if _cpu_device(reaching) else CUDA_DEVICE if _cuda_device(reaching, scope) \
                 else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+            kind = _placed_since(arg.id, reaching, kind, call, resolve, scope)
             kind = _stored_keys(arg.id, kind, reaching, resolve, scope, memo, call=call)
             kind = _as_list(reaching, kind, resolve, scope, memo)
             return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind

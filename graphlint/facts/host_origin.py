@@ -17,7 +17,7 @@ from typing import TypeVar
 import libcst as cst
 
 from graphlint.facts.inference import (BOOL_DTYPES, CPU_LEGACY_TENSOR_RE, FACTORY_TORCH, HOST_WRAPPERS, SLICES,
-                                       VIEW_METHODS, in_config, off_cuda_arm, type_source, typed_legacy)
+                                       VIEW_METHODS, folded_arm, in_config, off_cuda_arm, type_source, typed_legacy)
 from graphlint.facts.literals import PIN, cst_keywords, may_pin
 from graphlint.facts.names import dotted_name
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
@@ -81,11 +81,13 @@ def _type_target(ctx, expr: cst.BaseExpression) -> Dev | None:
 
 def non_blocking(node: cst.Call, ctx=None) -> bool:
     """`non_blocking=True` (or a parameter defaulting to it), or a test that holds wherever the program runs on CUDA
-    (`non_blocking=self.device.type == "cuda"`: the arm of an `if` on it that fails is off CUDA, `off_cuda_arm`)."""
+    (`non_blocking=self.device.type == "cuda"`: the arm of an `if` on it that fails is off CUDA, `off_cuda_arm`), or
+    one of module-level strings that folds true (`non_blocking=device_type == "cuda"`, `folded_arm`)."""
     arg = kwarg(node, "non_blocking")
     if arg is None:
         return False
-    return is_true(arg.value, ctx) or ctx is not None and off_cuda_arm(ctx.inference, arg.value) == "orelse"
+    return is_true(arg.value, ctx) or ctx is not None and "orelse" in (
+        off_cuda_arm(ctx.inference, arg.value), folded_arm(ctx.inference, arg.value))
 
 
 def factory_device_is_cpu(ctx, node: cst.Call) -> bool | None:

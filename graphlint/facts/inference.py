@@ -15,8 +15,8 @@ import libcst as cst
 
 from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.literals import (
-    BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, host_batch,
-    may_pin, names_cpu, pins,
+    BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, folded_device,
+    folded_test, host_batch, may_pin, names_cpu, pins,
 )
 from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes, Rows
 from graphlint.facts.correlated import ArmFacts
@@ -26,7 +26,9 @@ from graphlint.facts.elements import (
 from graphlint.facts.names import LOG_METHODS, dotted_name
 from graphlint.facts import packed as packed_seq
 from graphlint.facts.packed import PACKED_SEQUENCE
-from graphlint.facts.syntax import argument, code_children, descendants, kwarg, method_call, positional
+from graphlint.facts.syntax import (
+    argument, as_ast_expr, code_children, descendants, kwarg, method_call, positional,
+)
 from graphlint.facts.values import (
     ANNOTATED_EMPTY, ARRAYS, BOOL, CPU, CPU_DICT, CPU_TSEQ, DEVICE_MODULE, DEVICE_OUTPUT, DEVICE_RESULT,
     DEVICE_TENSORS, EMPTY_DICT, EMPTY_LIST, HOST, HOST_DATA, HOST_LIST, NONE,
@@ -41,6 +43,7 @@ from graphlint.facts.torch_api import FUNCTIONAL_NAMES, TENSOR_METHOD_NAMES, TOR
 from graphlint.facts.torch_kinds import (  # noqa: F401 - re-exported for the rules
     pipeline_class, INT_SETTINGS, int_setting,
     BOOL_DTYPES, BOOL_TORCH, CHECKPOINT_LOADS, COMPARE_TORCH, D2H, DATA_LOADERS, DEVICE_KEEPING_LIBRARY, DIM_SEQ_TORCH, GRAD_NORM_CLIPPERS, PARALLEL_WRAPPERS,
+    MODULE_WRAPPERS,
     GRAD_SCALERS, syncing_grad_scaler,
     DEFAULT_GENERATOR_SEEDERS, DLPACK_EXPORTS, DLPACK_IMPORTS, DTYPES, FACTORY_TORCH, GENERATOR_SELF_METHODS, GENERATORS, FIXED_RANK_RESULTS, FIXED_RANK_TORCH, OFF_CUDA_PROBES,
     HOST_ARRAY_LIBRARIES, HOST_ARRAY_METHODS, HOST_LIBRARY_TENSORS, HOST_OBJECT_LIBRARIES, HOST_MODEL_FACTORIES,
@@ -253,6 +256,8 @@ _BASE_VALS[Base.CPU_GENERATOR] = CPU_GENERATOR
 _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=CPU)
 _BASE_VALS[Base.PINNED_BATCH] = Val(Kind.CPU_TENSOR, pinned=True)
 _BASE_VALS[Base.PINNED_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=_BASE_VALS[Base.PINNED_BATCH])
+# a project module a caller placed (`Base.PLACED_MODULE`): off the host (`_off_host_module`), its class not said here
+_BASE_VALS[Base.PLACED_MODULE] = Val(Kind.MODULE, ref="placed-module")
 
 
 def kind_val(kind: IKind) -> Val:
@@ -508,6 +513,10 @@ class Inference:
         # (`FunctionInfo.read_only_params`): a dict handed there keeps its items (`grow`)
         self.reads_only: Callable[[cst.Call, int], bool] | None = None
         self.env: ChainMap[str, Val] = ChainMap({})
+        # the module's names whose every binding folds to strings (`ModuleSummary.module_strings`), and whether the
+        # unit is the module's own code (its environment holds those bindings, not locals shadowing them)
+        self.module_strings: Mapping[str, tuple[str, ...]] = {}
+        self.module_level = False
         # parameter -> its entry value, for the None-default parameters every caller leaves out (`holds_none`)
         self.none_params: dict[str, Val] = {}
         # the unit's `**kwargs` parameter -> (its entry value, where a factory spreading it builds by its call sites:
@@ -1026,6 +1035,8 @@ class Inference:
             return CPU
         if recv.host:  # `hf_model.model.layers`, `.lm_head.weight` of a model loaded on the host
             return CPU if attr in MODULE_TENSOR_ATTRS else HOST_MODULE
+        if recv != MOVED and _off_host_module(recv) and (placed := self._placed_field(recv, attr)) is not None:
+            return placed
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
             found = self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
             if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT, Kind.BOOL_TENSOR) \
@@ -1055,6 +1066,18 @@ class Inference:
         # `batch.seq_lens_cpu` of an object the index does not know: host data by its name (a host
         # tensor or a Python int; either way reading it costs no device sync)
         return HOST if is_cpu_name(attr) else UNKNOWN
+
+    def _placed_field(self, recv: Val, attr: str) -> Val | None:
+        """`model.buf`, `model.proj.weight`, `model.pe` of a module off the host (`_off_host_module`): `.to()` /
+        `.cuda()` moved its parameters, buffers and submodules, so a field is what the class's own methods read in
+        `self.<attr>` (a buffer or parameter on the device, a submodule off the host), and a plain tensor attribute
+        stays where it was built (`ClassInfo` fields, `stored_field`); a library layer's `weight` / `bias` are on the
+        device. None where the class says nothing of it."""
+        if recv.ref and recv.ref != DEVICE_MODULE.ref and self.lookup_attr is not None:
+            found = self.lookup_attr(recv.ref, attr)
+            if found.kind in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR) or found.kind is Kind.MODULE:
+                return found if found.kind is not Kind.MODULE or not found.host else found._replace(host=False)
+        return TENSOR if attr in MODULE_TENSOR_ATTRS else None
 
     def _int_setting(self, recv: Val, attr: str) -> bool:
         """`attr` of a torch.nn conv/pool layer `recv` holds, or of a project subclass of one (`field_of`)."""
@@ -1311,6 +1334,9 @@ class Inference:
             return Val(Kind.OBJECT, ref=qual)  # `resampler = torchaudio.transforms.Resample(sr, 16000)`
         if qual in PARALLEL_WRAPPERS and (wrapped := self._wrapped_module(node)) is not None:
             return wrapped  # `DistributedDataParallel(m, ..)`: m's own weights, and its forward runs m's
+        if qual in MODULE_WRAPPERS and (inner := argument(node, 0, "model")) is not None \
+                and (held := self(inner)).kind is Kind.MODULE:
+            return held  # `torch.compile(m.cuda())`: the compiled module holds m's weights where m has them
         if nn_library_module(qual):
             return self._nn_module_built(qual, node)  # type: ignore[arg-type]
         if qual in VECTOR_ENV_MAKERS and self._vectorized_here(node):
@@ -1559,6 +1585,10 @@ class Inference:
             return (self.resolve(expr.test.func) or "") == "torch.cuda.is_available" and self._names_cuda(expr.body, depth)
         if isinstance(expr, cst.Name) and self(expr) == CUDA_DEVICE:
             return True  # a parameter every project caller fills with an accelerator device
+        if isinstance(expr, cst.Name) and (found := self.module_strings.get(expr.value)) \
+                and (self.module_level or expr.value not in self.env):
+            # a module-level `device = "cuda"` / `torch.device("cuda")` / `f"cuda:{rank}"`, every binding of it
+            return all(folded_device(v) == "cuda" for v in found)
         if isinstance(expr, cst.Name) and depth < 3:
             bound = self.bound_once(expr.value) or self._cuda_arm(expr.value)
             return bound is not None and self._names_cuda(bound, depth + 1)
@@ -3170,6 +3200,36 @@ def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
         if device_type(text) == "cuda" and typed:  # `device.type != "cuda"` (a `cuda:0` device's type is "cuda")
             return "orelse" if op.__class__ is cst.Equal else "body"
     return None
+
+
+def folded_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
+    """The arm of an `if` that never runs where its test reads only module-level names every binding of which folds to
+    strings (`ModuleSummary.module_strings`) and literals: "orelse" for nanoGPT's `if device_type == "cuda":` under
+    `device = "cuda"`, `device_type = "cuda" if "cuda" in device else "cpu"`; "body" for a test that fails. A name the
+    unit binds itself (a parameter, a local) is no module constant; one from `args` or `torch.cuda.is_available()`
+    folds to nothing (`facts.literals.folded_strings`)."""
+    strings = inf.module_strings
+    if not strings or not _reads_folded(test, strings):
+        return None  # (most tests read none of them: no parse)
+
+    def lookup(name: str) -> frozenset[str] | None:
+        found = strings.get(name) if inf.module_level or name not in inf.env else None
+        return frozenset(found) if found else None
+
+    held = folded_test(as_ast_expr(test), lookup)
+    return None if held is None else "orelse" if held else "body"
+
+
+def _reads_folded(test: cst.BaseExpression, strings: Mapping[str, tuple[str, ...]]) -> bool:
+    """Whether a comparison in `test` (through `not`, `and`, `or`) has a folded module name as an operand."""
+    if test.__class__ is cst.UnaryOperation:
+        return _reads_folded(test.expression, strings)
+    if test.__class__ is cst.BooleanOperation:
+        return _reads_folded(test.left, strings) or _reads_folded(test.right, strings)
+    if test.__class__ is not cst.Comparison:
+        return False
+    return any(part.__class__ is cst.Name and part.value in strings
+               for part in (test.left, *(c.comparator for c in test.comparisons)))
 
 
 def _off_cuda_membership(inf: Inference, left: cst.BaseExpression, right: cst.BaseExpression,

@@ -80,6 +80,10 @@ class Base(Enum):
     # a TensorBoard writer (`SummaryWriter(log_dir)`, `torch_kinds.SUMMARY_WRITERS`), wherever it is passed or stored:
     # its `add_scalar` / `add_scalars` / `add_histogram` convert a tensor value on the host
     SUMMARY_WRITER = "summary_writer"
+    # a project nn.Module instance the code moved off the host (`Net(..).cuda()`, `.to("cuda")`, a data-parallel or
+    # `torch.compile` wrapper of one), wherever it is passed: `.to()` moved its parameters and buffers, so they (and
+    # their `.grad`) are device tensors in a helper handed it (dino's `clip_gradients(student, clip)`)
+    PLACED_MODULE = "placed_module"
 
     def __str__(self) -> str:
         return self.value
@@ -351,17 +355,17 @@ TOKENIZER, CPU_TENSOR_DEVICE, HOST_LOADER = Base.TOKENIZER, Base.CPU_TENSOR_DEVI
 PINNED_LOADER, PINNED_BATCH = Base.PINNED_LOADER, Base.PINNED_BATCH
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 ORT_SESSION, GRAD_SCALER, CPU_GENERATOR = Base.ORT_SESSION, Base.GRAD_SCALER, Base.CPU_GENERATOR
-SUMMARY_WRITER, CUDA_DEVICE = Base.SUMMARY_WRITER, Base.CUDA_DEVICE
+SUMMARY_WRITER, CUDA_DEVICE, PLACED_MODULE = Base.SUMMARY_WRITER, Base.CUDA_DEVICE, Base.PLACED_MODULE
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ, CUDA_DEVICE})
 DEVICE_FAMILY = frozenset({TENSOR, WEAK_TENSOR, BOOL_TENSOR})
 # library objects the call-site facts carry as they are (a parameter every site fills with one, a field every store
 # does): a tokenizer, a loader of host batches, an ONNX Runtime session, a syncing GradScaler, a host generator, a
-# TensorBoard writer; and a pinned loader's batch, which joins with nothing (a pageable host tensor on another path is
-# no pinned one)
+# TensorBoard writer, a placed module; and a pinned loader's batch, which joins with nothing (a pageable host tensor on
+# another path is no pinned one)
 LIBRARY_OBJECTS = frozenset({TOKENIZER, HOST_LOADER, PINNED_LOADER, PINNED_BATCH, ORT_SESSION, GRAD_SCALER,
-                             CPU_GENERATOR, SUMMARY_WRITER})
+                             CPU_GENERATOR, SUMMARY_WRITER, PLACED_MODULE})
 # kinds only the whole index settles
 DEFERRED = (Call, Join, SelfField, HostIf, Batch, Arith, Mask, Elems, DictOf, Moved, Prior, Field, Fwd, OnParam, Keyed,
             Collated)

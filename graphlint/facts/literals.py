@@ -224,3 +224,165 @@ def arm_holds(op: str, literals: tuple[str, ...], value: str) -> bool:
     (`0 == False`, `1 == 1.0`), as `if version == 1:` compares."""
     found = ast.literal_eval(value) in [ast.literal_eval(lit) for lit in literals]
     return found if op == "in" else not found
+
+
+# -- module strings: `device = "cuda"`, `device_type = "cuda" if "cuda" in device else "cpu"` ---------------------------
+# A module-level name's possible string values, each "=<text>" (exactly that) or "^<head>" (an f-string whose literal
+# head is that: `f"cuda:{rank}"`), joined over every module-level binding; a name bound any other way has none. An `if`
+# of such names against literals runs one arm only (`folded_test`), as arm50's literal arms do per call edge.
+StrLookup = Callable[[str], "frozenset[str] | None"]
+
+
+def folded_strings(node: ast.expr, lookup: StrLookup) -> frozenset[str] | None:
+    """The string values `node` may take: a literal, an f-string with a literal head, a folded name, a conditional
+    expression whose test folds (one arm) or whose arms both fold (their join); None for anything else."""
+    if isinstance(node, ast.Constant):
+        return frozenset({"=" + node.value}) if isinstance(node.value, str) else None
+    if isinstance(node, ast.JoinedStr):
+        head = node.values[0] if node.values else None
+        if isinstance(head, ast.Constant) and isinstance(head.value, str):
+            return frozenset({("^" if len(node.values) > 1 else "=") + head.value})
+        return None
+    if isinstance(node, ast.Name):
+        return lookup(node.id)
+    if isinstance(node, ast.IfExp):
+        held = folded_test(node.test, lookup)
+        if held is not None:
+            return folded_strings(node.body if held else node.orelse, lookup)
+        body, orelse = folded_strings(node.body, lookup), folded_strings(node.orelse, lookup)
+        return body | orelse if body is not None and orelse is not None else None
+    return None
+
+
+def folded_test(node: ast.expr, lookup: StrLookup) -> bool | None:
+    """Whether a test of folded strings against each other or literals holds for every value they may take (`==`,
+    `!=`, `in`, `not in`, `not`, `and`, `or`); None where it is not decided."""
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        inner = folded_test(node.operand, lookup)
+        return None if inner is None else not inner
+    if isinstance(node, ast.BoolOp):
+        found = [folded_test(v, lookup) for v in node.values]
+        decisive = isinstance(node.op, ast.Or)  # (`or`: one True decides; `and`: one False)
+        if decisive in found:
+            return decisive
+        return None if None in found else not decisive
+    if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
+        return None
+    op, other = node.ops[0], node.comparators[0]
+    left = folded_strings(node.left, lookup)
+    if left and isinstance(op, (ast.In, ast.NotIn)) and isinstance(other, (ast.Tuple, ast.List, ast.Set)):
+        # `mode in ("train", "tune")`: equal to one of them
+        items = [folded_strings(e, lookup) for e in other.elts]
+        if not all(items):
+            return None
+        equal = {_compared(ast.Eq(), a, b) for a in left for item in items for b in item}  # type: ignore[union-attr]
+        found = True if len(left) == 1 and True in equal else False if equal == {False} else None
+        return found if found is None or isinstance(op, ast.In) else not found
+    right = folded_strings(other, lookup)
+    if not left or not right:
+        return None
+    answers = {_compared(op, a, b) for a in left for b in right}
+    return answers.pop() if len(answers) == 1 and None not in answers else None
+
+
+def _compared(op: ast.cmpop, a: str, b: str) -> bool | None:
+    """`a <op> b` of two folded values ("=text" / "^head"), or None where a head does not decide it, or one is a
+    `torch.device` ("@..."): how it compares with a string is not the string's comparison."""
+    if a[0] == "@" or b[0] == "@":
+        return None
+    (a_exact, a_text), (b_exact, b_text) = (a[0] == "=", a[1:]), (b[0] == "=", b[1:])
+    if isinstance(op, (ast.Eq, ast.NotEq)):
+        if a_exact and b_exact:
+            same: bool | None = a_text == b_text
+        elif a_text.startswith(b_text) or b_text.startswith(a_text):
+            same = None  # (`f"cuda:{i}" == "cuda:0"`: the head does not say)
+        else:
+            same = False
+        return same if same is None or isinstance(op, ast.Eq) else not same
+    if isinstance(op, (ast.In, ast.NotIn)) and a_exact:
+        inside = a_text in b_text if b_exact or a_text in b_text else None
+        return inside if inside is None or isinstance(op, ast.In) else not inside
+    return None
+
+
+def folded_device(value: str) -> str | None:
+    """The device type a folded value names (`folded_device("^cuda:")` is "cuda", so is `torch.device("cuda")`'s
+    "@=cuda"), or None for a string that names none (only its type is read: `"cuda" in "cudagraph"` is no device)."""
+    kind = device_type(value.lstrip("@")[1:])
+    return kind if kind in ("cuda", "cpu", "mps", "xpu", "npu", "hpu") else None
+
+
+def module_strings(body: list[ast.stmt], rebound: frozenset[str],
+                   device_call: Callable[[ast.Call], bool] | None = None) -> dict[str, tuple[str, ...]]:
+    """The module-level names every binding of which folds to strings (`folded_strings`, in the order the module runs
+    them, joined over `if` arms: nanoGPT's `device = "cuda"`, then `device = f"cuda:{rank}"` under `if ddp:`). A name
+    bound any other way at module level (a loop or `with` target, an unpacking, `+=`, an import, a def) or declared
+    `global` in a function (`rebound`) has none. A module that runs `exec` (a configurator overriding its globals) keeps
+    only the names that name a CUDA device whatever it sets: graphlint reads the program as run on CUDA, and an
+    override naming another device runs no CUDA copy at all. `device_call` tells a `torch.device(..)` call (the
+    index's resolution of the name): its value is the device its one argument folds to."""
+    values: dict[str, frozenset[str] | None] = {}
+    poisoned: set[str] = set(rebound)
+    runs_exec = False
+
+    def lookup(name: str) -> frozenset[str] | None:
+        return values.get(name) if name not in poisoned else None
+
+    def visit(stmts: list[ast.stmt]) -> None:
+        nonlocal runs_exec
+        for stmt in stmts:
+            if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
+                targets = stmt.targets if isinstance(stmt, ast.Assign) else [stmt.target]
+                value = stmt.value
+                if isinstance(value, ast.Call) and device_call is not None and len(value.args) == 1 \
+                        and not value.keywords and device_call(value):
+                    # `device = torch.device("cuda")`: a device object, "@" and what its string folds to
+                    found = folded_strings(value.args[0], lookup)
+                    found = frozenset("@" + v.lstrip("@") for v in found) if found is not None else None
+                else:
+                    found = folded_strings(value, lookup)
+                for target in targets:
+                    if isinstance(target, ast.Name):
+                        prior = values.get(target.id, frozenset())
+                        values[target.id] = None if found is None or prior is None else prior | found
+                    else:
+                        poisoned.update(n.id for n in ast.walk(target) if isinstance(n, ast.Name))
+            elif isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                poisoned.add(stmt.name)
+                continue
+            else:
+                for node in ast.walk(stmt) if not isinstance(stmt, _COMPOUND) else _headers(stmt):
+                    if isinstance(node, ast.Name) and not isinstance(node.ctx, ast.Load):
+                        poisoned.add(node.id)
+                    elif isinstance(node, ast.alias):
+                        poisoned.add((node.asname or node.name).partition(".")[0])
+                    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec":
+                        runs_exec = True
+            for name in ("body", "orelse", "finalbody"):
+                block = getattr(stmt, name, None)
+                if isinstance(block, list):
+                    visit(block)
+            for handler in getattr(stmt, "handlers", ()):
+                if handler.name:
+                    poisoned.add(handler.name)
+                visit(handler.body)
+
+    visit(body)
+    out = {name: tuple(sorted(found)) for name, found in values.items() if found and name not in poisoned}
+    if runs_exec:
+        out = {name: found for name, found in out.items() if all(folded_device(v) == "cuda" for v in found)}
+    return out
+
+
+_COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try)
+
+
+def _headers(stmt: ast.stmt) -> list[ast.AST]:
+    """The nodes of a compound statement's own header (its test, loop target and iterable, `with` items), not its
+    blocks (the caller visits those as statements)."""
+    parts: list[ast.AST] = []
+    for name in ("test", "target", "iter", "items"):
+        part = getattr(stmt, name, None)
+        for item in part if isinstance(part, list) else [part] if part is not None else []:
+            parts.extend(ast.walk(item))
+    return parts

@@ -508,6 +508,8 @@ GRAD_NORM_CLIPPERS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.util
 PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
                                "torch.nn.parallel.DistributedDataParallel",
                                "torch.nn.parallel.distributed.DistributedDataParallel"})
+# returns its module with the batch norms swapped for synced ones, in place: the weights stay where they are
+SYNC_BN_CONVERT = "torch.nn.SyncBatchNorm.convert_sync_batchnorm"
 
 
 def syncing_grad_scaler(qual: str, device: str | None, enabled: bool | None) -> bool:

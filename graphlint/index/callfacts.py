@@ -13,7 +13,7 @@ from typing import Protocol
 
 from graphlint.facts.callsite import LAMBDA_COLLATE, SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
-    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, NDARRAY, TENSOR,
+    BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, PLACED_MODULE, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
     OnParam, Rows, rows,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
@@ -1003,6 +1003,13 @@ class CallFacts:
         """The host kind a plain class keeps in `self.<attr>`; None for a module (its buffers move with `.to()`)."""
         return None if self.index.is_nn_module(cls) else self.attr(cls, attr)
 
+    def _module_built(self, kind: IKind, caller: "FunctionInfo") -> bool:
+        """`kind` is the construction of a project nn.Module (`Net(cfg)`, `utils.MultiCropWrapper(backbone, head)`)."""
+        if not isinstance(kind, Call) or kind.receiver or kind.item is not None:
+            return False
+        cls = self.index.class_by_dotted(kind.callee)
+        return cls is not None and self.index.is_nn_module(cls)
+
     def _device_part(self, part: IKind, caller: "FunctionInfo", depth: int, calls: bool) -> bool:
         """A compared part (`Mask`) settles to a device tensor: its settled kind, or a `self` field of a plain class
         every store fills with one (`self_device`)."""
@@ -1075,6 +1082,8 @@ class CallFacts:
                 return BOOL_TENSOR
             return self.settle(kind.inner, caller, depth, calls)
         if isinstance(kind, Moved):  # `f(x).to(device)`: a tensor `f` returns, on the device now
+            if self._module_built(kind.inner, caller):
+                return PLACED_MODULE  # `Net(cfg).cuda()`: the module, its weights moved
             inner = self.settle(kind.inner, caller, depth, calls)
             if inner not in DEVICE_FAMILY and inner != CPU_TENSOR:
                 return UNKNOWN

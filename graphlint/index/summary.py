@@ -23,7 +23,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.read_only import read_only_params
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.literals import PIN, LiteralTest, call_literals, literal_tests, names_cpu
+from graphlint.facts.literals import PIN, LiteralTest, call_literals, literal_tests, module_strings, names_cpu
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
@@ -499,6 +499,9 @@ class ModuleSummary:
     constants: dict[str, IKind] = field(default_factory=dict)
     # module-level names bound once to a string literal (`LAYOUT_KEY = "layout"`): the dict keys `CallFacts.keyed` reads
     str_constants: dict[str, str] = field(default_factory=dict)
+    # module-level names whose every binding folds to strings (`facts.literals.module_strings`: `device = "cuda"`,
+    # `device_type = "cuda" if "cuda" in device else "cpu"`): an `if` of them against literals runs one arm
+    module_strings: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # module-level names bound once to a lambda that reads a parameter on the host (`to_np = lambda x:
     # x.detach().cpu().numpy()`): its positional parameters and its reads, as `FunctionInfo.host_reads`
     lambda_reads: dict[str, tuple[tuple[str, ...], tuple[HostRead, ...]]] = field(default_factory=dict)
@@ -3232,6 +3235,9 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
             if f.callable_args:  # and `self` handed to a helper that runs it (`tree_decoding(self, ...)`)
                 f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM) or rec[3] == SELF_ARG]
     indexer.s.main_guard = any(is_main_guard(stmt) for stmt in tree.body)
+    indexer.s.module_strings = module_strings(
+        tree.body, _declared_globals(tree) if "global " in source else frozenset(),
+        lambda call: indexer.resolve(dotted(call.func)) == "torch.device")
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
     if "set_default_" in source:
         at_top = leaves_default_moved(tree.body, indexer.resolve, module_level=True)

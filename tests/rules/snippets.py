@@ -47,3 +47,14 @@ def marked(src: str) -> set[tuple[int, str]]:
 
 def check(src: str, scope: str = "hot") -> None:
     assert hits(src, scope) == marked(src)
+
+
+def check_hits_and_decoys(src: str, code: str, scope: str = "hot") -> None:
+    """Lines marked `# hit` carry a `code` finding; lines marked `# decoy` carry none (of any code); lines counted as
+    `findings` counts them."""
+    found = findings(src, scope)
+    for i, line in enumerate(src.strip("\n").splitlines(), start=1):
+        if "# hit" in line:
+            assert (i, code) in found, line
+        elif "# decoy" in line:
+            assert not [c for at, c in found if at == i], line

@@ -9,7 +9,7 @@ class's field read by a host-only use.
 
 from __future__ import annotations
 
-from snippets import findings
+from snippets import check_hits_and_decoys, findings
 
 HELPERS = """
     import torch
@@ -60,3 +60,51 @@ def test_a_module_field_a_host_helper_builds_is_copied_up_in_forward():
     assert (at("self.pe.to("), "GL131") in found
     for decoy in ("self.buf.to(", "self.par.to(", "self.dev.to(", "self.up.to("):
         assert not {code for line, code in found if line == at(decoy) and code == "GL131"}, decoy
+
+
+GRIDS = """
+    import torch
+    from torch import nn
+
+
+    def grid_pe(h, w, dim, dtype=torch.float32):
+        y, x = torch.meshgrid(torch.arange(h), torch.arange(w), indexing="ij")
+        omega = torch.arange(dim // 4) / (dim // 4 - 1)
+        y = y.flatten()[:, None] * omega[None, :]
+        x = x.flatten()[:, None] * omega[None, :]
+        return torch.cat((x.sin(), x.cos(), y.sin(), y.cos()), dim=1).type(dtype)
+
+
+    def grid_dev(h, w, dim, dtype=torch.float32):
+        y, x = torch.meshgrid(torch.arange(h, device="cuda"), torch.arange(w, device="cuda"), indexing="ij")
+        return torch.cat((x.flatten(), y.flatten())).type(dtype)
+
+
+    def grid_typed(h, w, kind=torch.cuda.FloatTensor):
+        y, x = torch.meshgrid(torch.arange(h), torch.arange(w), indexing="ij")
+        return torch.cat((x.flatten(), y.flatten())).type(kind)
+
+
+    class Net(nn.Module):
+        def __init__(self, dim):
+            super().__init__()
+            self.lin = nn.Linear(dim, dim)
+            self.pe = grid_pe(4, 4, dim)
+            self.dev = grid_dev(4, 4, dim)
+            self.typed = grid_typed(4, 4)
+
+        def forward(self, x):
+            x = self.lin(x)
+            x = x + self.pe.to(x.device, dtype=x.dtype)  # hit
+            x = x + self.dev.to(x.device)  # decoy
+            x = x + self.typed.to(x.device)  # decoy
+            return x
+"""
+
+
+def test_a_meshgrid_of_host_ranges_cast_by_a_dtype_parameter_stays_on_the_host():
+    """vit-pytorch's `posemb_sincos_2d`: `y, x = torch.meshgrid(torch.arange(h), ..)` unpacks one host grid per host
+    input, and `.type(dtype)` of a parameter defaulting to `torch.float32` is a cast, so the field it fills stays on the
+    host and its `.to(x.device)` in `forward` copies it up (GL131). Decoys: a meshgrid of device ranges, and `.type()`
+    of a parameter defaulting to a legacy CUDA tensor type (a move, not a cast)."""
+    check_hits_and_decoys(GRIDS, "GL131")

@@ -400,6 +400,15 @@ class Walker:
         self.key_items: dict[str, tuple[str, Val, tuple[tuple[str, Val], ...]]] = {}
         # parameter -> its value on entry, for the None-default parameters every caller fills (`_dead_none_arm`)
         self.filled: dict[str, Val] = {}
+        # id of an `if` test -> (the test, `test_key` of it): a pure function of the syntax, asked by `_recalled` and
+        # `_branches` of the same `if`, and again on each walk of a loop's body (the test held: its id stays its own)
+        self.test_keys: dict[int, tuple[cst.BaseExpression, tuple[str, frozenset[str]] | None]] = {}
+
+    def _test_key(self, test: cst.BaseExpression) -> tuple[str, frozenset[str]] | None:
+        held = self.test_keys.get(id(test))
+        if held is None:
+            held = self.test_keys[id(test)] = (test, test_key(test))
+        return held[1]
 
     def _capture_guard(self, fn: Callable, rule: "Rule") -> Callable:
         def guarded(node: cst.CSTNode) -> None:
@@ -803,7 +812,7 @@ class Walker:
         inf = self.ctx.inference
         base = dict(inf.env)
         normalised = self._normalised(owner) if owner is not None and len(bodies) == 1 else None
-        keyed = test_key(owner.test) if owner is not None and len(bodies) == 1 and not self.dry else None
+        keyed = self._test_key(owner.test) if owner is not None and len(bodies) == 1 and not self.dry else None
         before = {ref: inf.stamps.get(ref, 0) for ref in keyed[1]} if keyed is not None else {}
         body_left: dict[str, Val] | None = None
         # An arm that ends in `return`/`raise`/`continue`/`break` does not reach the code after the `if`; when
@@ -872,7 +881,7 @@ class Walker:
         test's own names unwritten, each value the body left is recalled while its name is: one rebound between
         (`b = b[mask]`) keeps its joined value and ends no other's recall (`g` of `if cpu: g = g.cpu(); b = ...`)."""
         inf = self.ctx.inference
-        keyed = test_key(test) if inf.arm_facts else None
+        keyed = self._test_key(test) if inf.arm_facts else None
         facts = inf.arm_facts.get(keyed[0]) if keyed is not None else None
         if facts is None or facts.scope is not inf.env.maps[0]:
             return {}

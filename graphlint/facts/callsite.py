@@ -1131,16 +1131,34 @@ def none_arguments(call: ast.Call, scope: Scope, func: ast.AST) -> tuple[tuple[s
     return tuple(out)
 
 
+def _store_lines(func: ast.AST) -> dict[str, list[int]]:
+    """Name -> the lines of its stores in `func` (nested scopes included), in no particular order."""
+    out: dict[str, list[int]] = {}
+    todo: list[ast.AST] = [func]
+    AST, Name, Store = ast.AST, ast.Name, ast.Store
+    while todo:  # (`walk_ast`'s nodes, not in its order, without a generator: every argument's def is walked once)
+        node = todo.pop()
+        cls = node.__class__
+        if cls is Name:
+            if node.ctx.__class__ is Store:  # type: ignore[attr-defined]
+                out.setdefault(node.id, []).append(node.lineno)  # type: ignore[attr-defined]
+            continue
+        for field in child_fields(cls):
+            value = getattr(node, field, None)
+            if value.__class__ is list:
+                todo.extend([item for item in value if isinstance(item, AST)])
+            elif isinstance(value, AST):
+                todo.append(value)
+    return out
+
+
 def _received(name: str, call: ast.Call, scope: Scope, func: ast.AST) -> bool:
     """The parameter reaches the call as the caller received it: every store of it (a tuple target included: `img, G,
     pads = f(img, G)`) is on the call's line or below, outside any loop."""
     if name not in scope.binds:
         return True
     if scope.store_lines is None:  # one walk per function, not one per argument that asks
-        scope.store_lines = {}
-        for n in walk_ast(func):
-            if n.__class__ is ast.Name and isinstance(n.ctx, ast.Store):  # type: ignore[attr-defined]
-                scope.store_lines.setdefault(n.id, []).append(n.lineno)
+        scope.store_lines = _store_lines(func)
     stores = scope.store_lines.get(name, [])
     return len(stores) == len(scope.binds[name]) and all(
         line >= call.lineno and not any(a <= line <= b for a, b in scope.loops) for line in stores)
@@ -3046,13 +3064,14 @@ def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, re
     `nested_tensor_from_tensor_list`; `device=img.device` of `for img in tensor_list`) places nothing: it is where the
     input is. A collate function's reading (`kinds.Collated`)."""
     inputs = {name for name in param_names(func) if name not in ("self", "cls")}
-    for node in walk_ast(func):
+    nodes = list(walk_ast(func))  # (walked once, read three times)
+    for node in nodes:
         if isinstance(node, ast.For) and _of_inputs(node.iter, inputs):
             inputs |= {t.id for t in walk_ast(node.target) if isinstance(t, ast.Name)}
-    located = {t.id for n in walk_ast(func) if isinstance(n, ast.Assign) and _input_device(n.value, inputs)
+    located = {t.id for n in nodes if isinstance(n, ast.Assign) and _input_device(n.value, inputs)
                for t in n.targets if isinstance(t, ast.Name)}
     pinned = False
-    for node in walk_ast(func):
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         meth = node.func.attr if isinstance(node.func, ast.Attribute) else ""

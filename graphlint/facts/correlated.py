@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import libcst as cst
 
-from graphlint.facts.syntax import code_of
+from graphlint.facts.syntax import code_children, code_of
 from graphlint.facts.values import Val
 
 # expression classes a test may hold and still answer the same twice; anything else (a call, a walrus, an await, a
@@ -63,7 +63,9 @@ def _pure(node: cst.CSTNode, refs: set[str]) -> bool:
     if node.__class__ is cst.Attribute:
         refs.update(_prefixes(node))
         return _pure(node.value, refs)  # (the attribute's own name is no local)
-    return all(_pure(child, refs) for child in node.children)
+    # (the children that hold code: libcst's `children` rebuilds the node's every child, whitespace included, to list
+    # them, and no expression sits in a layout field)
+    return all(_pure(child, refs) for child in code_children(node))
 
 
 def _prefixes(node: cst.Attribute) -> list[str]:

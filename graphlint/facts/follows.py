@@ -198,14 +198,17 @@ def item_params(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef) -> t
     if not tuples or not all(isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
                              for r in tuples) or len({len(r.elts) for r in tuples}) != 1:  # type: ignore[attr-defined]
         return ()
-    placed = {n.func.value.id for n in walk_ast(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
-              and n.func.attr in PLACING_METHODS and isinstance(n.func.value, ast.Name)}
     out = []
     for items in zip(*(r.elts for r in tuples)):  # type: ignore[attr-defined]
         names = {e.id if isinstance(e, ast.Name) else "" for e in items}
         name = names.pop() if len(names) == 1 else ""
-        kept = name in scope.params and name not in ("self", "cls") and name not in scope.binds and name not in placed
+        kept = name in scope.params and name not in ("self", "cls") and name not in scope.binds
         out.append(name if kept else "")
+    if not any(out):
+        return ()  # (no item hands a parameter back: the walk for the ones the body places is not needed)
+    placed = {n.func.value.id for n in walk_ast(func) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+              and n.func.attr in PLACING_METHODS and isinstance(n.func.value, ast.Name)}
+    out = [name if name not in placed else "" for name in out]
     return tuple(out) if any(out) else ()
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import ast
 
+from graphlint.facts.names import child_fields
+
 # methods of a mapping or sequence that read it and store nothing into it
 _READ_METHODS = frozenset({"items", "keys", "values", "get", "index", "count", "copy"})
 # builtins that read their argument and store nothing into it
@@ -25,18 +27,32 @@ def read_only_params(node: ast.FunctionDef | ast.AsyncFunctionDef) -> tuple[str,
     if not names:
         return ()
     parents: dict[int, ast.AST] = {}
-    alive = set(names)  # (breadth first, so a use's ancestors are known when it is met: each is judged at once)
-    for stmt in node.body:
-        for parent in ast.walk(stmt):
-            for child in ast.iter_child_nodes(parent):
+    alive = set(names)  # (top down, so a use's ancestors are known when it is met: each is judged at once)
+    todo: list[ast.AST] = list(node.body)
+    AST, Name = ast.AST, ast.Name
+    while todo:
+        parent = todo.pop()
+        cls = parent.__class__
+        # `ast.iter_child_nodes` inlined (a generator per node, `iter_fields` another: most of this walk's cost);
+        # `ctx` has no children, and no use asks for its parent
+        for field in child_fields(cls):
+            value = getattr(parent, field, None)
+            for child in value if value.__class__ is list else (value,):
+                if not isinstance(child, AST):
+                    continue
                 parents[id(child)] = parent
-                if child.__class__ is ast.Name and child.id in alive and not _reads(child, parents):
+                todo.append(child)
+                if child.__class__ is Name and child.id in alive and not _reads(child, parents):
                     alive.discard(child.id)
-            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
-                alive -= {a.arg for a in ast.walk(parent.args) if isinstance(a, ast.arg)}  # (shadowed: a write)
-            if not alive:
-                return ()
+        if cls in _SCOPES:
+            alive -= {a.arg for a in ast.walk(parent.args) if isinstance(a, ast.arg)}  # (shadowed: a write)
+        if not alive:
+            return ()
     return tuple(name for name in names if name in alive)
+
+
+# (exact classes: `ast` has no subclasses of them)
+_SCOPES = frozenset({ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda})
 
 
 def _reads(use: ast.AST, parents: dict[int, ast.AST]) -> bool:

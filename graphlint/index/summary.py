@@ -3914,7 +3914,22 @@ def _module_defs(body: list[ast.stmt]) -> frozenset[str]:
 def _declared_globals(tree: ast.Module) -> frozenset[str]:
     """The names a `global` statement declares anywhere in the module: module globals, though maybe bound only in a
     function (`global whisper_model` then `whisper_model = load(...)` in `initialize_fn`)."""
-    return frozenset(name for node in walk_ast(tree) if isinstance(node, ast.Global) for name in node.names)
+    out: set[str] = set()
+    todo: list[ast.AST] = list(tree.body)
+    while todo:  # (statements only: a `global` is one, and no expression holds a statement)
+        node = todo.pop()
+        if node.__class__ is ast.Global:
+            out.update(node.names)  # type: ignore[attr-defined]
+            continue
+        for name in _STATEMENT_BLOCKS:
+            block = getattr(node, name, None)
+            if block.__class__ is list:
+                todo.extend(block)
+    return frozenset(out)
+
+
+# the fields that hold statements (an except handler's and a match case's hold them in their own `body`)
+_STATEMENT_BLOCKS = ("body", "orelse", "finalbody", "handlers", "cases")
 
 
 def _module_assigned(body: list[ast.stmt]) -> frozenset[str]:

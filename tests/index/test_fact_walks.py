@@ -218,3 +218,157 @@ def test_own_nodes_yield_what_iter_child_nodes_gave_in_its_order() -> None:
     for body in (tree.body, tree.body[0].body):
         got, expected = list(own_nodes(body)), reference(body)
         assert len(got) == len(expected) and all(a is b for a, b in zip(got, expected))
+
+
+def _reference_read_only(node: ast.FunctionDef) -> tuple[str, ...]:
+    """`read_only_params` as it read the body before (`ast.walk`, `ast.iter_child_nodes`, breadth first)."""
+    from graphlint.facts.read_only import _reads
+
+    args = node.args
+    names = [a.arg for a in (*args.posonlyargs, *args.args, *args.kwonlyargs) if a.arg not in ("self", "cls")]
+    parents: dict[int, ast.AST] = {}
+    alive = set(names)
+    for stmt in node.body:
+        for parent in ast.walk(stmt):
+            for child in ast.iter_child_nodes(parent):
+                parents[id(child)] = parent
+                if child.__class__ is ast.Name and child.id in alive and not _reads(child, parents):
+                    alive.discard(child.id)
+            if isinstance(parent, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                alive -= {a.arg for a in ast.walk(parent.args) if isinstance(a, ast.arg)}
+    return tuple(name for name in names if name in alive)
+
+
+_READ_ONLY_SRC = """
+def log(cur, prev, keys, extra, fill_me, shadow, deep, g=None):
+    for name in keys:
+        if name in prev and len(prev) and prev[name] is not None:
+            cur[name] = prev[name]
+    for k, v in extra.items():
+        print(k, v)
+    helper(fill_me)
+    def inner(shadow):
+        return shadow
+    deep[0][1] = 2
+    deep[2].append(3)
+    return sorted(g.keys()) if g else None
+
+def untouched(a, b):
+    return len(a) + b.count(1)
+
+def written(a, b):
+    a = a[1:]
+    b[0].add_(1)
+    return lambda a: a
+"""
+
+
+def test_read_only_params_answer_as_the_breadth_first_walk() -> None:
+    from graphlint.facts.read_only import read_only_params
+
+    defs = [d for d in ast.parse(textwrap.dedent(_READ_ONLY_SRC)).body if isinstance(d, ast.FunctionDef)]
+    got = [read_only_params(d) for d in defs]
+    assert got == [_reference_read_only(d) for d in defs]
+    assert got == [("prev", "keys", "extra"), ("a", "b"), ()]  # (`if g` is no read the reading knows)
+
+
+def test_store_lines_are_the_stores_walk_ast_met() -> None:
+    from graphlint.facts.callsite import _store_lines
+    from graphlint.facts.names import walk_ast
+
+    fn = ast.parse(textwrap.dedent("""
+    def f(img, G):
+        img, G, pads = g(img, G)
+        for i in range(3):
+            G = G + i
+        h = [x for x in img]
+        def inner():
+            img = 1
+        return (y := h)
+    """)).body[0]
+    expected: dict[str, list[int]] = {}
+    for n in walk_ast(fn):
+        if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store):
+            expected.setdefault(n.id, []).append(n.lineno)
+    got = _store_lines(fn)
+    assert {k: sorted(v) for k, v in got.items()} == {k: sorted(v) for k, v in expected.items()}
+    assert sorted(got["img"]) == [3, 8] and sorted(got["G"]) == [3, 5] and got["y"] == [9]
+
+
+def test_item_params_walk_only_where_an_item_hands_a_parameter_back(monkeypatch) -> None:
+    import graphlint.facts.follows as follows
+    from graphlint.facts.callsite import scope_of
+
+    walked: list[int] = []
+    real = follows.walk_ast
+
+    def counted(node: ast.AST):
+        walked.append(1)
+        return real(node)
+
+    monkeypatch.setattr(follows, "walk_ast", counted)
+    computed, handed, placed = ast.parse(textwrap.dedent("""
+    def computed(x, y):
+        return x + 1, y * 2
+
+    def handed(path, model, opt):
+        opt.load_state_dict(load(path))
+        return model, opt
+
+    def placed(model, opt):
+        model.cuda()
+        return model, opt
+    """)).body
+    assert follows.item_params(scope_of(computed), computed) == () and not walked  # decoy: no walk
+    assert follows.item_params(scope_of(handed), handed) == ("model", "opt") and len(walked) == 1
+    assert follows.item_params(scope_of(placed), placed) == ("", "opt") and len(walked) == 2
+
+
+def test_declared_globals_found_in_every_statement_block() -> None:
+    from graphlint.index.summary import _declared_globals
+
+    tree = ast.parse(textwrap.dedent("""
+    def load():
+        global model
+        try:
+            pass
+        except ValueError:
+            global fallback
+        match mode:
+            case 1:
+                global matched
+    class C:
+        def m(self):
+            if x:
+                global in_method
+            else:
+                global in_else
+    f = lambda: None
+    """))
+    expected = frozenset(n for node in ast.walk(tree) if isinstance(node, ast.Global) for n in node.names)
+    assert _declared_globals(tree) == expected == {"model", "fallback", "matched", "in_method", "in_else"}
+
+
+def test_test_key_reads_code_children_as_libcst_children() -> None:
+    import libcst as cst
+
+    from graphlint.facts import correlated
+
+    def reference_pure(node: cst.CSTNode, refs: set[str]) -> bool:
+        if isinstance(node, cst.BaseExpression) and node.__class__ not in correlated._PURE:
+            return False
+        if node.__class__ is cst.Name:
+            refs.add(node.value)
+            return True
+        if node.__class__ is cst.Attribute:
+            refs.update(correlated._prefixes(node))
+            return reference_pure(node.value, refs)
+        return all(reference_pure(child, refs) for child in node.children)
+
+    for text in ["offload", "not self.cfg.offload", "( a [ 1 : 2 , ::3 ] > 0.5 ) and b", "x is None or y[-1] == 'c'",
+                 "f(x)", "(a, b) == (1, 2)", "-n + 2 ** k", "t[i].item()"]:
+        test = cst.parse_expression(text)
+        refs: set[str] = set()
+        pure = reference_pure(test, refs)
+        key = correlated.test_key(test)
+        assert (key is not None) == pure and (key is None or key[1] == frozenset(refs)), text

@@ -193,8 +193,16 @@ MODEL_FACTORIES = frozenset({"torch.hub.load", "torch.jit.load", "timm.create_mo
 # A call of the result runs the module's forward, and its attributes are the module's: what the index reads a value of
 # `m`'s class (`index.assigned.module_held`). Not `torch.jit.trace(m, x)`: a traced module replays the ops its forward
 # ran at trace time, whose host reads (`.item()`, `if t.any():`) ran then and are constants in the replay.
-MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.compile"})
-# (their last names: a call named otherwise is no wrapper, without resolving its name)
+# torch's data-parallel wrappers: a wrapper built of a module holds that module's parameters (`.parameters()` are its)
+PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                               "torch.nn.parallel.DistributedDataParallel",
+                               "torch.nn.parallel.distributed.DistributedDataParallel"})
+# The data-parallel wrappers stand for their module too: their `forward` runs the module's on the batch (DDP's on the
+# caller's device, DataParallel's on each replica), so `model = DDP(model)` in one arm still runs `model`'s forward
+# when called; a method the module defines is reached through `.module` (no wrapper attribute is read as it).
+MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.compile"}) | PARALLEL_WRAPPERS
+# (their last names: a call named otherwise is no wrapper unless its name resolves to one, `DDP(model)` of
+# `from torch.nn.parallel import DistributedDataParallel as DDP`)
 MODULE_WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in MODULE_WRAPPERS)
 # Those that build the model in host memory unless a keyword places it (`device=`), as `from_pretrained` does: a
 # TorchScript archive loads where it was saved (or where `map_location=` says).
@@ -526,10 +534,6 @@ GRAD_SCALERS = {"torch.amp.GradScaler": True, "torch.amp.grad_scaler.GradScaler"
 GRAD_NORM_CLIPPERS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                                 "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm"})
 
-# torch's data-parallel wrappers: a wrapper built of a module holds that module's parameters (`.parameters()` are its)
-PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
-                               "torch.nn.parallel.DistributedDataParallel",
-                               "torch.nn.parallel.distributed.DistributedDataParallel"})
 
 
 def syncing_grad_scaler(qual: str, device: str | None, enabled: bool | None) -> bool:

@@ -200,7 +200,13 @@ PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataP
 # The data-parallel wrappers stand for their module too: their `forward` runs the module's on the batch (DDP's on the
 # caller's device, DataParallel's on each replica), so `model = DDP(model)` in one arm still runs `model`'s forward
 # when called; a method the module defines is reached through `.module` (no wrapper attribute is read as it).
-MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.compile"}) | PARALLEL_WRAPPERS
+# FSDP's forward runs its module's on the shards it gathers; `SyncBatchNorm.convert_sync_batchnorm(m)` returns `m`
+# with its batch norms replaced (a new object only where `m` itself is one).
+MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.compile",
+                             "torch.distributed.fsdp.FullyShardedDataParallel",
+                             "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
+                             "torch.nn.SyncBatchNorm.convert_sync_batchnorm",
+                             "torch.nn.modules.batchnorm.SyncBatchNorm.convert_sync_batchnorm"}) | PARALLEL_WRAPPERS
 # (their last names: a call named otherwise is no wrapper unless its name resolves to one, `DDP(model)` of
 # `from torch.nn.parallel import DistributedDataParallel as DDP`)
 MODULE_WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in MODULE_WRAPPERS)

@@ -2,7 +2,8 @@
 
 - torch's data-parallel wrappers stand for their module (`torch_kinds.MODULE_WRAPPERS`): `model = model.to(device)`
   then `model = DistributedDataParallel(model, ..)` in an `if` leaves `train(model, ..)` handing the module, so
-  `loss = model(x, y)` there runs its forward (BLIP's `train_caption.py`); `DDP(model)` of an `import .. as DDP` too.
+  `loss = model(x, y)` there runs its forward (BLIP's `train_caption.py`); `DDP(model)` of an `import .. as DDP`,
+  `DataParallel`, FSDP and `SyncBatchNorm.convert_sync_batchnorm(model)` too.
   Decoy: a project function named like one (`def DDP(m)`) is no torch wrapper.
 - A training forward next to an inference method is still a root where a training loop runs it through a handed
   parameter (`_called_keys` reads `_handed_models`). Decoy: a loop handed another class leaves it idle.
@@ -101,6 +102,8 @@ if __name__ == "__main__":
 DDP_FULL = ("", "torch.nn.parallel.DistributedDataParallel(model, device_ids=[0])")
 DDP_ALIAS = ("from torch.nn.parallel import DistributedDataParallel as DDP", "DDP(model, device_ids=[0])")
 DATA_PARALLEL = ("from torch import nn", "nn.DataParallel(model)")
+FSDP = ("from torch.distributed.fsdp import FullyShardedDataParallel as FSDP", "FSDP(model)")
+SYNC_BN = ("", "torch.nn.SyncBatchNorm.convert_sync_batchnorm(model)")
 
 
 def _project(imports: str, wrap: str, build: str = "make_captioner()", extra: str = "") -> dict[str, str]:
@@ -108,7 +111,7 @@ def _project(imports: str, wrap: str, build: str = "make_captioner()", extra: st
 
 
 def test_a_training_forward_wrapped_by_ddp_in_an_arm_stays_a_root() -> None:
-    for imports, wrap in (DDP_FULL, DDP_ALIAS, DATA_PARALLEL):
+    for imports, wrap in (DDP_FULL, DDP_ALIAS, DATA_PARALLEL, FSDP, SYNC_BN):
         found = hot(_project(imports, wrap))
         assert "Captioner.forward" in found, wrap
         assert "Captioner.generate" in found

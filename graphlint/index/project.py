@@ -3990,8 +3990,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 items = () if fn is unit and (unit, hop) in trainers \
                     else self._item_loops(fn, reached, model, generations, memo)
                 # (a training loop beside or around an item loop is still one: an epoch loop that trains on each
-                # batch and samples once after it is both; its training calls are seeds as they are without the item
-                # loop, `_merged_spans`)
+                # batch and samples once after it is both; there its calls that run the model or train are seeds,
+                # `_merged_spans`, `_trains_through`)
                 trained = _train_loops(fn)
                 training = not items and bool(trained)
                 spans = _merged_spans(items, trained)
@@ -4005,7 +4005,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 handing = self._hands_model_in(fn, list(items)) if items else set()
                 for callee, line in fn.calls:
                     in_item = _within(line, spans)
-                    trains_here = training or _within(line, trained)
+                    in_training = _within(line, trained)
                     if depth >= MAX_REQUEST_HOPS and not in_item:
                         continue
                     for target, how in self.call_edges(fn, fn.module, callee):
@@ -4017,7 +4017,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                 or not self._host_side(target, reached, model, trained=bool(_train_loops(target))):
                             continue
                         off = _within(line, fn.gradless)
-                        if in_item and (trains_here or (callee, line) in handing
+                        if in_item and (training or in_training and self._trains_through(target, model)
+                                        or (callee, line) in handing
                                         or self._runs_below(target, reached, model, generations, memo, off) is True) \
                                 and not self._item_loops(target, reached, model, generations, memo):
                             seen.add(target.key)
@@ -4027,6 +4028,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             seen.add(target.key)
                             todo.append((target, Hop(_hop(target, how), fn_hop), depth + 1))
         return seeds, entries
+
+    def _trains_through(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
+        """`fn`, called in a training loop that is also an item loop, is its training step: it backpropagates itself
+        or calls the model (minRF's `loss = rf.forward(x, c)` of a plain class running `self.model(..)`). The loop's
+        other calls (a data shard's reader, a plot every few epochs) keep the item loop's reading: the loop's
+        evidence of training is no evidence that what they read lives on the device."""
+        return trains(fn) or self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))
 
     def _training_apis(self, reached: dict[str, HotInfo]) -> Iterator[tuple[FunctionInfo, Hop]]:
         """The training API of a trainer class, an entry as a program's top level is (`_entry_item_loops`): a public

@@ -8,8 +8,8 @@
 - A training forward next to an inference method is still a root where a training loop runs it through a handed
   parameter (`_called_keys` reads `_handed_models`). Decoy: a loop handed another class leaves it idle.
 - A script's epoch loop that trains on each batch and samples once after (`_entry_item_loops`): its training calls
-  are seeds as they are without the sampling (minRF's `rf.forward(x, c)` of a plain class). Decoy: a helper called
-  in a separate loop that neither trains nor runs the model stays unreached.
+  that run the model or backpropagate are seeds (minRF's `rf.forward(x, c)` of a plain class). Decoys: a helper
+  called in the epoch loop (a plot) or in a loop of its own that neither trains nor runs the model stays unreached.
 - `model.train()` on a receiver the function also calls is nn.Module's API (`CALLED_MODULE_API`): MoCo v3's
   `train(loader, model, ..)` loops `loss = model(a, b, m)` (`step: calls the model`). Decoy: a trainer object's
   `trainer.train()` next to a method call (not a call of the object) is no model.
@@ -169,6 +169,10 @@ def save(images, path):
         print(image, path)
 
 
+def plot(history):
+    print([h.item() for h in history])
+
+
 if __name__ == "__main__":
     big = True
     if big:
@@ -183,6 +187,7 @@ if __name__ == "__main__":
             loss = rf.forward(x, c)
             loss.backward()
             optimizer.step()
+        plot([loss])
         with torch.no_grad():
             images = rf.sample(torch.randn(16, 4).cuda(), c)
     for name in ("a", "b"):
@@ -196,9 +201,10 @@ def test_an_epoch_loop_that_trains_and_samples_seeds_its_training_calls() -> Non
     assert "RF.sample" in found
 
 
-def test_a_helper_in_a_loop_that_neither_trains_nor_runs_the_model_stays_unreached() -> None:
+def test_a_helper_that_neither_trains_nor_runs_the_model_stays_unreached() -> None:
     found = hot({"pkg.rf": RF})
-    assert "save" not in found
+    assert "save" not in found  # (a loop of its own)
+    assert "plot" not in found  # (in the epoch loop: no evidence its values live on the device)
 
 
 MOCO = """

@@ -2579,6 +2579,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return NDARRAY  # NumPy (and pandas) computes on the host and never returns a tensor, as the checker reads it
     if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
         return HOST  # `Image.open(path)`: a PIL image, host data (as the checker reads it)
+    if qual in MODULE_WRAPPERS and value.args and not isinstance(value.args[0], ast.Starred) \
+            and isinstance(inner := again(value.args[0]), (Call, Moved)):
+        return inner  # `DDP(build(cfg))`, `torch.compile(model.to(d))`: the module a project call built
     if qual and qual.startswith("torch."):
         if isinstance(value.func, ast.Attribute) and value.func.attr in ("item", "tolist") and not value.args:
             # `loss.item()` of `loss = criterion(x, y)`, which the resolver names by the module called

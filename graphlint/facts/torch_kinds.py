@@ -194,8 +194,22 @@ MODEL_FACTORIES = frozenset({"torch.hub.load", "torch.jit.load", "timm.create_mo
 # A call of the result runs the module's forward, and its attributes are the module's: what the index reads a value of
 # `m`'s class (`index.assigned.module_held`). Not `torch.jit.trace(m, x)`: a traced module replays the ops its forward
 # ran at trace time, whose host reads (`.item()`, `if t.any():`) ran then and are constants in the replay.
-MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.compile"})
-# (their last names: a call named otherwise is no wrapper, without resolving its name)
+# torch's data-parallel wrappers: a wrapper built of a module holds that module's parameters (`.parameters()` are its)
+PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
+                               "torch.nn.parallel.DistributedDataParallel",
+                               "torch.nn.parallel.distributed.DistributedDataParallel"})
+# The data-parallel wrappers stand for their module too: their `forward` runs the module's on the batch (DDP's on the
+# caller's device, DataParallel's on each replica), so `model = DDP(model)` in one arm still runs `model`'s forward
+# when called; a method the module defines is reached through `.module` (no wrapper attribute is read as it).
+# FSDP's forward runs its module's on the shards it gathers; `SyncBatchNorm.convert_sync_batchnorm(m)` returns `m`
+# with its batch norms replaced (a new object only where `m` itself is one).
+MODULE_WRAPPERS = frozenset({"torch.jit.script", "torch.jit.freeze", "torch.compile",
+                             "torch.distributed.fsdp.FullyShardedDataParallel",
+                             "torch.distributed.fsdp.fully_sharded_data_parallel.FullyShardedDataParallel",
+                             "torch.nn.SyncBatchNorm.convert_sync_batchnorm",
+                             "torch.nn.modules.batchnorm.SyncBatchNorm.convert_sync_batchnorm"}) | PARALLEL_WRAPPERS
+# (their last names: a call named otherwise is no wrapper unless its name resolves to one, `DDP(model)` of
+# `from torch.nn.parallel import DistributedDataParallel as DDP`)
 MODULE_WRAPPER_NAMES = frozenset(name.rpartition(".")[2] for name in MODULE_WRAPPERS)
 # Those that build the model in host memory unless a keyword places it (`device=`), as `from_pretrained` does: a
 # TorchScript archive loads where it was saved (or where `map_location=` says).
@@ -504,10 +518,6 @@ SCALER_SKIPS = frozenset(word for row in waits_of(SCALER) for word in row.skip)
 GRAD_NORM_CLIPPERS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                                 "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm"})
 
-# torch's data-parallel wrappers: a wrapper built of a module holds that module's parameters (`.parameters()` are its)
-PARALLEL_WRAPPERS = frozenset({"torch.nn.DataParallel", "torch.nn.parallel.DataParallel",
-                               "torch.nn.parallel.DistributedDataParallel",
-                               "torch.nn.parallel.distributed.DistributedDataParallel"})
 # returns its module with the batch norms swapped for synced ones, in place: the weights stay where they are
 SYNC_BN_CONVERT = "torch.nn.SyncBatchNorm.convert_sync_batchnorm"
 

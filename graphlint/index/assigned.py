@@ -43,12 +43,15 @@ def module_held(value: ast.expr, resolve) -> ast.expr:
 
 
 def wraps_module(value: ast.Call, resolve) -> bool:
-    """`torch.jit.script(m)`, `torch.compile(m, mode=...)` (`MODULE_WRAPPERS`): a call whose result stands for the
-    module it is given first."""
+    """`torch.jit.script(m)`, `torch.compile(m, mode=...)`, `DistributedDataParallel(m, ..)` (`MODULE_WRAPPERS`): a
+    call whose result stands for the module it is given first. A name of its own (`DDP(m)` of an `import .. as DDP`)
+    is resolved; an attribute call is one only by its last name (`torch.nn.parallel.DistributedDataParallel(m)`)."""
     func = value.func
-    last = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else None
-    return last in MODULE_WRAPPER_NAMES and bool(value.args) and not isinstance(value.args[0], ast.Starred) \
-        and resolve(dotted(func)) in MODULE_WRAPPERS
+    if not value.args or isinstance(value.args[0], ast.Starred):
+        return False
+    if isinstance(func, ast.Attribute):
+        return func.attr in MODULE_WRAPPER_NAMES and resolve(dotted(func)) in MODULE_WRAPPERS
+    return isinstance(func, ast.Name) and resolve(func.id) in MODULE_WRAPPERS
 
 
 def built_by(value: ast.expr, resolve) -> str | None:

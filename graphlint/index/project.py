@@ -126,6 +126,10 @@ SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
 MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "named_modules", "named_children",
               "register_forward_hook", "register_forward_pre_hook", "eval", "load_state_dict")
+# ... and on a receiver the function also calls itself (`model.train()` then `loss = model(x, y)`: a training loop's
+# own set-up): `train()` alone is no module's (a trainer's `trainer.train()` runs a whole fit), but nothing a project
+# calls as a function and switches to training mode is other than a module
+CALLED_MODULE_API = (*MODULE_API, "train")
 # argument kinds that hold no tensor (`_moved_callables`: a moved object called only with these takes no data)
 HOST_ARGS = frozenset({Base.HOST, Base.HOST_SEQ, Base.HOST_LIST, Base.CPU_DEVICE, Base.CUDA_DEVICE, Base.TOKENIZER})
 # a call's head that is what a function returns, or an item of the tuple it returns: `pkg.load_model()[0]` (a local
@@ -2588,11 +2592,15 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return cls is not None and (not self._parts_called(cls, m).isdisjoint(parts) or self._runs_parts(m, set(model)))
 
     def _called_keys(self, keys: set[str]) -> set[str]:
-        """Those of `keys` some project call resolves to (by what the receiver is or by name)."""
+        """Those of `keys` some project call resolves to (by what the receiver is or by name), or runs as the module
+        the callers hand a parameter (`_handed_models`: a training loop's `loss = model(x, y)` in `train(model, ..)`,
+        called with the module a script built: the commonest way a training forward is called)."""
         out: set[str] = set()
         for fn in self.functions.values():
             for callee, _line in fn.calls:
                 out.update(t.key for t, _how in self.call_edges(fn, fn.module, callee) if t.key in keys)
+                if fn.params:
+                    out.update(t.key for t, _how in self._handed_models(fn, callee) if t.key in keys)
         return out
 
     def _drop_nested(self, result: dict[str, HotInfo]) -> None:
@@ -3979,9 +3987,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 fn, fn_hop, depth = todo.pop()
                 # (a training loop is one too: each pass is one step, whatever the model's class; `_train_loops`;
                 # a trainer's API is one for its training loops, not the per-item loops inside them)
-                training = not (spans := () if fn is unit and (unit, hop) in trainers
-                                else self._item_loops(fn, reached, model, generations, memo)) \
-                    and bool(spans := _train_loops(fn))
+                items = () if fn is unit and (unit, hop) in trainers \
+                    else self._item_loops(fn, reached, model, generations, memo)
+                # (a training loop beside or around an item loop is still one: an epoch loop that trains on each
+                # batch and samples once after it is both; there its calls that run the model or train are seeds,
+                # `_merged_spans`, `_trains_through`)
+                trained = _train_loops(fn)
+                training = not items and bool(trained)
+                spans = _merged_spans(items, trained)
                 if spans:
                     entries[fn.key] = (fn_hop, spans)
                 elif fn is unit and self._only_trains(unit):
@@ -3989,9 +4002,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 elif depth and any(t.key in generations or self._request(reached.get(t.key))
                                    for t, _how, _line, _off in self._for_loop_calls(fn, fn.loops, model, whiles=True)):
                     entries[fn.key] = (fn_hop, ())  # (a loop over requests: its body runs once per request)
-                handing = self._hands_model_in(fn, list(spans)) if spans and not training else set()
+                handing = self._hands_model_in(fn, list(items)) if items else set()
                 for callee, line in fn.calls:
                     in_item = _within(line, spans)
+                    in_training = _within(line, trained)
                     if depth >= MAX_REQUEST_HOPS and not in_item:
                         continue
                     for target, how in self.call_edges(fn, fn.module, callee):
@@ -4003,7 +4017,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                 or not self._host_side(target, reached, model, trained=bool(_train_loops(target))):
                             continue
                         off = _within(line, fn.gradless)
-                        if in_item and (training or (callee, line) in handing
+                        if in_item and (training or in_training and self._trains_through(target, model)
+                                        or (callee, line) in handing
                                         or self._runs_below(target, reached, model, generations, memo, off) is True) \
                                 and not self._item_loops(target, reached, model, generations, memo):
                             seen.add(target.key)
@@ -4013,6 +4028,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             seen.add(target.key)
                             todo.append((target, Hop(_hop(target, how), fn_hop), depth + 1))
         return seeds, entries
+
+    def _trains_through(self, fn: FunctionInfo, model: frozenset[str]) -> bool:
+        """`fn`, called in a training loop that is also an item loop, is its training step: it backpropagates itself
+        or calls the model (minRF's `loss = rf.forward(x, c)` of a plain class running `self.model(..)`). The loop's
+        other calls (a data shard's reader, a plot every few epochs) keep the item loop's reading: the loop's
+        evidence of training is no evidence that what they read lives on the device."""
+        return trains(fn) or self._enters_model(fn, [(fn.lineno, fn.end_lineno)], set(model))
 
     def _training_apis(self, reached: dict[str, HotInfo]) -> Iterator[tuple[FunctionInfo, Hop]]:
         """The training API of a trainer class, an entry as a program's top level is (`_entry_item_loops`): a public
@@ -5509,7 +5531,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         for callee, _line in pool:
             head, _, meth = callee.rpartition(".")
             last = head.rpartition(".")[2]
-            if head in heads and (meth in MODULE_API or self.model_protocol(meth)) \
+            if head in heads and (meth in CALLED_MODULE_API or self.model_protocol(meth)) \
                     and not (last[:1].isupper() or last.endswith(("cls", "class"))):
                 out.add(head)  # (`model_cls(...)`, `Model(...)` construct a model: PEP 8 class names)
         out.update(self._moved_callables(fn, heads))
@@ -5704,6 +5726,16 @@ def _train_loops(fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
     each pass is one training step, so its lines and the project code it calls run per step whatever the model's
     class (an imported `GPT` outside the tree trains the same). A loop that only evaluates or writes files is none."""
     return _outer_loops(fn, [line for callee, line in fn.calls if callee.rpartition(".")[2] in TRAINING_CALLS])
+
+
+def _merged_spans(items: tuple[tuple[int, int], ...], trained: tuple[tuple[int, int], ...]
+                  ) -> tuple[tuple[int, int], ...]:
+    """The item loops and the training loops of one entry, as its step spans: either alone as it is, both without the
+    loops another one holds (sorted)."""
+    if not items or not trained:
+        return items or trained
+    both = set(items) | set(trained)
+    return tuple(sorted(s for s in both if not any(o != s and o[0] <= s[0] and s[1] <= o[1] for o in both)))
 
 
 def _outer_loops(fn: FunctionInfo, lines: list[int]) -> tuple[tuple[int, int], ...]:

@@ -2526,8 +2526,10 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         # `DistributedDataParallel(m)`, `torch.compile(m)`, `SyncBatchNorm.convert_sync_batchnorm(m)` of a placed
         # module: its weights, where they are
         inner = again(value.args[0])
-        return inner if inner == PLACED_MODULE or isinstance(inner, Moved) and isinstance(inner.inner, Call) \
-            else UNKNOWN
+        if inner == PLACED_MODULE or isinstance(inner, Moved) and isinstance(inner.inner, Call):
+            return inner
+        # `DDP(build(cfg))`, `torch.compile(model.to(d))`: the module a project call built, placed or not
+        return inner if qual in MODULE_WRAPPERS and isinstance(inner, (Call, Moved)) else UNKNOWN
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return TENSOR
     if qual in HOST_LIBRARY_TENSORS:
@@ -2579,9 +2581,6 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         return NDARRAY  # NumPy (and pandas) computes on the host and never returns a tensor, as the checker reads it
     if qual and qual.startswith(HOST_OBJECT_LIBRARIES):
         return HOST  # `Image.open(path)`: a PIL image, host data (as the checker reads it)
-    if qual in MODULE_WRAPPERS and value.args and not isinstance(value.args[0], ast.Starred) \
-            and isinstance(inner := again(value.args[0]), (Call, Moved)):
-        return inner  # `DDP(build(cfg))`, `torch.compile(model.to(d))`: the module a project call built
     if qual and qual.startswith("torch."):
         if isinstance(value.func, ast.Attribute) and value.func.attr in ("item", "tolist") and not value.args:
             # `loss.item()` of `loss = criterion(x, y)`, which the resolver names by the module called

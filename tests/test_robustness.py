@@ -521,3 +521,16 @@ def test_via_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
         outs.add(proc.stdout)
     assert len(outs) == 1, outs
     assert '"step_0 (step: calls a graph replay)"' in outs.pop()
+
+
+def test_a_long_chain_of_branch_rebindings_below_one_top_level_binding_stays_within_the_stack():
+    """`_since_top` read each rebinding since a name's last top-level binding hop by hop, spending no depth: 200 `if c:
+    x = x + 1` below `x = torch.randn(4)`, read by `x = x * 2`, recursed once per binding past Python's limit (a GL002
+    for the whole file)."""
+    lines = ["import torch", "", "def helper(x):", "    return x.sum().item()", "", "def step(x):",
+             "    x = torch.randn(4)"]
+    for _ in range(3000):
+        lines += ["    if x.shape[0]:", "        x = x + 1"]
+    lines += ["    x = x * 2", "    return helper(x)"]
+    summary = index_source("\n".join(lines) + "\n", "chain.py", "chain")
+    assert set(summary.functions) == {"helper", "step"}

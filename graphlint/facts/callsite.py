@@ -57,7 +57,8 @@ HOST_RESULT_METHODS = {"tolist": HOST_SEQ, "item": HOST, "numpy": NDARRAY, "cpu"
 NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "size", "dim", "numel", "split",
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
-# the most top-level rebindings of a name a read follows hop by hop (`_since_top`), each one above the last
+# the most rebindings of a name a read follows hop by hop (`_since_top`: top-level ones, and those since the last),
+# each one above the last
 MAX_CHAIN = 8
 COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
             getattr(ast, "TryStar", ast.Try))
@@ -1453,7 +1454,10 @@ def _since_top(name: str, own: ast.expr, scope: Scope) -> list[ast.expr] | None:
     if not tops or len(tops) > MAX_CHAIN:
         return None  # (`h = h + r` rebound twelve times: read as the join of them, as before)
     last = max(tops, key=lambda b: (b.lineno, b.col_offset))  # type: ignore[union-attr]
-    return [b for b in above if (b.lineno, b.col_offset) >= (last.lineno, last.col_offset)]  # type: ignore[union-attr, misc]
+    since = [b for b in above if (b.lineno, b.col_offset) >= (last.lineno, last.col_offset)]  # type: ignore[union-attr, misc]
+    # (each of these is read hop by hop with no depth spent: two hundred `if c: h = h + 1` below one top-level binding
+    # recursed once per binding, past Python's limit)
+    return since if len(since) <= MAX_CHAIN else None
 
 
 def _above_view(name: str, own: ast.expr, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:

@@ -534,3 +534,12 @@ def test_a_long_chain_of_branch_rebindings_below_one_top_level_binding_stays_wit
     lines += ["    x = x * 2", "    return helper(x)"]
     summary = index_source("\n".join(lines) + "\n", "chain.py", "chain")
     assert set(summary.functions) == {"helper", "step"}
+
+
+def test_a_long_chain_of_module_level_conditional_strings_stays_within_the_stack():
+    """`facts.literals.folded_strings` read each arm of a conditional expression one frame deeper: a module-level
+    `E = "cuda" if sys.argv else "cuda" if sys.argv else ..` 1,500 deep recursed past Python's limit (a GL002 for the
+    whole file). Past `MAX_FOLD_DEPTH` levels it folds to nothing."""
+    chain = " if sys.argv else ".join(['"cuda"'] * 1500)
+    summary = index_source(f'import sys\nD = "cuda"\nE = {chain} if sys.argv else "cpu"\n', "m.py", "m")
+    assert summary.module_strings == {"D": ("=cuda",)}

@@ -543,3 +543,15 @@ def test_a_long_chain_of_module_level_conditional_strings_stays_within_the_stack
     chain = " if sys.argv else ".join(['"cuda"'] * 1500)
     summary = index_source(f'import sys\nD = "cuda"\nE = {chain} if sys.argv else "cpu"\n', "m.py", "m")
     assert summary.module_strings == {"D": ("=cuda",)}
+
+
+def test_a_chain_of_host_dicts_each_stored_from_the_next_stays_within_the_stack():
+    """`_stored_host_items` reads a dict of host tensors' stores under the hypothesis that it holds them, from depth 0
+    again: 150 dicts each stored from the next (`d0[k] = d1[k] * 0.5`, ...) recursed once per dict past Python's limit
+    (a GL002 for the whole file). Past MAX_DEPTH nested hypotheses a dict's stores say nothing."""
+    n = 150
+    lines = ["import torch", "", "def use(d):", "    return d", "", "def step(vals, keys):"]
+    lines += [f"    d{i} = {{k: v.cpu() for k, v in vals.items()}}" for i in range(n + 1)]
+    lines += ["    for k in keys:", *(f"        d{i}[k] = d{i + 1}[k] * 0.5" for i in range(n)), "    use(d0)"]
+    summary = index_source("\n".join(lines) + "\n", "chain.py", "chain")
+    assert set(summary.functions) == {"use", "step"}

@@ -172,6 +172,9 @@ class Scope:
     placed_at: dict[str, list[int]] = field(default_factory=dict)
     # parameters whose default is a torch dtype (`dtype=torch.float32`) and the body never rebinds: `_dtype_param_cast`
     dtype_params: frozenset[str] = frozenset()
+    # how many dicts this scope reads under the hypothesis that they hold host tensors (`_stored_host_items`): each
+    # reads its stores from depth 0 again, so a chain of such dicts, each stored from the next, counts here instead
+    held_dicts: int = 0
 
 
 # calls that return a process's rank or device index: a Python int, which `.to(n)` / `device=n` read as `cuda:n`
@@ -1632,13 +1635,14 @@ def _stored_host_items(name: str, kind: IKind, resolve: Resolve, scope: Scope, d
     `setdefault` or `d[k] += v` (read nowhere here), a helper other than `call` (the one whose argument this is)
     handed the dict as a statement of its own (it may store into it in place)."""
     stores = scope.slot_stores.get(name)
-    if not stores or name in scope.other_item_stores or name in scope.appends \
+    if not stores or scope.held_dicts >= MAX_DEPTH or name in scope.other_item_stores or name in scope.appends \
             or any(c is not call and not _reads_handed(c, resolve) for c in scope.handed.get(name, ())):
         return UNKNOWN
     held = _variant(scope, params={**scope.params, name: CPU_DICT},
                     binds={n: b for n, b in scope.binds.items() if n != name}, top=scope.top - {name},
                     item_sets=scope.item_sets - {name},
-                    slot_stores={n: v for n, v in scope.slot_stores.items() if n != name})
+                    slot_stores={n: v for n, v in scope.slot_stores.items() if n != name},
+                    held_dicts=scope.held_dicts + 1)
     memo: Memo = {}
     # (read from the top: the hypothesis scope has no binding of `name`, so no store reads itself again; a store's
     # operands are read as deep as a read of their own would be, `beta = max(0, 1 - (1 - beta) * n)` and all)

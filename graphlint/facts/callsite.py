@@ -24,7 +24,7 @@ from graphlint.facts.torch_kinds import (
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler, GENERATOR_SELF_METHODS, GENERATORS,
-    DEFAULT_GENERATOR_SEEDERS, SUMMARY_WRITERS, PARALLEL_WRAPPERS, SYNC_BN_CONVERT, nn_library_module,
+    DEFAULT_GENERATOR_SEEDERS, SUMMARY_WRITERS, nn_library_module,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -337,7 +337,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             stack.extend(_in_block(case.body, hosted))
     _default_device_spans(func, scope)
     for stmt in func.body:
-        if isinstance(stmt, NESTING):
+        if isinstance(stmt, COMPOUND):  # (a statement that holds blocks of its own)
             scope.nested.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             scope.top_updates.add(id(stmt))
@@ -405,9 +405,6 @@ def _literal_default(value: ast.expr | None) -> bool:
     return isinstance(value, ast.Constant) and isinstance(value.value, (int, float, str))
 
 
-# statements that hold blocks of their own (`Scope.nested`)
-NESTING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match) \
-    + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 # a name bound more often than this is read flow-insensitively (`_reaching_view`: a view per read would cost n**2)
 MAX_VIEWED_BINDINGS = 12
 
@@ -1147,8 +1144,8 @@ def _store_lines(func: ast.AST) -> dict[str, list[int]]:
             if node.ctx.__class__ is Store:  # type: ignore[attr-defined]
                 out.setdefault(node.id, []).append(node.lineno)  # type: ignore[attr-defined]
             continue
-        for field in child_fields(cls):
-            value = getattr(node, field, None)
+        for attr in child_fields(cls):  # (not `field`: the dataclass helper this module imports)
+            value = getattr(node, attr, None)
             if value.__class__ is list:
                 todo.extend([item for item in value if isinstance(item, AST)])
             elif isinstance(value, AST):
@@ -2513,31 +2510,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual in SEQ_BUILTINS and value.args:
         inner = again(value.args[0])
         return HOST_SEQ if inner in (HOST_SEQ, HOST) else UNKNOWN
-    if isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda") and moves_to_device(value):
-        if _torch_layer(value.func.value, resolve, scope):
-            return PLACED_MODULE  # `nn.Linear(4, 4).cuda()`: a torch.nn layer, its weights moved
-        if isinstance(value.func.value, ast.Name) \
-                and (placed := _placed_module(again(value.func.value), _moved_on_param(value, scope) or "")) \
-                is not None:
-            # `model = model.cuda()` of a local holding a project construction, however the resolver names the
-            # local's call (the last one bound to it: `model = DDP(model)` below would make this a torch call)
-            return placed
-    if qual and (placer := _library_placer(qual)) is not None:
-        # `engine, opt, _, _ = deepspeed.initialize(model=m, ..)`, `model, opt = accelerator.prepare(model, opt)`: the
-        # library moves the module to the device and hands it back
-        slots = _placed_slots(value, placer)
-        placed = [_placed_arg(arg, resolve, again, scope) if arg is not None else UNKNOWN for arg in slots]
-        return placed[0] if placer == "each" and len(placed) == 1 else Items(tuple(placed)) \
-            if any(k != UNKNOWN for k in placed) else UNKNOWN
-    if (qual in PARALLEL_WRAPPERS or qual in MODULE_WRAPPERS or qual == SYNC_BN_CONVERT) and value.args \
-            and not isinstance(value.args[0], ast.Starred):
-        # `DistributedDataParallel(m)`, `torch.compile(m)`, `SyncBatchNorm.convert_sync_batchnorm(m)` of a placed
-        # module: its weights, where they are
-        inner = again(value.args[0])
-        if inner == PLACED_MODULE or isinstance(inner, Moved) and isinstance(inner.inner, Call):
-            return inner
-        # `DDP(build(cfg))`, `torch.compile(model.to(d))`: the module a project call built, placed or not
-        return inner if qual in MODULE_WRAPPERS and isinstance(inner, (Call, Moved)) else UNKNOWN
+    if (placement := _placement_kind(value, qual, resolve, again, scope)) is not None:
+        return placement
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return TENSOR
     if qual in HOST_LIBRARY_TENSORS:
@@ -2871,6 +2845,37 @@ def dtype_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> boo
     if call.keywords:
         return call.keywords[0].arg == "dtype"
     return qualify(call.args[0]) in DTYPES
+
+
+def _placement_kind(value: ast.Call, qual: str | None, resolve: Resolve, again: Callable[[ast.expr], IKind],
+                    scope: Scope) -> IKind | None:
+    """What a call that places a module returns (`_call_kind`): `m.cuda()` / `m.to(d)` of a torch.nn layer or a project
+    construction, a placing library's hand-back, a wrapper (`MODULE_WRAPPERS`) of a module; None for any other call."""
+    if isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda") and moves_to_device(value):
+        if _torch_layer(value.func.value, resolve, scope):
+            return PLACED_MODULE  # `nn.Linear(4, 4).cuda()`: a torch.nn layer, its weights moved
+        if isinstance(value.func.value, ast.Name) \
+                and (placed := _placed_module(again(value.func.value), _moved_on_param(value, scope) or "")) \
+                is not None:
+            # `model = model.cuda()` of a local holding a project construction, however the resolver names the
+            # local's call (the last one bound to it: `model = DDP(model)` below would make this a torch call)
+            return placed
+    if qual and (placer := _library_placer(qual)) is not None:
+        # `engine, opt, _, _ = deepspeed.initialize(model=m, ..)`, `model, opt = accelerator.prepare(model, opt)`: the
+        # library moves the module to the device and hands it back
+        slots = _placed_slots(value, placer)
+        placed = [_placed_arg(arg, resolve, again, scope) if arg is not None else UNKNOWN for arg in slots]
+        return placed[0] if placer == "each" and len(placed) == 1 else Items(tuple(placed)) \
+            if any(k != UNKNOWN for k in placed) else UNKNOWN
+    if qual in MODULE_WRAPPERS and value.args and not isinstance(value.args[0], ast.Starred):
+        # `DistributedDataParallel(m)`, `torch.compile(m)`, `SyncBatchNorm.convert_sync_batchnorm(m)` (all
+        # `MODULE_WRAPPERS`) of a placed module: its weights, where they are
+        inner = again(value.args[0])
+        if inner == PLACED_MODULE or isinstance(inner, Moved) and isinstance(inner.inner, Call):
+            return inner
+        # `DDP(build(cfg))`, `torch.compile(model.to(d))`: the module a project call built, placed or not
+        return inner if isinstance(inner, (Call, Moved)) else UNKNOWN
+    return None
 
 
 def _placed_module(receiver: IKind, param: str = "") -> IKind | None:

@@ -351,6 +351,11 @@ def module_strings(body: list[ast.stmt], rebound: frozenset[str],
                     found = frozenset("@" + v.lstrip("@") for v in found) if found is not None else None
                 else:
                     found = folded_strings(value, lookup)
+                for node in ast.walk(value):  # (`x = (device := "cpu")` binds `device` too; `_ = exec(..)` runs it)
+                    if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                        poisoned.add(node.target.id)
+                    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec":
+                        runs_exec = True
                 for target in targets:
                     if isinstance(target, ast.Name):
                         prior = values.get(target.id, frozenset())

@@ -521,3 +521,37 @@ def test_via_does_not_depend_on_the_hash_seed(tmp_path: Path) -> None:
         outs.add(proc.stdout)
     assert len(outs) == 1, outs
     assert '"step_0 (step: calls a graph replay)"' in outs.pop()
+
+
+def test_a_long_chain_of_branch_rebindings_below_one_top_level_binding_stays_within_the_stack():
+    """`_since_top` read each rebinding since a name's last top-level binding hop by hop, spending no depth: 200 `if c:
+    x = x + 1` below `x = torch.randn(4)`, read by `x = x * 2`, recursed once per binding past Python's limit (a GL002
+    for the whole file)."""
+    lines = ["import torch", "", "def helper(x):", "    return x.sum().item()", "", "def step(x):",
+             "    x = torch.randn(4)"]
+    for _ in range(3000):
+        lines += ["    if x.shape[0]:", "        x = x + 1"]
+    lines += ["    x = x * 2", "    return helper(x)"]
+    summary = index_source("\n".join(lines) + "\n", "chain.py", "chain")
+    assert set(summary.functions) == {"helper", "step"}
+
+
+def test_a_long_chain_of_module_level_conditional_strings_stays_within_the_stack():
+    """`facts.literals.folded_strings` read each arm of a conditional expression one frame deeper: a module-level
+    `E = "cuda" if sys.argv else "cuda" if sys.argv else ..` 1,500 deep recursed past Python's limit (a GL002 for the
+    whole file). Past `MAX_FOLD_DEPTH` levels it folds to nothing."""
+    chain = " if sys.argv else ".join(['"cuda"'] * 1500)
+    summary = index_source(f'import sys\nD = "cuda"\nE = {chain} if sys.argv else "cpu"\n', "m.py", "m")
+    assert summary.module_strings == {"D": ("=cuda",)}
+
+
+def test_a_chain_of_host_dicts_each_stored_from_the_next_stays_within_the_stack():
+    """`_stored_host_items` reads a dict of host tensors' stores under the hypothesis that it holds them, from depth 0
+    again: 150 dicts each stored from the next (`d0[k] = d1[k] * 0.5`, ...) recursed once per dict past Python's limit
+    (a GL002 for the whole file). Past MAX_DEPTH nested hypotheses a dict's stores say nothing."""
+    n = 150
+    lines = ["import torch", "", "def use(d):", "    return d", "", "def step(vals, keys):"]
+    lines += [f"    d{i} = {{k: v.cpu() for k, v in vals.items()}}" for i in range(n + 1)]
+    lines += ["    for k in keys:", *(f"        d{i}[k] = d{i + 1}[k] * 0.5" for i in range(n)), "    use(d0)"]
+    summary = index_source("\n".join(lines) + "\n", "chain.py", "chain")
+    assert set(summary.functions) == {"use", "step"}

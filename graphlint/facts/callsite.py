@@ -24,7 +24,7 @@ from graphlint.facts.torch_kinds import (
     HOST_EXPORT_METHODS, HOST_TABLE_LIBRARIES, HOST_TENSOR_MODULES, ONNX_RUN, ONNX_SESSIONS, DTYPES, MODULE_WRAPPERS, NON_FLOAT_DTYPES, PAIR_RESULTS,
     SEQ_METHODS, SEQ_TORCH, TORCH_ONLY_METHODS, TRANSFORM_COMPOSE, composed_transform, input_device_module,
     keeps_input_device, torch_return_kind, GRAD_SCALERS, syncing_grad_scaler, GENERATOR_SELF_METHODS, GENERATORS,
-    DEFAULT_GENERATOR_SEEDERS, SUMMARY_WRITERS, PARALLEL_WRAPPERS, SYNC_BN_CONVERT, nn_library_module,
+    DEFAULT_GENERATOR_SEEDERS, SUMMARY_WRITERS, nn_library_module,
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
@@ -57,7 +57,8 @@ HOST_RESULT_METHODS = {"tolist": HOST_SEQ, "item": HOST, "numpy": NDARRAY, "cpu"
 NOT_CPU_METHODS = frozenset({"cuda", "to", "type", "tolist", "item", "numpy", "size", "dim", "numel", "split",
                              "chunk", "unbind", "topk", "sort", "nonzero"})
 MAX_DEPTH = 4
-# the most top-level rebindings of a name a read follows hop by hop (`_since_top`), each one above the last
+# the most rebindings of a name a read follows hop by hop (`_since_top`: top-level ones, and those since the last),
+# each one above the last
 MAX_CHAIN = 8
 COMPOUND = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match,
             getattr(ast, "TryStar", ast.Try))
@@ -171,6 +172,9 @@ class Scope:
     placed_at: dict[str, list[int]] = field(default_factory=dict)
     # parameters whose default is a torch dtype (`dtype=torch.float32`) and the body never rebinds: `_dtype_param_cast`
     dtype_params: frozenset[str] = frozenset()
+    # how many dicts this scope reads under the hypothesis that they hold host tensors (`_stored_host_items`): each
+    # reads its stores from depth 0 again, so a chain of such dicts, each stored from the next, counts here instead
+    held_dicts: int = 0
 
 
 # calls that return a process's rank or device index: a Python int, which `.to(n)` / `device=n` read as `cuda:n`
@@ -333,7 +337,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
             stack.extend(_in_block(case.body, hosted))
     _default_device_spans(func, scope)
     for stmt in func.body:
-        if isinstance(stmt, NESTING):
+        if isinstance(stmt, COMPOUND):  # (a statement that holds blocks of its own)
             scope.nested.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             scope.top_updates.add(id(stmt))
@@ -401,9 +405,6 @@ def _literal_default(value: ast.expr | None) -> bool:
     return isinstance(value, ast.Constant) and isinstance(value.value, (int, float, str))
 
 
-# statements that hold blocks of their own (`Scope.nested`)
-NESTING = (ast.If, ast.For, ast.AsyncFor, ast.While, ast.With, ast.AsyncWith, ast.Try, ast.Match) \
-    + ((ast.TryStar,) if hasattr(ast, "TryStar") else ())
 # a name bound more often than this is read flow-insensitively (`_reaching_view`: a view per read would cost n**2)
 MAX_VIEWED_BINDINGS = 12
 
@@ -1143,8 +1144,8 @@ def _store_lines(func: ast.AST) -> dict[str, list[int]]:
             if node.ctx.__class__ is Store:  # type: ignore[attr-defined]
                 out.setdefault(node.id, []).append(node.lineno)  # type: ignore[attr-defined]
             continue
-        for field in child_fields(cls):
-            value = getattr(node, field, None)
+        for attr in child_fields(cls):  # (not `field`: the dataclass helper this module imports)
+            value = getattr(node, attr, None)
             if value.__class__ is list:
                 todo.extend([item for item in value if isinstance(item, AST)])
             elif isinstance(value, AST):
@@ -1453,7 +1454,10 @@ def _since_top(name: str, own: ast.expr, scope: Scope) -> list[ast.expr] | None:
     if not tops or len(tops) > MAX_CHAIN:
         return None  # (`h = h + r` rebound twelve times: read as the join of them, as before)
     last = max(tops, key=lambda b: (b.lineno, b.col_offset))  # type: ignore[union-attr]
-    return [b for b in above if (b.lineno, b.col_offset) >= (last.lineno, last.col_offset)]  # type: ignore[union-attr, misc]
+    since = [b for b in above if (b.lineno, b.col_offset) >= (last.lineno, last.col_offset)]  # type: ignore[union-attr, misc]
+    # (each of these is read hop by hop with no depth spent: two hundred `if c: h = h + 1` below one top-level binding
+    # recursed once per binding, past Python's limit)
+    return since if len(since) <= MAX_CHAIN else None
 
 
 def _above_view(name: str, own: ast.expr, scope: Scope, memo: Memo) -> tuple[Scope, Memo]:
@@ -1628,13 +1632,14 @@ def _stored_host_items(name: str, kind: IKind, resolve: Resolve, scope: Scope, d
     `setdefault` or `d[k] += v` (read nowhere here), a helper other than `call` (the one whose argument this is)
     handed the dict as a statement of its own (it may store into it in place)."""
     stores = scope.slot_stores.get(name)
-    if not stores or name in scope.other_item_stores or name in scope.appends \
+    if not stores or scope.held_dicts >= MAX_DEPTH or name in scope.other_item_stores or name in scope.appends \
             or any(c is not call and not _reads_handed(c, resolve) for c in scope.handed.get(name, ())):
         return UNKNOWN
     held = _variant(scope, params={**scope.params, name: CPU_DICT},
                     binds={n: b for n, b in scope.binds.items() if n != name}, top=scope.top - {name},
                     item_sets=scope.item_sets - {name},
-                    slot_stores={n: v for n, v in scope.slot_stores.items() if n != name})
+                    slot_stores={n: v for n, v in scope.slot_stores.items() if n != name},
+                    held_dicts=scope.held_dicts + 1)
     memo: Memo = {}
     # (read from the top: the hypothesis scope has no binding of `name`, so no store reads itself again; a store's
     # operands are read as deep as a read of their own would be, `beta = max(0, 1 - (1 - beta) * n)` and all)
@@ -2505,31 +2510,8 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if qual in SEQ_BUILTINS and value.args:
         inner = again(value.args[0])
         return HOST_SEQ if inner in (HOST_SEQ, HOST) else UNKNOWN
-    if isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda") and moves_to_device(value):
-        if _torch_layer(value.func.value, resolve, scope):
-            return PLACED_MODULE  # `nn.Linear(4, 4).cuda()`: a torch.nn layer, its weights moved
-        if isinstance(value.func.value, ast.Name) \
-                and (placed := _placed_module(again(value.func.value), _moved_on_param(value, scope) or "")) \
-                is not None:
-            # `model = model.cuda()` of a local holding a project construction, however the resolver names the
-            # local's call (the last one bound to it: `model = DDP(model)` below would make this a torch call)
-            return placed
-    if qual and (placer := _library_placer(qual)) is not None:
-        # `engine, opt, _, _ = deepspeed.initialize(model=m, ..)`, `model, opt = accelerator.prepare(model, opt)`: the
-        # library moves the module to the device and hands it back
-        slots = _placed_slots(value, placer)
-        placed = [_placed_arg(arg, resolve, again, scope) if arg is not None else UNKNOWN for arg in slots]
-        return placed[0] if placer == "each" and len(placed) == 1 else Items(tuple(placed)) \
-            if any(k != UNKNOWN for k in placed) else UNKNOWN
-    if (qual in PARALLEL_WRAPPERS or qual in MODULE_WRAPPERS or qual == SYNC_BN_CONVERT) and value.args \
-            and not isinstance(value.args[0], ast.Starred):
-        # `DistributedDataParallel(m)`, `torch.compile(m)`, `SyncBatchNorm.convert_sync_batchnorm(m)` of a placed
-        # module: its weights, where they are
-        inner = again(value.args[0])
-        if inner == PLACED_MODULE or isinstance(inner, Moved) and isinstance(inner.inner, Call):
-            return inner
-        # `DDP(build(cfg))`, `torch.compile(model.to(d))`: the module a project call built, placed or not
-        return inner if qual in MODULE_WRAPPERS and isinstance(inner, (Call, Moved)) else UNKNOWN
+    if (placement := _placement_kind(value, qual, resolve, again, scope)) is not None:
+        return placement
     if qual == "torch.where" and len(value.args) == 3:  # the one-argument form is a nonzero tuple
         return TENSOR
     if qual in HOST_LIBRARY_TENSORS:
@@ -2863,6 +2845,37 @@ def dtype_cast(call: ast.Call, qualify: Callable[[ast.expr], str | None]) -> boo
     if call.keywords:
         return call.keywords[0].arg == "dtype"
     return qualify(call.args[0]) in DTYPES
+
+
+def _placement_kind(value: ast.Call, qual: str | None, resolve: Resolve, again: Callable[[ast.expr], IKind],
+                    scope: Scope) -> IKind | None:
+    """What a call that places a module returns (`_call_kind`): `m.cuda()` / `m.to(d)` of a torch.nn layer or a project
+    construction, a placing library's hand-back, a wrapper (`MODULE_WRAPPERS`) of a module; None for any other call."""
+    if isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda") and moves_to_device(value):
+        if _torch_layer(value.func.value, resolve, scope):
+            return PLACED_MODULE  # `nn.Linear(4, 4).cuda()`: a torch.nn layer, its weights moved
+        if isinstance(value.func.value, ast.Name) \
+                and (placed := _placed_module(again(value.func.value), _moved_on_param(value, scope) or "")) \
+                is not None:
+            # `model = model.cuda()` of a local holding a project construction, however the resolver names the
+            # local's call (the last one bound to it: `model = DDP(model)` below would make this a torch call)
+            return placed
+    if qual and (placer := _library_placer(qual)) is not None:
+        # `engine, opt, _, _ = deepspeed.initialize(model=m, ..)`, `model, opt = accelerator.prepare(model, opt)`: the
+        # library moves the module to the device and hands it back
+        slots = _placed_slots(value, placer)
+        placed = [_placed_arg(arg, resolve, again, scope) if arg is not None else UNKNOWN for arg in slots]
+        return placed[0] if placer == "each" and len(placed) == 1 else Items(tuple(placed)) \
+            if any(k != UNKNOWN for k in placed) else UNKNOWN
+    if qual in MODULE_WRAPPERS and value.args and not isinstance(value.args[0], ast.Starred):
+        # `DistributedDataParallel(m)`, `torch.compile(m)`, `SyncBatchNorm.convert_sync_batchnorm(m)` (all
+        # `MODULE_WRAPPERS`) of a placed module: its weights, where they are
+        inner = again(value.args[0])
+        if inner == PLACED_MODULE or isinstance(inner, Moved) and isinstance(inner.inner, Call):
+            return inner
+        # `DDP(build(cfg))`, `torch.compile(model.to(d))`: the module a project call built, placed or not
+        return inner if isinstance(inner, (Call, Moved)) else UNKNOWN
+    return None
 
 
 def _placed_module(receiver: IKind, param: str = "") -> IKind | None:

@@ -23,7 +23,7 @@ D2H, H2D = "d2h", "h2d"
 
 
 class Wait(NamedTuple):
-    kind: str  # SCALER, WRITER or TRACKER
+    kind: str  # SCALER, WRITER, TRACKER or COPY
     owners: tuple[str, ...]  # the classes whose objects wait, or (TRACKER) the functions, by qualified name
     method: str  # the call that waits: a method, "__call__" (the object called), "" (the function itself)
     value: tuple[int, str] | None  # the argument that must hold a device tensor (position, keyword); None: any call

@@ -233,9 +233,15 @@ def arm_holds(op: str, literals: tuple[str, ...], value: str) -> bool:
 StrLookup = Callable[[str], "frozenset[str] | None"]
 
 
-def folded_strings(node: ast.expr, lookup: StrLookup) -> frozenset[str] | None:
+# the deepest nesting of conditional expressions and tests `folded_strings` reads (each level one Python frame or two:
+# a module-level `E = "a" if c else "b" if c else ..` 1,500 deep recursed past Python's limit)
+MAX_FOLD_DEPTH = 32
+
+
+def folded_strings(node: ast.expr, lookup: StrLookup, depth: int = 0) -> frozenset[str] | None:
     """The string values `node` may take: a literal, an f-string with a literal head, a folded name, a conditional
-    expression whose test folds (one arm) or whose arms both fold (their join); None for anything else."""
+    expression whose test folds (one arm) or whose arms both fold (their join); None for anything else, or past
+    `MAX_FOLD_DEPTH` levels."""
     if isinstance(node, ast.Constant):
         return frozenset({"=" + node.value}) if isinstance(node.value, str) else None
     if isinstance(node, ast.JoinedStr):
@@ -245,23 +251,27 @@ def folded_strings(node: ast.expr, lookup: StrLookup) -> frozenset[str] | None:
         return None
     if isinstance(node, ast.Name):
         return lookup(node.id)
-    if isinstance(node, ast.IfExp):
-        held = folded_test(node.test, lookup)
+    if isinstance(node, ast.IfExp) and depth < MAX_FOLD_DEPTH:
+        depth += 1
+        held = folded_test(node.test, lookup, depth)
         if held is not None:
-            return folded_strings(node.body if held else node.orelse, lookup)
-        body, orelse = folded_strings(node.body, lookup), folded_strings(node.orelse, lookup)
+            return folded_strings(node.body if held else node.orelse, lookup, depth)
+        body, orelse = folded_strings(node.body, lookup, depth), folded_strings(node.orelse, lookup, depth)
         return body | orelse if body is not None and orelse is not None else None
     return None
 
 
-def folded_test(node: ast.expr, lookup: StrLookup) -> bool | None:
+def folded_test(node: ast.expr, lookup: StrLookup, depth: int = 0) -> bool | None:
     """Whether a test of folded strings against each other or literals holds for every value they may take (`==`,
-    `!=`, `in`, `not in`, `not`, `and`, `or`); None where it is not decided."""
+    `!=`, `in`, `not in`, `not`, `and`, `or`); None where it is not decided, or past `MAX_FOLD_DEPTH` levels."""
+    if depth >= MAX_FOLD_DEPTH:
+        return None
+    depth += 1
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
-        inner = folded_test(node.operand, lookup)
+        inner = folded_test(node.operand, lookup, depth)
         return None if inner is None else not inner
     if isinstance(node, ast.BoolOp):
-        found = [folded_test(v, lookup) for v in node.values]
+        found = [folded_test(v, lookup, depth) for v in node.values]
         decisive = isinstance(node.op, ast.Or)  # (`or`: one True decides; `and`: one False)
         if decisive in found:
             return decisive
@@ -269,16 +279,16 @@ def folded_test(node: ast.expr, lookup: StrLookup) -> bool | None:
     if not (isinstance(node, ast.Compare) and len(node.ops) == 1):
         return None
     op, other = node.ops[0], node.comparators[0]
-    left = folded_strings(node.left, lookup)
+    left = folded_strings(node.left, lookup, depth)
     if left and isinstance(op, (ast.In, ast.NotIn)) and isinstance(other, (ast.Tuple, ast.List, ast.Set)):
         # `mode in ("train", "tune")`: equal to one of them
-        items = [folded_strings(e, lookup) for e in other.elts]
+        items = [folded_strings(e, lookup, depth) for e in other.elts]
         if not all(items):
             return None
         equal = {_compared(ast.Eq(), a, b) for a in left for item in items for b in item}  # type: ignore[union-attr]
         found = True if len(left) == 1 and True in equal else False if equal == {False} else None
         return found if found is None or isinstance(op, ast.In) else not found
-    right = folded_strings(other, lookup)
+    right = folded_strings(other, lookup, depth)
     if not left or not right:
         return None
     answers = {_compared(op, a, b) for a in left for b in right}
@@ -341,6 +351,11 @@ def module_strings(body: list[ast.stmt], rebound: frozenset[str],
                     found = frozenset("@" + v.lstrip("@") for v in found) if found is not None else None
                 else:
                     found = folded_strings(value, lookup)
+                for node in ast.walk(value):  # (`x = (device := "cpu")` binds `device` too; `_ = exec(..)` runs it)
+                    if isinstance(node, ast.NamedExpr) and isinstance(node.target, ast.Name):
+                        poisoned.add(node.target.id)
+                    elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "exec":
+                        runs_exec = True
                 for target in targets:
                     if isinstance(target, ast.Name):
                         prior = values.get(target.id, frozenset())

@@ -518,9 +518,6 @@ SCALER_SKIPS = frozenset(word for row in waits_of(SCALER) for word in row.skip)
 GRAD_NORM_CLIPPERS = frozenset({"torch.nn.utils.clip_grad_norm_", "torch.nn.utils.clip_grad_norm",
                                 "torch.nn.utils.clip_grad.clip_grad_norm_", "torch.nn.utils.clip_grad.clip_grad_norm"})
 
-# returns its module with the batch norms swapped for synced ones, in place: the weights stay where they are
-SYNC_BN_CONVERT = "torch.nn.SyncBatchNorm.convert_sync_batchnorm"
-
 
 def syncing_grad_scaler(qual: str, device: str | None, enabled: bool | None) -> bool:
     """A construction of `qual` with the literal `device` (None: not given or not a string) and `enabled` (None: not

@@ -131,3 +131,12 @@ def test_module_strings_join_bindings_and_an_exec_keeps_only_cuda_names():
     assert folded_test(ast.parse("g != 'cpu'", mode="eval").body, lookup) is True
     assert folded_test(ast.parse("a == 'x'", mode="eval").body, lookup) is None
     assert folded_test(ast.parse("a in ('x', 'y')", mode="eval").body, lookup) is None
+
+
+def test_a_name_an_assignment_value_binds_or_an_exec_there_is_no_module_string():
+    """A walrus inside a module-level assignment's value rebinds its name (`x = (device := 'cpu')`), and an `exec` there
+    runs a configurator as a statement of its own does: neither was seen, so `device` folded to "cuda" alone."""
+    walrus = ast.parse("device = 'cuda'\nx = (device := 'cpu')\n").body
+    assert module_strings(walrus, frozenset()) == {}
+    run = ast.parse("device = 'cuda'\ninit = 'scratch'\n_ = exec(open('configurator.py').read())\n").body
+    assert module_strings(run, frozenset()) == {"device": ("=cuda",)}

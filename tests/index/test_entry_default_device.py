@@ -116,3 +116,28 @@ def test_an_entrys_run_in_a_device_block(tmp_path: Path):
     run = _entry("pass", 'with torch.device("cpu"):\n            step(rays, 10)')
     found = _helpers(_lint(tmp_path / "c", {"run.py": run, "helpers.py": HELPERS}))
     assert found == HOST_RUN
+
+
+def test_the_legacy_constructor_of_data_nothing_types(tmp_path: Path):
+    """Under the entry's CUDA tensor type `torch.Tensor(x)` takes host data (a list, an array) or aliases a CUDA
+    tensor: a local nothing types, from an absent loader, is host data (hit); an untyped parameter, which a caller
+    may fill with a tensor, and a device tensor are not (decoys). `torch.FloatTensor(x)` names the host type: built
+    on the host, no upload (decoy)."""
+    loader = """
+        import torch
+        from absent import load
+
+
+        def run_rays(x, n):
+            for i in range(n):
+                data = load(i)
+                a = torch.Tensor(data)
+                b = torch.Tensor(x)
+                c = torch.Tensor(torch.ones(3))
+                d = torch.FloatTensor(data)
+                print(a, b, c, d)
+    """
+    run = _entry("torch.set_default_tensor_type('torch.cuda.FloatTensor')", "run_rays(rays, 10)").replace(
+        "from helpers import step", "from helpers import run_rays")
+    found = _helpers(_lint(tmp_path, {"run.py": run, "helpers.py": loader}))
+    assert {f for f in found if f[1] == "GL130"} == {(8, "GL130")}

@@ -974,8 +974,10 @@ class Inference:
             return Val(Kind.TENSOR_SEQ, elem=elem)
         if isinstance(node, cst.ListComp) and _slice_item(node.elt, self.resolve):
             return SLICES  # `[slice(0, e) for e in t.shape]`: an index of several dimensions, as a display of slices
-        if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
-            return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
+        if isinstance(node, cst.ListComp) and (elem.kind in HOSTS or elem.kind is Kind.NDARRAY):
+            # `[lens[i] for i in keep]` of host values, `[np.concatenate(x, 0) for x in zip(*stats)]` of NumPy arrays
+            # (yolov7's `stats[0].any()`): a list of host values, wherever it is used
+            return HOST_LIST
         if isinstance(node, cst.ListComp) and elem.items is not None and node.elt.__class__ is cst.Tuple:
             # `[(tv, l) for tv, l in zip(t, losses)]`: a list of such tuples, as appending each one builds it (an
             # element of a 1-d device `t` is a 0-d device tensor)

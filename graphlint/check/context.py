@@ -207,6 +207,12 @@ class Context:
         torch.device("cuda"):`, `torch.set_default_device(...)`) names another."""
         return self.inference.default_device
 
+    @property
+    def legacy_device(self) -> bool:
+        """The untyped `torch.Tensor(x)` builds on the device here: the program's entry set a CUDA default tensor type
+        before it ran (`ProjectIndex.entry_legacy_device`)."""
+        return self.inference.legacy_device
+
     def checkpoint_device(self, call: cst.Call) -> Dev | None:
         """Where a checkpoint read (`torch.load`, `safetensors.torch.load_file`) puts its tensors (`map_location=` /
         `device=`); None for any other call, or a `torch.load` that names no place."""

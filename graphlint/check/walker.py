@@ -1863,7 +1863,11 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         return bool(callees) and all(_bound_param(fn, call.args, i) in fn.read_only_params for fn in callees)
 
     inf.reads_only = reads_only
-    if index.default_moved_in(module.module):  # process-wide (`torch.set_default_device(device)` in the setup)
+    entry = index.entry_default_in(module.module)  # what the programs that run it set up (their `__main__`)
+    if entry is Dev.DEVICE:
+        inf.default_device = Dev.DEVICE
+        inf.legacy_device = index.entry_legacy_device(module.module)
+    elif entry is Dev.UNKNOWN or index.default_moved_in(module.module):  # process-wide (the setup moves it)
         inf.default_device = Dev.UNKNOWN
     elif function is not None and (context := index.call_facts.device_context(function)) is not None:
         inf.default_device = context  # its callers call it under `with <torch.device>:` (all: DEVICE; some: UNKNOWN)

@@ -74,6 +74,63 @@ def _moved_after_stmt(stmt: ast.stmt, moved: bool, resolve: Callable[[str], str 
     return moved
 
 
+# what a program's entry does to the default device before it runs the program (`entry_default_move`)
+ENTRY_MAYBE = "maybe"  # a setter in an arm (`if args.cuda:`), or after a call into the program: no claim either way
+ENTRY_DEVICE = "device"  # `torch.set_default_device("cuda")` first: factories without `device=` build there
+ENTRY_TENSOR_TYPE = "tensor_type"  # `set_default_tensor_type(<cuda type>)` first: `torch.Tensor(x)` builds there too
+# builtins an entry calls while it sets up (a call of any other bare name runs the program)
+_SETUP_BUILTINS = frozenset({"print", "len", "int", "float", "str", "bool", "range", "dict", "list", "tuple", "set",
+                             "isinstance", "getattr", "setattr", "hasattr", "vars", "open", "sorted", "min", "max"})
+
+
+def entry_default_move(body: list[ast.stmt], resolve: Callable[[str], str | None], imported: bool) -> str:
+    """What a program's own run does to the process's default device before it calls into the program: the
+    statements of its `if __name__ == "__main__":` blocks (which run only where the module is the entry), and of its
+    other top-level code where nothing imports it (`imported`: an import's move is the library's, read as such by
+    `leaves_default_moved`). "" where it sets none; ENTRY_DEVICE / ENTRY_TENSOR_TYPE where a setter of the block's own
+    level moves it off the host before the first call of a bare name (`train()`, `main(args)`: the run) and nothing
+    puts the host back, or where the run is called in a `with torch.device("cuda"):` block only (ENTRY_DEVICE: the
+    legacy constructors do not follow that context); ENTRY_MAYBE for any other move (in an `if args.cuda:` arm, after
+    the run started, a run both in such a block and outside it)."""
+    stmts: list[ast.stmt] = []
+    for stmt in body:
+        if is_main_guard(stmt):
+            stmts += stmt.body  # type: ignore[attr-defined]
+        elif not imported and not isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stmts.append(stmt)
+    found, ran, in_block, last_set = "", False, False, -1
+    for at, stmt in enumerate(stmts):
+        call = stmt.value if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) else None
+        if call is not None and _setter(call, resolve):
+            last_set = at
+            if not _effect(call, resolve):
+                found = "" if found != ENTRY_MAYBE else found
+            elif found != ENTRY_MAYBE:
+                found = ENTRY_MAYBE if ran else (
+                    ENTRY_TENSOR_TYPE if _qualname(call.func, resolve) == SET_TENSOR_TYPE else ENTRY_DEVICE)
+            continue
+        if isinstance(stmt, (ast.With, ast.AsyncWith)) and found != ENTRY_MAYBE and _runs_program(stmt) \
+                and any(device_call(item.context_expr, resolve) for item in stmt.items):
+            if not found:
+                found, in_block = (ENTRY_MAYBE if ran else ENTRY_DEVICE), True
+            continue
+        if any(_effect(c, resolve) for c in _setter_calls(stmt, resolve)):
+            found = ENTRY_MAYBE
+        if _runs_program(stmt):
+            found = ENTRY_MAYBE if in_block else found  # the run outside the block builds on the host
+            ran = True
+    if found in (ENTRY_DEVICE, ENTRY_TENSOR_TYPE) and not in_block \
+            and not any(_runs_program(stmt) for stmt in stmts[last_set + 1:]):
+        return ""  # a `__main__` that only sets the default runs nothing under it
+    return found
+
+
+def _runs_program(stmt: ast.stmt) -> bool:
+    """`stmt` calls a bare name other than a setup builtin: the program's run (`train()`, `main(args)`)."""
+    return any(isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id not in _SETUP_BUILTINS
+               for n in walk_ast(stmt))
+
+
 def _setter_calls(stmt: ast.stmt, resolve: Callable[[str], str | None]) -> Iterator[ast.Call]:
     """The setter calls among the expression statements of `stmt` and the blocks it holds (not definitions)."""
     if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call) and _setter(stmt.value, resolve):

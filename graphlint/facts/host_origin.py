@@ -511,7 +511,8 @@ class HostOrigins:
                           dims=Dims.SCALAR if scalar else Dims.SHAPED,
                           const=bool(scalar) and len(data) > 1 and self.is_const(data[1]),
                           empty=_zero_sized(qual, data))
-        if CPU_LEGACY_TENSOR_RE.match(qual) and (ctx.default_device is not Dev.UNKNOWN or typed_legacy(qual)):
+        if CPU_LEGACY_TENSOR_RE.match(qual) and (ctx.default_device is not Dev.UNKNOWN or typed_legacy(qual)) \
+                and not (ctx.inference.legacy_device and not typed_legacy(qual)):
             # `torch.LongTensor(ids)`: a CPU factory whose name says its dtype (the inference's flow fact does not)
             data = positional(expr)
             if qual == "torch.Tensor" and ctx.val(expr).kind in (Kind.TENSOR, Kind.BOOL_TENSOR):

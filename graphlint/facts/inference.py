@@ -431,11 +431,31 @@ NUMPY_SCALAR_MATH = frozenset({
     "abs", "absolute", "sin", "cos", "tan", "arctan", "arcsin", "arccos", "tanh", "minimum", "maximum",
     "float32", "float64", "float16", "int32", "int64", "sign", "clip", "reciprocal", "square", "cbrt",
 })
+# NumPy's random draws -> the positional slot of their `size` argument: without a size they return one NumPy scalar
+# (`np.random.choice(n)`, `np.random.randint(lo, hi)`), which indexes like a Python int; with one, an array
+NUMPY_RANDOM_SIZE_SLOT = {
+    "choice": 1, "randint": 2, "integers": 2, "uniform": 2, "normal": 2, "random": 0, "random_sample": 0, "rand": 0,
+    "randn": 0, "beta": 2, "binomial": 2, "poisson": 1, "exponential": 1,
+}
 
 
 def _const_string(node: cst.BaseExpression) -> str | None:
     value = cst_literal(node) if node.__class__ is cst.SimpleString else None
     return value if isinstance(value, str) else None
+
+
+def _numpy_scalar_draw(qual: str, node: cst.Call) -> bool:
+    """`np.random.choice(n)`, `np.random.randint(lo, hi)`, `rng.integers(n)` of a NumPy generator... without a `size`
+    (keyword or positional): one NumPy scalar. `rand`/`randn` take dimensions, so only a call without arguments is
+    one."""
+    head, _, name = qual.rpartition(".")
+    slot = NUMPY_RANDOM_SIZE_SLOT.get(name)
+    if slot is None or not head.endswith(".random") or any(a.star for a in node.args):
+        return False
+    positional = [a.value for a in node.args if a.keyword is None]
+    sized = [a.value for a in node.args if a.keyword is not None and a.keyword.value == "size"] + positional[slot:slot + 1]
+    return not any(not (isinstance(v, cst.Name) and v.value == "None") for v in sized) \
+        and (name not in ("rand", "randn") or not node.args)
 
 
 def _off_host_module(val: Val) -> bool:
@@ -546,6 +566,9 @@ class Inference:
         # some module sets a CUDA default tensor type, which the legacy `torch.Tensor(x)` follows (where the index
         # says so: `ProjectIndex.tensor_type_moved`; unknown, so True, elsewhere)
         self.legacy_moved = True
+        # the program's entry set a CUDA default tensor type before it ran (`ProjectIndex.entry_legacy_device`): the
+        # untyped `torch.Tensor(x)` builds on the device
+        self.legacy_device = False
         # name -> (scope depth, the names whose device it shares): `lens = cu[1:] - cu[:-1]` lives where `cu` does,
         # so a device test of `cu` places `lens` too (`same_device_roots`); dropped when either is rebound
         self.roots: dict[str, tuple[int, frozenset[str]]] = {}
@@ -951,8 +974,10 @@ class Inference:
             return Val(Kind.TENSOR_SEQ, elem=elem)
         if isinstance(node, cst.ListComp) and _slice_item(node.elt, self.resolve):
             return SLICES  # `[slice(0, e) for e in t.shape]`: an index of several dimensions, as a display of slices
-        if isinstance(node, cst.ListComp) and elem.kind in HOSTS:
-            return HOST_LIST  # `[lens[i] for i in keep]` of host values: a list, wherever it is used
+        if isinstance(node, cst.ListComp) and (elem.kind in HOSTS or elem.kind is Kind.NDARRAY):
+            # `[lens[i] for i in keep]` of host values, `[np.concatenate(x, 0) for x in zip(*stats)]` of NumPy arrays
+            # (yolov7's `stats[0].any()`): a list of host values, wherever it is used
+            return HOST_LIST
         if isinstance(node, cst.ListComp) and elem.items is not None and node.elt.__class__ is cst.Tuple:
             # `[(tv, l) for tv, l in zip(t, losses)]`: a list of such tuples, as appending each one builds it (an
             # element of a 1-d device `t` is a 0-d device tensor)
@@ -2195,6 +2220,8 @@ class Inference:
                 if qual.rpartition(".")[2] in NUMPY_SCALAR_MATH and node.args \
                         and all(self.host_number(a.value, untyped=True) for a in node.args):
                     return HOST  # `np.exp(-4.0 * i / n)`: a NumPy scalar, a number (and arithmetic of it one too)
+                if _numpy_scalar_draw(qual, node):
+                    return HOST  # `img_i = np.random.choice(n)`: one NumPy integer, an index like a Python int
                 return Val(Kind.NDARRAY, rank=1) if self._flat_array(qual, node) else Val(Kind.NDARRAY)
             if qual.startswith(HOST_OBJECT_LIBRARIES):
                 return HOST  # `Image.open(path)`: a PIL image, host data (as the call-site facts read it)
@@ -2223,6 +2250,8 @@ class Inference:
             # after `set_default_device(d)` too (torch's device mode does not reach them: measured, torch 2.11 and
             # 2.13); only a process-wide `set_default_tensor_type` (`legacy_moved`) moves the untyped
             # `torch.Tensor(...)`, never one whose name fixes its type
+            if self.legacy_device and not typed_legacy(qual):
+                return TENSOR
             return UNKNOWN if self.default_device is Dev.UNKNOWN and self.legacy_moved and not typed_legacy(qual) \
                 else CPU
         if qual.startswith("torch.Tensor."):

@@ -63,6 +63,8 @@ class ProjectIndex(Protocol):
 
     def default_moved_in(self, module: str) -> bool: ...
 
+    def entry_default_in(self, module: str) -> Dev | None: ...
+
     def exported_api(self) -> frozenset[str]: ...
 
     def method(self, cls: ClassInfo, name: str, *, skip_self: bool = False) -> FunctionInfo | None: ...
@@ -1917,9 +1919,10 @@ class CallFacts:
     def _builds_on_device(self, caller: "FunctionInfo", line: int) -> bool:
         """A factory without `device=` at `line` of `caller` may build on a device: some module moves the process's
         default device (llama-models' `torch.set_default_tensor_type(torch.cuda.BFloat16Tensor)` before it builds
-        the model), the line lies in a `with <device>:` block or a moved span of the caller, or the caller runs
-        under one (`device_context`)."""
-        return self.index.default_moved_in(caller.module) or any(a <= line <= b for a, b, _ in caller.device_blocks) \
+        the model), a program's entry does where the caller runs (`entry_default_in`), the line lies in a `with
+        <device>:` block or a moved span of the caller, or the caller runs under one (`device_context`)."""
+        return self.index.default_moved_in(caller.module) or self.index.entry_default_in(caller.module) is not None \
+            or any(a <= line <= b for a, b, _ in caller.device_blocks) \
             or any(a <= line <= b for a, b in caller.moved_spans) or self.device_context(caller) is not None
 
     def _passed(self, kinds: set[IKind], caller: "FunctionInfo") -> IKind:

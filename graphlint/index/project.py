@@ -20,6 +20,7 @@ from graphlint.facts.callsite import KEEPS, SPLAT, STAR_ARGS
 from graphlint.facts.literals import arm_holds
 from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
+from graphlint.facts.values import Dev
 from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
@@ -308,6 +309,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._default_moved: bool | None = None
         self._default_surely_moved: bool | None = None
         self._tensor_type_moved: bool | None = None
+        self._entry_defaults: dict[str, Dev] | None = None  # `entry_default_in`
+        self._entry_legacy: frozenset[str] = frozenset()
         self._moved_modules: frozenset[str] | None | bool = False  # `default_moved_modules` (False: not computed)
         self._validation_modules: frozenset[str] | None | bool = False  # `validation_off_in` (False: not computed)
         self._dynamo_targets: frozenset[str] | None = None  # `dynamo_compiled` (None: not computed)
@@ -451,6 +454,59 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     yield from (".".join(found_parts[:k]) for k in range(1, len(found_parts) + 1))
                     break
 
+    def entry_default_in(self, module: str) -> Dev | None:
+        """Where a factory without `device=` builds in `module` as the programs that run it set it up
+        (`ModuleSummary.entry_default`): `Dev.DEVICE` where every program whose import closure holds it moves the
+        default off the host before it runs (nerf-pytorch's `__main__`: `set_default_tensor_type('torch.cuda.
+        FloatTensor')`, then `train()`); `Dev.UNKNOWN` where one does and another does not, or one moves it in an arm
+        only (`if args.cuda: torch.set_default_device(device)`); None where no entry moves it."""
+        return self._entry_default_map().get(module)
+
+    def entry_legacy_device(self, module: str) -> bool:
+        """`entry_default_in(module)` is the device through `set_default_tensor_type(<cuda type>)`: the legacy
+        `torch.Tensor(x)` follows it too (it does not follow `set_default_device`)."""
+        return self._entry_default_map().get(module) is Dev.DEVICE and module in self._entry_legacy
+
+    def entry_defaults_key(self) -> tuple:
+        """`entry_default_in` and `entry_legacy_device` of every module, for the findings cache key: an entry's setter
+        changes what every module of its process reads."""
+        found = self._entry_default_map()
+        return tuple(sorted((mod, dev.name, mod in self._entry_legacy) for mod, dev in found.items()))
+
+    def _entry_default_map(self) -> dict[str, Dev]:
+        if self._entry_defaults is None:
+            self._entry_defaults = {}
+            if any(s.entry_default for s in self.modules.values()):
+                self._entry_defaults = self._entry_defaults_of()
+        return self._entry_defaults
+
+    def _entry_defaults_of(self) -> dict[str, Dev]:
+        """Each entry's import closure, read as `entry_default_in` reads it (built on the first question where some
+        module's own run sets a default)."""
+        imported = self._imported_modules().union(*(self._imports_of(s) for s in self.modules.values()))
+        sure: set[str] = set()
+        legacy: set[str] = set()
+        other: set[str] = set()
+        for s in self.modules.values():
+            entry = s.entry_default_imported if s.module in imported else s.entry_default
+            if not (s.main_guard or entry or s.module not in imported and s.script is not None):
+                continue
+            closure = self._import_closure([s.module])
+            if entry in ("device", "tensor_type"):
+                sure |= closure
+                legacy |= closure if entry == "tensor_type" else set()
+            else:
+                other |= closure | ({s.module} if entry else set())
+        found = {mod: Dev.UNKNOWN for mod in other & self._moved_closure(imported)}
+        found.update({mod: Dev.UNKNOWN if mod in other else Dev.DEVICE for mod in sure})
+        self._entry_legacy = frozenset(legacy - other)
+        return found
+
+    def _moved_closure(self, imported: frozenset[str] | set[str]) -> set[str]:
+        """The import closures of the entries that move the default in some way (`entry_default` set)."""
+        return self._import_closure([s.module for s in self.modules.values()
+                                     if (s.entry_default_imported if s.module in imported else s.entry_default)])
+
     @property
     def tensor_type_moved(self) -> bool:
         """Some module sets a CUDA default tensor type (`torch.set_default_tensor_type`): the one setter the legacy
@@ -487,6 +543,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return False
         self.modules[new.module] = new
         self._default_moved = self._default_surely_moved = self._tensor_type_moved = None
+        self._entry_defaults = None
         self._moved_modules = self._validation_modules = False
         self._dynamo_targets = self._compiling_processes = None
         self.functions.update({f.key: f for f in new.functions.values()})

@@ -27,8 +27,8 @@ from graphlint.facts.literals import PIN, LiteralTest, call_literals, literal_te
 from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
                                     own_nodes, walk_ast)
 from graphlint.facts.default_device import (
-    always_compiled_lines, device_facts, is_main_guard, leaves_default_moved, leaves_default_surely_moved,
-    moves_tensor_type, validation_turned_off,
+    always_compiled_lines, device_facts, entry_default_move, is_main_guard, leaves_default_moved,
+    leaves_default_surely_moved, moves_tensor_type, validation_turned_off,
 )
 from graphlint.facts.follows import (PLACING_METHODS, Helpers, Layer, follows, is_torch_layer, item_follows,
                                      item_params, yielded_param)
@@ -547,6 +547,11 @@ class ModuleSummary:
     moves_default_device_at_top: bool = False
     # the module (anywhere) sets a CUDA default tensor type (`facts.default_device.moves_tensor_type`)
     moves_tensor_type: bool = False
+    # what the module's own run, as a program's entry, does to the default device before it runs the program
+    # (`facts.default_device.entry_default_move`: "", "maybe", "device", "tensor_type"), and the same read of its
+    # `__main__` blocks alone (where some module imports it, its other top-level code is the library's)
+    entry_default: str = ""
+    entry_default_imported: str = ""
     # a call `<torch.distributions class>.set_default_validate_args(False)` turns argument validation off for the
     # process (graphlint.facts.default_device.turns_validation_off): in a function, or at the top level only
     validation_off: bool = False
@@ -3239,13 +3244,15 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         tree.body, _declared_globals(tree) if "global " in source else frozenset(),
         lambda call: indexer.resolve(dotted(call.func)) == "torch.device")
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
-    if "set_default_" in source:
+    if "set_default_" in source or "with torch.device(" in source:  # (`entry_default_move` reads both)
         at_top = leaves_default_moved(tree.body, indexer.resolve, module_level=True)
         in_function = any(leaves_default_moved(n.body, indexer.resolve) for n in walk_ast(tree)
                           if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
         indexer.s.moves_default_device = at_top or in_function
         indexer.s.moves_default_device_at_top = at_top and not in_function
         indexer.s.moves_tensor_type = moves_tensor_type(tree, indexer.resolve)
+        indexer.s.entry_default = entry_default_move(tree.body, indexer.resolve, imported=False)
+        indexer.s.entry_default_imported = entry_default_move(tree.body, indexer.resolve, imported=True)
         indexer.s.surely_moves_default_device = indexer.s.moves_default_device and (
             leaves_default_surely_moved(tree.body, indexer.resolve, module_level=True) or any(
                 leaves_default_surely_moved(n.body, indexer.resolve) for n in walk_ast(tree)

@@ -186,10 +186,12 @@ class HostDataToDevice(Rule):
                 where = "device=..." if on_cpu is False else "on the default device"
                 _report_per_step(self, node, self.message.format(call=f"{qual}(..., {where})"))
             return
-        if CUDA_LEGACY_TENSOR_RE.match(qual):
+        if CUDA_LEGACY_TENSOR_RE.match(qual) or qual == "torch.Tensor" and ctx.legacy_device:
+            # (`torch.Tensor(..)` after the entry's `set_default_tensor_type(<cuda type>)` is a CUDA one)
             args = positional(node)
             if args and (isinstance(args[0], (cst.List, cst.Tuple, cst.ListComp))
-                         or ctx.val(args[0]).kind in (Kind.HOST_SEQ, Kind.NDARRAY) or ctx.host.is_cpu(args[0])):
+                         or ctx.val(args[0]).kind in (Kind.HOST_SEQ, Kind.NDARRAY) or ctx.host.is_cpu(args[0])
+                         or qual == "torch.Tensor" and _legacy_data(ctx, args[0])):
                 _report_per_step(self, node, self.message.format(call=qual.rpartition(".")[2] + "([...])"))
             return
         m = tensor_method(ctx, node, ("new_tensor",))
@@ -204,6 +206,16 @@ class HostDataToDevice(Rule):
         on_device = dev is False or (dev is None and ctx.is_device_tensor(recv))
         if on_device and ctx.val(data).kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
             _report_per_step(self, node, self.message.format(call=".new_tensor(...)"))
+
+
+def _legacy_data(ctx, data: cst.BaseExpression) -> bool:
+    """Data of `torch.Tensor(data)` under a CUDA default tensor type that is host data unless the flow shows a tensor:
+    that constructor takes a CUDA tensor as an alias and refuses a CPU one, so what it is handed is a list or an
+    array (nerf-pytorch's `torch.Tensor(images)` of a loader's NumPy stack), or a device tensor the flow shows. Not
+    a parameter nothing types, which a caller may fill with a tensor, nor a size (`torch.Tensor(n, 3)`)."""
+    if ctx.val(data).kind is not Kind.UNKNOWN or isinstance(data, (cst.Integer, cst.Float)):
+        return False
+    return not (isinstance(data, cst.Name) and data.value in ctx.inference.param_names())
 
 
 def _python_number(ctx, data: cst.BaseExpression) -> bool:

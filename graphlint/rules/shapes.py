@@ -8,6 +8,7 @@ from graphlint.diagnostics import Family
 from graphlint.facts.inference import is_mask_name
 from graphlint.facts.values import Kind
 from graphlint.facts.syntax import code_of, kwarg, method_call, positional, signed_literal
+from graphlint.facts.torch_kinds import HOST_ARRAY_LIBRARIES
 from graphlint.rules._util import on_host, tensor_method
 from graphlint.rules.base import Rule
 
@@ -313,8 +314,9 @@ class DynamicOutputOp(Rule):
         m = method_call(node)
         # names first: the inference below runs only for the few calls this rule is about (every call of
         # every hot function passes here)
-        if qual not in self.TORCH_FNS and not (m and m[1] in self.METHODS and not qual.startswith("torch.")):
-            return
+        if qual not in self.TORCH_FNS and not (m and m[1] in self.METHODS and not qual.startswith("torch.")) \
+                or qual.startswith(HOST_ARRAY_LIBRARIES):
+            return  # (`np.bincount(a)`: NumPy's function, on the host)
         # every method here is a tensor's only (NumPy has functions): a receiver of unknown type is a tensor
         meth = m[1] if m and qual not in self.TORCH_FNS and (
             self.ctx.is_tensor(m[0]) or self.ctx.val(m[0]).kind is Kind.UNKNOWN) else None

@@ -39,13 +39,14 @@ FILES = {
 }
 
 
-def _lint(tmp_path: Path, files: dict[str, str]) -> set[tuple[str, int, str]]:
+def _lint(tmp_path: Path, files: dict[str, str], codes: tuple[str, ...] = ("GL130", "GL131")
+          ) -> set[tuple[str, int, str]]:
     tmp_path.mkdir(exist_ok=True)
     for name, src in files.items():
         (tmp_path / name).write_text(textwrap.dedent(src).lstrip("\n"))
     sources = [read_source(p) for p in sorted(tmp_path.rglob("*.py"))]
     found = Linter(Config(scope="all"), cache_dir=None).lint_sources(sources).findings
-    return {(Path(f.path).name, f.line, f.code) for f in found if f.code in ("GL130", "GL131")}
+    return {(Path(f.path).name, f.line, f.code) for f in found if f.code in codes}
 
 
 def test_a_scripts_default_device_move_holds_for_its_own_imports_only(tmp_path: Path):

@@ -2050,3 +2050,28 @@ def test_a_typed_receivers_method_returns_the_record_it_builds():
             return a, b, c, d
     """
     assert findings(src, scope="all") == {(32, "GL102"), (33, "GL102")}
+
+
+def test_a_comprehension_of_numpy_arrays_is_host_data():
+    """yolov7's `stats = [np.concatenate(x, 0) for x in zip(*stats)]` of `.cpu()` tuples, then `if stats[0].any():`
+    and `np.bincount(stats[3].astype(np.int64))`: NumPy arrays, read on the host (decoys: no GL111, no GL125 for
+    NumPy's own `bincount`). Hits: the same test of a comprehension of device tensors, `torch.bincount` of one."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def test(model, loader, nc: int):
+            stats = []
+            for img in loader:
+                pred = model(img.cuda())
+                stats.append((pred[:, 4].cpu(), pred[:, 5].cpu()))
+            stats = [np.concatenate(x, 0) for x in zip(*stats)]
+            if len(stats) and stats[0].any():
+                print(np.bincount(stats[1].astype(np.int64), minlength=nc))
+            dev = [torch.cat(x, 0).cuda() for x in zip(*stats)]
+            if dev[0].any():
+                print(torch.bincount(dev[1].long(), minlength=nc))
+    """
+    found = {f for f in findings(src, scope="all") if f[1] in ("GL111", "GL125")}
+    assert found == {(14, "GL111"), (15, "GL125")}

@@ -401,3 +401,25 @@ def test_iterating_a_flat_numpy_array_yields_scalars():
                 p = w[row]  # <- GL133
             return a, b, c, d, e, f, g, h, k, m, o, p, q
     """, scope="all")
+
+
+def test_a_numpy_random_draw_without_a_size_is_a_scalar_index():
+    """nerf-pytorch's `img_i = np.random.choice(i_train)` then `poses[img_i, :3, :4]`: a NumPy draw without a `size`
+    (keyword or positional, or `None`) is one NumPy scalar, which indexes like a Python int (silent, line 8). Hits:
+    the same draws with a size, by keyword or position."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def step(w: torch.Tensor, n: int):
+            for _ in range(n):
+                i = np.random.choice(n)
+                a = w[i] + w[np.random.randint(n)] + w[np.random.randint(0, n)] + w[np.random.choice(n, None)]
+                k = np.random.choice(n, size=[4], replace=False)
+                b = w[k]
+                c = w[np.random.randint(0, n, 5)]
+                d = w[np.random.choice(n, 3)] + w[i, :3]
+                print(a, b, c, d)
+    """
+    assert {f for f in findings(src, scope="all") if f[1] == "GL133"} == {(10, "GL133"), (11, "GL133"), (12, "GL133")}

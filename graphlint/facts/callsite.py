@@ -327,10 +327,15 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
         if isinstance(sub, ast.If) and (fallback := _cuda_fallback(sub)) is not None:
             scope.cuda_fallbacks.update(id(stmt.value) for stmt in fallback
                                         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None)
-        for name, arm in (("body", arms[0]), ("orelse", arms[1]), ("finalbody", frozenset())):
-            block = getattr(sub, name, None)
-            if block:
-                stack.extend(_in_block(block, hosted | arm))
+        if runs_through(sub):
+            # a `with` body is straight-line code of the block around it: its bindings decide the reads below the
+            # `with` as that block's own would (`with torch.no_grad(): pred = model(x)` then `pred = nms(pred)`)
+            stack.extend((stmt, block_end, names) for stmt, names in _narrowed(sub.body, hosted))
+        else:
+            for name, arm in (("body", arms[0]), ("orelse", arms[1]), ("finalbody", frozenset())):
+                block = getattr(sub, name, None)
+                if block:
+                    stack.extend(_in_block(block, hosted | arm))
         for handler in getattr(sub, "handlers", ()):
             stack.extend(_in_block(handler.body, hosted))
         for case in getattr(sub, "cases", ()):
@@ -339,6 +344,7 @@ def scope_of(func: ast.FunctionDef | ast.AsyncFunctionDef) -> Scope:
     for stmt in func.body:
         if isinstance(stmt, COMPOUND):  # (a statement that holds blocks of its own)
             scope.nested.append((stmt.lineno, stmt.end_lineno or stmt.lineno))
+    for stmt in straight_line(func.body):
         if isinstance(stmt, ast.AugAssign) and isinstance(stmt.target, ast.Name):
             scope.top_updates.add(id(stmt))
         if isinstance(stmt, (ast.Assign, ast.AnnAssign)) and stmt.value is not None:
@@ -407,6 +413,24 @@ def _literal_default(value: ast.expr | None) -> bool:
 
 # a name bound more often than this is read flow-insensitively (`_reaching_view`: a view per read would cost n**2)
 MAX_VIEWED_BINDINGS = 12
+
+
+def runs_through(stmt: ast.stmt) -> bool:
+    """A `with` whose body runs to its end before the statements after it, as a block's own statements do: any
+    `with` but one that swallows exceptions by design (`contextlib.suppress`: a raising statement skips the rest of
+    its body, so a binding there may not happen)."""
+    return isinstance(stmt, (ast.With, ast.AsyncWith)) and not any(
+        isinstance(item.context_expr, ast.Call) and (dotted(item.context_expr.func) or "").rpartition(".")[2]
+        == "suppress" for item in stmt.items)
+
+
+def straight_line(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """The statements of `body` and of the `with` bodies in it that run through (`runs_through`), nested ones
+    included, in order: the statements that run, one after another, whenever the block runs to its end."""
+    for stmt in body:
+        yield stmt
+        if runs_through(stmt):
+            yield from straight_line(stmt.body)
 
 
 def _span(block: list[ast.stmt]) -> tuple[int, int]:

@@ -3501,9 +3501,13 @@ def _moved_unknown(value: ast.expr, kind: IKind, scope: Scope) -> IKind:
     same expression in a local (`Inference._moves_to_device`); `kind` for anything else. (`Call(.., receiver=True)`
     is that method by name of a receiver nothing types: what the checker reads as an unknown receiver too.)"""
     untyped = kind == UNKNOWN or isinstance(kind, Call) and kind.receiver
-    if not untyped or not isinstance(value, ast.Call) or not _moves_to_accelerator(value, scope):
+    if not untyped or not isinstance(value, ast.Call):
         return kind
-    return MOVED_TENSOR
+    if _moves_to_accelerator(value, scope):
+        return MOVED_TENSOR
+    if (param := _moved_on_param(value, scope)) is not None:
+        return Moved(MOVED_TENSOR, param)  # `.to(device)` of a parameter: where every caller passes an accelerator
+    return kind
 
 
 def _moves_to_accelerator(call: ast.Call, scope: Scope) -> bool:

@@ -1086,6 +1086,10 @@ class CallFacts:
             if any(self._device_part(part, caller, depth, calls) for part in parts):
                 return BOOL_TENSOR
             return self.settle(kind.inner, caller, depth, calls)
+        if isinstance(kind, Moved) and kind.inner == Base.MOVED_TENSOR:
+            # `f(x.to(device))` of an untyped `x` and a parameter `device`: moved where every caller passes an
+            # accelerator, as the checker reads `device` (`Inference._names_cuda`); a config's device is none
+            return Base.MOVED_TENSOR if self.params(caller).get(kind.param) == Base.CUDA_DEVICE else UNKNOWN
         if isinstance(kind, Moved):  # `f(x).to(device)`: a tensor `f` returns, on the device now
             if self._module_built(kind.inner, caller):
                 return PLACED_MODULE  # `Net(cfg).cuda()`: the module, its weights moved

@@ -181,3 +181,42 @@ def test_hit_moved_argument_of_a_host_tensor_as_before():
     before)."""
     src = MOVED.format(call="loss = loss_fn(pred, torch.zeros(5, 6).to(device))")
     assert (MOVED_MASK, "GL123") in findings(src)
+
+
+PARAM_DEVICE = """
+    import torch
+    from data import create_dataloader
+
+
+    def loss_fn(p, targets):
+        return p.sum() + targets[targets[:, 0] == 1].sum()
+
+
+    def train(opt, device):
+        model = torch.nn.Linear(4, 6).to(device)
+        for imgs, targets in create_dataloader(opt):
+            pred = model(imgs.to(device))
+            loss_fn(pred, targets.to(device))
+            pred.sum().backward()
+
+
+    def main(args):
+        train(None, {device})
+
+
+    if __name__ == "__main__":
+        main(None)
+"""
+
+
+def test_hit_argument_moved_to_a_device_parameter_callers_fill_with_cuda():
+    """`loss_fn(pred, targets.to(device))` with `device` a parameter every caller fills with `torch.device("cuda")`:
+    the checker reads `device` as an accelerator there, so the argument is moved."""
+    for device in ('torch.device("cuda")', '"cuda:0"'):
+        assert (6, "GL123") in findings(PARAM_DEVICE.format(device=device)), device
+
+
+def test_decoy_argument_moved_to_a_device_parameter_of_host_or_config():
+    """The same with callers passing `"cpu"`, `torch.device("cpu")` or a config's `args.device`: no claim."""
+    for device in ('"cpu"', 'torch.device("cpu")', "args.device"):
+        assert (6, "GL123") not in findings(PARAM_DEVICE.format(device=device)), device

@@ -1464,17 +1464,16 @@ class CallFacts:
     def _object_calls(self) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
         """Plain class `__call__` key -> the project calls that run it by calling an instance: of a local, a field, a
         parameter (`compute_loss(pred, targets)`, `self.criterion(out, y)`), a call's result (`make_loss()(..)`), or
-        spelt `obj.__call__(..)`; resolved once for the project. A callee that names a project def (`helper(x)`) or a
-        method of anything (`x.view`) is not read: it calls no object."""
+        spelt `obj.__call__(..)`; resolved once for the project. Every call the module's names or `self` spell is
+        resolved, whatever its name (a site left out would leave the join of the others as the parameter's fact)."""
         if self._object_call_sites is None:
-            defs = {f.qualname.rpartition(".")[2] for f in self.index.functions.values()}
             found: dict[str, list[tuple["FunctionInfo", str, int, str]]] = {}
             for caller in self.index.functions.values():
                 for callee, line in caller.calls:
                     tail = callee.rpartition(".")[2]
-                    if not (tail == "__call__" or tail.endswith("()") or tail.isidentifier() and tail not in defs
-                            and callee.startswith((f"{caller.module}.", "self."))):
-                        continue
+                    if not (tail == "__call__" or tail.endswith("()")
+                            or callee.startswith((f"{caller.module}.", "self.", "cls."))):
+                        continue  # (`torch.cat`, `np.sum`: a library's function, no object of the project)
                     for target, how in self.index.call_edges(caller, caller.module, callee):
                         cls = self.index.classes.get(target.class_key) if target.class_key else None
                         if target.qualname.endswith(".__call__") and cls is not None \
@@ -1491,10 +1490,10 @@ class CallFacts:
             found: set[str] = set()
             for fn in self.index.functions.values():
                 for callee, _line, desc in fn.handed_objects:
-                    runs = self.index.call_edges(fn, fn.module, desc)
-                    if any(t.qualname.endswith(".__call__") for t, _how in runs) \
-                            and not self.index.call_edges(fn, fn.module, callee):
-                        found.update(t.key for t, _how in runs if t.qualname.endswith(".__call__"))
+                    if self.index.call_edges(fn, fn.module, callee):
+                        continue  # a project call: its calls of its parameter are sites the index reads
+                    found.update(t.key for t, _how in self.index.call_edges(fn, fn.module, desc)
+                                 if t.qualname.endswith(".__call__"))
             self._handed_calls = found
         return self._handed_calls
 
@@ -1563,9 +1562,9 @@ class CallFacts:
             # a plain callable object's `__call__` (`compute_loss = ComputeLoss(model)`, then `compute_loss(pred,
             # targets)`): the project's own calls of its instances, as `obj.run(..)` is a call of `run`
             names = ()
-            if fn.key in self._handed_objects():
-                return None  # an instance handed to a library (`DataLoader(ds, collate_fn=c)`): called there too
             direct = self._object_calls().get(fn.key, [])
+            if direct and fn.key in self._handed_objects():
+                return None  # an instance handed to a library (`DataLoader(ds, collate_fn=c)`): called there too
         elif name == "__init__" or _framework_named(fn):
             return None  # called by the framework (module calls, construction) more often than seen
         else:  # an entry of a decorator's table is called through it too (`_MAP[key](logits, *args)`)

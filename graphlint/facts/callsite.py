@@ -31,7 +31,7 @@ from graphlint.facts.inference import (
     JOIN_TORCH, MODULE_SELF_METHODS, SAMPLING, config_path, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
-    ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CUDA_DEVICE, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
+    ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CUDA_DEVICE, MOVED_TENSOR, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
     HOST_FAMILY, ORT_SESSION, GRAD_SCALER, CPU_GENERATOR, SUMMARY_WRITER, PLACED_MODULE,
     HOST_LIST, HOST_LOADER, PINNED_BATCH, PINNED_LOADER, HOST_SEQ, LIST, NDARRAY, TENSOR, TENSOR_SEQ, TOKENIZER, UNKNOWN, VIEWS, WEAK_TENSOR, Arith, Base,
     Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf,
@@ -3519,7 +3519,7 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
         reaching = _reaching(arg.id, call.lineno, scope)
         if reaching is not None and not (_empty_list(reaching) and arg.id in scope.appends):  # `[]`: filled later
             kind = CPU_DEVICE if _cpu_device(reaching) else CUDA_DEVICE if _cuda_device(reaching, scope) \
-                else expr_kind(reaching, resolve, scope, depth=1, memo=memo)
+                else _moved_unknown(reaching, expr_kind(reaching, resolve, scope, depth=1, memo=memo), scope)
             kind = _placed_since(arg.id, reaching, kind, call, resolve, scope)
             kind = _stored_keys(arg.id, kind, reaching, resolve, scope, memo, call=call)
             kind = _as_list(reaching, kind, resolve, scope, memo)
@@ -3527,9 +3527,41 @@ def _arg_kind(arg: ast.expr, call: ast.Call, resolve: Resolve, scope: Scope, mem
     if isinstance(arg, (ast.BinOp, ast.UnaryOp)) and (passed := _param_arithmetic(arg, resolve, scope, memo)):
         return Arith(next(iter(passed)) if len(passed) == 1 else join_of(passed))
     kind = CPU_DEVICE if _cpu_device(arg, scope) else CUDA_DEVICE if _cuda_device(arg, scope) \
-        else expr_kind(arg, resolve, scope, memo=memo)
+        else _moved_unknown(arg, expr_kind(arg, resolve, scope, memo=memo), scope)
     kind = _as_list(arg, kind, resolve, scope, memo)
     return _by_flow(arg, call, kind, resolve, scope, memo) if prior else kind
+
+
+def _moved_unknown(value: ast.expr, kind: IKind, scope: Scope) -> IKind:
+    """`MOVED_TENSOR` for an argument `x.to(<accelerator>)` / `x.cuda()` of an `x` nothing types (`kind` UNKNOWN:
+    `compute_loss(pred, targets.to(device))` of a batch from a loader outside the project), as the checker reads the
+    same expression in a local (`Inference._moves_to_device`); `kind` for anything else. (`Call(.., receiver=True)`
+    is that method by name of a receiver nothing types: what the checker reads as an unknown receiver too.)"""
+    untyped = kind == UNKNOWN or isinstance(kind, Call) and kind.receiver
+    if not untyped or not isinstance(value, ast.Call):
+        return kind
+    if _moves_to_accelerator(value, scope):
+        return MOVED_TENSOR
+    if (param := _moved_on_param(value, scope)) is not None:
+        return Moved(MOVED_TENSOR, param)  # `.to(device)` of a parameter: where every caller passes an accelerator
+    return kind
+
+
+def _moves_to_accelerator(call: ast.Call, scope: Scope) -> bool:
+    """`x.cuda(..)`, or `x.to(d, ..)` / `x.to(device=d, ..)` of a `d` the code shows names an accelerator: a
+    literal, `torch.device("cuda")`, a CUDA ordinal, or a local bound only so (`_cuda_device`). A parameter, a
+    config's field (`args.device`) or a dtype names none that the code shows."""
+    if not isinstance(call.func, ast.Attribute) or any(isinstance(a, ast.Starred) for a in call.args):
+        return False
+    if call.func.attr == "cuda":
+        return True
+    if call.func.attr != "to":
+        return False
+    device = next((kw.value for kw in call.keywords if kw.arg == "device"), call.args[0] if call.args else None)
+    if device is None:
+        return False
+    literal = ast_literal(device)
+    return _cuda_device(device, scope) or isinstance(literal, int) and not isinstance(literal, bool)
 
 
 def _param_arithmetic(expr: ast.expr, resolve: Resolve, scope: Scope, memo: Memo) -> set[IKind] | None:

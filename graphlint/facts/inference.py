@@ -258,6 +258,7 @@ _BASE_VALS[Base.PINNED_BATCH] = Val(Kind.CPU_TENSOR, pinned=True)
 _BASE_VALS[Base.PINNED_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=_BASE_VALS[Base.PINNED_BATCH])
 # a project module a caller placed (`Base.PLACED_MODULE`): off the host (`_off_host_module`), its class not said here
 _BASE_VALS[Base.PLACED_MODULE] = Val(Kind.MODULE, ref="placed-module")
+_BASE_VALS[Base.MOVED_TENSOR] = MOVED  # (a call argument moved to the device, `kinds.Base.MOVED_TENSOR`)
 
 
 def kind_val(kind: IKind) -> Val:

@@ -84,6 +84,10 @@ class Base(Enum):
     # `torch.compile` wrapper of one), wherever it is passed: `.to()` moved its parameters and buffers, so they (and
     # their `.grad`) are device tensors in a helper handed it (dino's `clip_gradients(student, clip)`)
     PLACED_MODULE = "placed_module"
+    # what a call passes for `x.to(<accelerator>)` / `x.cuda()` of a value nothing types (a batch of a loader outside
+    # the project, `compute_loss(pred, targets.to(device))`): on the device where it is a tensor, as the checker reads
+    # the same expression in a local (`values.MOVED`); a call argument's kind only
+    MOVED_TENSOR = "moved_tensor"
 
     def __str__(self) -> str:
         return self.value
@@ -356,6 +360,7 @@ PINNED_LOADER, PINNED_BATCH = Base.PINNED_LOADER, Base.PINNED_BATCH
 LIST, CPU_SEQ, ARRAY_SEQ = Base.LIST, Base.CPU_SEQ, Base.ARRAY_SEQ
 ORT_SESSION, GRAD_SCALER, CPU_GENERATOR = Base.ORT_SESSION, Base.GRAD_SCALER, Base.CPU_GENERATOR
 SUMMARY_WRITER, CUDA_DEVICE, PLACED_MODULE = Base.SUMMARY_WRITER, Base.CUDA_DEVICE, Base.PLACED_MODULE
+MOVED_TENSOR = Base.MOVED_TENSOR
 
 HOST_FAMILY = frozenset({HOST, HOST_SEQ, HOST_LIST, LIST, CPU_TENSOR, NDARRAY, CPU_DICT, CPU_DEVICE,
                          CPU_TENSOR_DEVICE, CPU_SEQ, ARRAY_SEQ, CUDA_DEVICE})

@@ -84,6 +84,9 @@ KEPT = HOST_FAMILY | {Base.BOOL_TENSOR}
 # Device kinds a parameter takes from its call sites when it has no annotation: the data flow of every caller makes
 # it a device tensor (a weak guess from a method name does not flow)
 FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
+# a device tensor by data flow, or a value nothing types moved to the device (`Base.MOVED_TENSOR`): what a
+# parameter without a tensor annotation is bound to where every call site passes one
+MOVED_ARGS = FLOWN_DEVICE | {Base.MOVED_TENSOR}
 # What a module's `forward` takes from its calls (`_module_call_facts`): host tensors, numbers, arrays, the CPU device.
 # Not Python sequences: a forward often normalises one (`if isinstance(lengths, list): lengths = torch.tensor(lengths,
 # device=d)`), and `HOST_SEQ` does not say list or tuple, so the arm that makes a device tensor would join with a
@@ -268,6 +271,8 @@ class CallFacts:
         self._none_climb = 0  # `left_none` computations in progress: callers climbed for a None passed on
         self._exported: frozenset[str] | None = None  # `index.exported_api()`, read once
         self._module_call_sites: dict[str, list[tuple["FunctionInfo", str, int, str]]] | None = None  # `_module_calls`
+        self._object_call_sites: dict[str, list[tuple["FunctionInfo", str, int, str]]] | None = None  # `_object_calls`
+        self._handed_calls: set[str] | None = None  # `_handed_objects`
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -1083,6 +1088,10 @@ class CallFacts:
             if any(self._device_part(part, caller, depth, calls) for part in parts):
                 return BOOL_TENSOR
             return self.settle(kind.inner, caller, depth, calls)
+        if isinstance(kind, Moved) and kind.inner == Base.MOVED_TENSOR:
+            # `f(x.to(device))` of an untyped `x` and a parameter `device`: moved where every caller passes an
+            # accelerator, as the checker reads `device` (`Inference._names_cuda`); a config's device is none
+            return Base.MOVED_TENSOR if self.params(caller).get(kind.param) == Base.CUDA_DEVICE else UNKNOWN
         if isinstance(kind, Moved):  # `f(x).to(device)`: a tensor `f` returns, on the device now
             if self._module_built(kind.inner, caller):
                 return PLACED_MODULE  # `Net(cfg).cuda()`: the module, its weights moved
@@ -1354,7 +1363,7 @@ class CallFacts:
                 if kind != UNKNOWN and annotated.get(param, HOST_SEQ) == HOST_SEQ:  # (`Dict[str, Any]` reads host_seq)
                     out[param] = kind
                 continue
-            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind in LIBRARY_OBJECTS or kind in FLOWN_DEVICE and (
+            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind in LIBRARY_OBJECTS or kind in MOVED_ARGS and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
                 # every site passes host data (data flow beats the annotation), a library object, its own instance, or every
                 # site a device tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only
@@ -1454,6 +1463,42 @@ class CallFacts:
             self._module_call_sites = found
         return self._module_call_sites
 
+    def _object_calls(self) -> dict[str, list[tuple["FunctionInfo", str, int, str]]]:
+        """Plain class `__call__` key -> the project calls that run it by calling an instance: of a local, a field, a
+        parameter (`compute_loss(pred, targets)`, `self.criterion(out, y)`), a call's result (`make_loss()(..)`), or
+        spelt `obj.__call__(..)`; resolved once for the project. Every call the module's names or `self` spell is
+        resolved, whatever its name (a site left out would leave the join of the others as the parameter's fact)."""
+        if self._object_call_sites is None:
+            found: dict[str, list[tuple["FunctionInfo", str, int, str]]] = {}
+            for caller in self.index.functions.values():
+                for callee, line in caller.calls:
+                    tail = callee.rpartition(".")[2]
+                    if not (tail == "__call__" or tail.endswith("()")
+                            or callee.startswith((f"{caller.module}.", "self.", "cls."))):
+                        continue  # (`torch.cat`, `np.sum`: a library's function, no object of the project)
+                    for target, how in self.index.call_edges(caller, caller.module, callee):
+                        cls = self.index.classes.get(target.class_key) if target.class_key else None
+                        if target.qualname.endswith(".__call__") and cls is not None \
+                                and not self.index.is_nn_module(cls):
+                            found.setdefault(target.key, []).append((caller, callee, line, how))
+            self._object_call_sites = found
+        return self._object_call_sites
+
+    def _handed_objects(self) -> set[str]:
+        """Keys of the plain class `__call__`s that an object handed to a call no project def answers may run
+        (`FunctionInfo.handed_objects`: `DataLoader(ds, collate_fn=Collate())`, `Compose([Norm()])` is not read):
+        the library calls it with arguments no project call site shows. Computed once."""
+        if self._handed_calls is None:
+            found: set[str] = set()
+            for fn in self.index.functions.values():
+                for callee, _line, desc in fn.handed_objects:
+                    if self.index.call_edges(fn, fn.module, callee):
+                        continue  # a project call: its calls of its parameter are sites the index reads
+                    found.update(t.key for t, _how in self.index.call_edges(fn, fn.module, desc)
+                                 if t.qualname.endswith(".__call__"))
+            self._handed_calls = found
+        return self._handed_calls
+
     def device_context(self, fn: "FunctionInfo") -> Dev | None:
         """The default device `fn` runs under, from its resolved project call sites: `Dev.DEVICE` where every site lies
         in a `with <torch.device value>:` block (or in a function that itself runs only in one: T2SSession's
@@ -1505,6 +1550,7 @@ class CallFacts:
             return None
         name = fn.qualname.rpartition(".")[2]
         names: tuple[str, ...] = (name,)
+        direct: list[tuple["FunctionInfo", str, int, str]] = []
         cls = self.index.classes.get(fn.class_key) if fn.class_key else None
         if name == "__init__" and cls is not None and not self.index.is_nn_module(cls):
             # Constructions, which the index follows (`ProjectIndex.call_edges`): `Cls(...)`, `Sub(...)` of a
@@ -1514,11 +1560,18 @@ class CallFacts:
             family = self.index.subclasses(cls)
             names = ("__init__", "cls", *{c.qualname.rpartition(".")[2] for c in family},
                      *{f"{table.rpartition('.')[2]}[]" for c in family for table in self.index.class_registries(c)})
+        elif name == "__call__" and cls is not None and not self.index.is_nn_module(cls):
+            # a plain callable object's `__call__` (`compute_loss = ComputeLoss(model)`, then `compute_loss(pred,
+            # targets)`): the project's own calls of its instances, as `obj.run(..)` is a call of `run`
+            names = ()
+            direct = self._object_calls().get(fn.key, [])
+            if direct and fn.key in self._handed_objects():
+                return None  # an instance handed to a library (`DataLoader(ds, collate_fn=c)`): called there too
         elif name == "__init__" or _framework_named(fn):
             return None  # called by the framework (module calls, construction) more often than seen
         else:  # an entry of a decorator's table is called through it too (`_MAP[key](logits, *args)`)
             names += tuple(f"{table.rpartition('.')[2]}[]" for table in self.index.registry_tables(fn))
-        sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())]
+        sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())] if names else direct
         if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
             return None
         return sites

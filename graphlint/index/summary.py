@@ -273,6 +273,10 @@ class FunctionInfo:
     # (function, line, parameter slot, value) of what a `partial(f, p=v)` binds, or a call passes as a registry's
     # entry (`f(p=fn)` with `fn = REG[k]`): what `p(...)` in `f` runs (index.patching)
     bound_callables: list[tuple[str, int, str, str]] = field(default_factory=list)
+    # (callee descriptor, line, value) of calls handing on an object its code may call: a local bound to a call's
+    # result, a parameter, a field of `self`, or a construction (`DataLoader(ds, collate_fn=Collate())`): a library
+    # callee calls it with arguments no project call site shows (`callfacts.CallFacts._handed_objects`)
+    handed_objects: list[tuple[str, int, str]] = field(default_factory=list)
     loops: list[tuple[int, int]] = field(default_factory=list)  # line spans of its `for`/`while` bodies
     # (first, last line of the header, first line of the body) of its `for` loops: a generator or an iterator's
     # `__next__` that the header calls runs as the loop takes items, once per pass (`ProjectIndex._caller_tiers`)
@@ -2706,6 +2710,8 @@ class _Indexer(ast.NodeVisitor):
                 self.func_stack[-1].calls.append((desc, node.lineno))
                 self._record_args(node, desc, keep_loops=True)
         if callee:
+            if node.args or node.keywords:
+                self._handed_objects(node, callee)
             if self.func_stack:
                 self.func_stack[-1].calls.append((callee, node.lineno))
                 in_lambda = id(node) in self.lambda_calls
@@ -3101,6 +3107,30 @@ class _Indexer(ast.NodeVisitor):
                 and (ref := self.resolve(recv)):
             return [f"{GETATTR}{name.id}:{ref}"]
         return []
+
+    def _handed_objects(self, node: ast.Call, callee: str) -> None:
+        """Record the arguments that may be callable objects (`FunctionInfo.handed_objects`): a local bound to a
+        call's result, a parameter, `self.<field>`, or a call of a name the module defines or imports."""
+        if callee.startswith(("self.", f"{self.s.module}.")):
+            return  # (a method or a def of the module: a project call, whose calls of its parameter the index reads)
+        unit = self.func_stack[-1] if self.func_stack else self._script()
+        for arg in (*node.args, *(kw.value for kw in node.keywords)):
+            if isinstance(arg, ast.Starred):
+                continue
+            if isinstance(arg, ast.Call):
+                head = dotted(arg.func)
+                ref = self.resolve(head) if head and head.split(".")[0] in (*self.top_level, *self.s.imports) else None
+                desc = f"{ref}()" if ref and not ref.startswith("torch.") else None
+            elif isinstance(arg, ast.Name) and arg.id in unit.params:
+                desc = f"{self.s.module}.{arg.id}"
+            elif isinstance(arg, ast.Name):
+                desc = ref if (ref := self.resolve(arg.id)) and ref.endswith("()") else None
+            elif isinstance(arg, ast.Attribute) and isinstance(arg.value, ast.Name) and arg.value.id == "self":
+                desc = f"self.{arg.attr}"
+            else:
+                desc = None
+            if desc:
+                unit.handed_objects.append((callee, node.lineno, desc))
 
     def _project_call(self, node: ast.Call) -> bool:
         """A call of a method (`self.x(...)`) or of a name the module defines or imports (not a builtin)."""

@@ -51,7 +51,7 @@ def to_target(ctx, node: cst.Call) -> Dev:
         if typed is not None:
             return typed
     for arg in node.args:
-        if arg.keyword is not None:
+        if arg.keyword is not None and arg.keyword.value != "other":  # (`t.to(other=x)` is `t.to(x)`)
             if arg.keyword.value == "device":
                 cls = device_arg_class(ctx, arg.value)
                 if cls is Dev.NONE:

@@ -13,8 +13,7 @@ from typing import Callable, Iterator, Mapping, MutableMapping, Sequence
 
 import libcst as cst
 
-from graphlint.facts.annotations import (annotation_kind, container_name, is_cpu_name,  # noqa: F401 - re-exported
-                                         names_tensor_items)
+from graphlint.facts.annotations import annotation_kind, container_name, is_cpu_name  # noqa: F401 - re-exported
 from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, folded_device,
     folded_test, host_batch, may_pin, names_cpu, pins,
@@ -290,11 +289,6 @@ def annotation_val(text: str) -> Val:
     if packed_seq.PACKED_ANN_RE.match(text.strip().strip("'\"")):
         return packed_seq.packed(UNKNOWN)  # `seq: PackedSequence`: its `batch_sizes` is a host tensor wherever it is
     val = _ANNOTATION_VALS.get(annotation_kind(text), UNKNOWN)
-    if val.kind is Kind.HOST_SEQ and names_tensor_items(text):
-        # `sample: Dict[str, Dict[str, Tensor]]`: the host-sequence pattern reads the key type only; the values are
-        # tensors the annotation does not place, so the parameter reads as an unannotated one does (the callers' flow
-        # and the body's uses decide), as the call-site facts read it (`callsite._host_annotation`)
-        return UNKNOWN
     if val.kind is Kind.HOST_SEQ:
         return Val(Kind.HOST_SEQ, ref=container_name(text))  # a list, tuple, set or dict: membership differs
     return val

@@ -33,10 +33,10 @@ MOVES = """
 
 def test_to_a_tensor_of_an_annotated_dict_moves_to_its_device():
     """fairseq's generator: `src_tokens = sample["net_input"]["src_tokens"]` of `sample: Dict[str, Dict[str, Tensor]]`,
-    then `torch.zeros(..).to(src_tokens)`. The host-sequence pattern read the key type `str` only, so `src_tokens`
-    was a host value and `.to(src_tokens)` no move while `.to(src_tokens.device)` was one. The annotation places no
-    tensor: it reads as the unannotated parameter does. Decoys: a target known on the host (`.cpu()`, a factory
-    without `device=`, `torch.device("cpu")`), a dtype."""
+    then `torch.zeros(..).to(src_tokens)`. The host-sequence pattern reads the key type `str` only, so `src_tokens`
+    is typed a Python value, and `.to(src_tokens)` was no move while `.to(src_tokens.device)` was one; the unit's
+    `src_tokens.size(0)` says it is a tensor, as for the unannotated parameter. Decoys: a target known on the host
+    (`.cpu()`, a factory without `device=`, `torch.device("cpu")`), a dtype."""
     check(MOVES.format(ann=": Dict[str, Dict[str, Tensor]]"))
     check(MOVES.format(ann=""))
 
@@ -58,14 +58,14 @@ def test_an_annotated_dict_of_host_values_stays_host():
 
 def test_new_tensor_builds_on_the_receivers_device():
     """`t.new_tensor(ids)` is `torch.tensor(ids, device=t.device)`: a pageable upload wherever `t` is not known to
-    live on the host, also for a receiver only its uses type (the annotated dict's element). Decoys: a receiver on
+    live on the host, also for a receiver nothing types (an untyped batch's element). Decoys: a receiver on
     the host (`.cpu()`, a factory without `device=`, a `*_cpu` tensor), tensor data, `device="cpu"`."""
     check("""
         from typing import Dict, List
         import torch
         from torch import Tensor
         class Gen(torch.nn.Module):
-            def forward(self, sample: Dict[str, Tensor], ids: List[int], x: Tensor, seq_cpu: Tensor):
+            def forward(self, sample, ids: List[int], x: Tensor, seq_cpu: Tensor):
                 src = sample["src_tokens"]
                 a = src.new_tensor(ids)  # <- GL130
                 b = torch.tensor(ids, device=src.device)  # <- GL130

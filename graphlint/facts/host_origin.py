@@ -51,7 +51,7 @@ def to_target(ctx, node: cst.Call) -> Dev:
         if typed is not None:
             return typed
     for arg in node.args:
-        if arg.keyword is not None:
+        if arg.keyword is not None and arg.keyword.value != "other":  # (`t.to(other=x)` is `t.to(x)`)
             if arg.keyword.value == "device":
                 cls = device_arg_class(ctx, arg.value)
                 if cls is Dev.NONE:
@@ -274,8 +274,14 @@ class HostOrigins:
 
     def used_as_tensor(self, expr: cst.BaseExpression) -> bool:
         """`expr`, a local, a parameter or a field nothing types, is one the unit reads as a tensor (`tensor_uses`):
-        its `.view(..)`, `.size(1)`, `.shape` anywhere in the unit (one walk, made when first asked)."""
-        if expr.__class__ not in (cst.Name, cst.Attribute) or self.ctx.val(expr).kind is not Kind.UNKNOWN:
+        its `.view(..)`, `.size(1)`, `.shape` anywhere in the unit (one walk, made when first asked). So is one typed
+        as a Python value by a prior the flow overrides: an element of a container annotation, whose host-sequence
+        pattern reads the key type only (`src = sample["net_input"]["src_tokens"]` of `sample: Dict[str, Dict[str,
+        Tensor]]`, then `src.size(0)`); not a value known to be a host tensor, a device name or a sequence."""
+        if expr.__class__ not in (cst.Name, cst.Attribute):
+            return False
+        val = self.ctx.val(expr)
+        if val.kind is not Kind.UNKNOWN and (val.kind is not Kind.HOST or val.ref is not None):
             return False
         name = dotted_name(expr)
         if name is None:

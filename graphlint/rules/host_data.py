@@ -203,7 +203,7 @@ class HostDataToDevice(Rule):
             _report_per_step(self, node, self.message_elements.format(call=".new_tensor(...)"))
             return
         dev = factory_device_is_cpu(ctx, node)
-        on_device = dev is False or (dev is None and ctx.is_device_tensor(recv))
+        on_device = dev is False or dev is None and _on_own_device(ctx, recv)
         if on_device and ctx.val(data).kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.TENSOR_SEQ):
             _report_per_step(self, node, self.message.format(call=".new_tensor(...)"))
 
@@ -216,6 +216,15 @@ def _legacy_data(ctx, data: cst.BaseExpression) -> bool:
     if ctx.val(data).kind is not Kind.UNKNOWN or isinstance(data, (cst.Integer, cst.Float)):
         return False
     return not (isinstance(data, cst.Name) and data.value in ctx.inference.param_names())
+
+
+def _on_own_device(ctx, recv: cst.BaseExpression) -> bool:
+    """`t.new_tensor(data)` builds where `t` is, as `torch.tensor(data, device=t.device)` does: off the host unless `t`
+    is known to live there (`Inference.device_arg` reads `t.device` so). Only a tensor has `new_tensor`, so an
+    untyped receiver is one (`tensor_method` has ruled out host values and lists)."""
+    val = ctx.val(recv)
+    return ctx.is_device_tensor(recv) or val.kind in (Kind.UNKNOWN, Kind.TENSOR, Kind.BOOL_TENSOR) \
+        and not ctx.host.is_cpu(recv)
 
 
 def _python_number(ctx, data: cst.BaseExpression) -> bool:

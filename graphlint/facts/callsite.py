@@ -3075,16 +3075,24 @@ def _array_view(value: ast.expr) -> bool:
     return any(isinstance(p, ast.Constant) and p.value is None for p in parts)
 
 
+def _move_target(call: ast.Call) -> ast.expr | bool | None:
+    """Where `x.cuda(..)` / `x.to(d, ..)` moves: True for `.cuda`, the device argument of `.to` (its first or
+    `device=`), None for any other call or a `.to` with neither (both readings of a move ask this first)."""
+    if not isinstance(call.func, ast.Attribute) or call.func.attr not in ("to", "cuda"):
+        return None
+    if call.func.attr == "cuda":
+        return True
+    return next((kw.value for kw in call.keywords if kw.arg == "device"), call.args[0] if call.args else None)
+
+
 def moves_to_device(call: ast.Call) -> bool:
     """`t.cuda()`, `t.to("cuda")`, `t.to(torch.device("cuda:0"))`, `t.to(self.device)`, `t.to(x.device, dtype)`: a move
     whose first (or `device=`) argument names a device that is not the host, as the checker's `device_arg` reads a
     name (`device`, `dev`, `*_device`, `.device`). A dtype (`t.to(torch.float16)`, `t.to(self.dtype)`) or a name
     the code does not show to be a device moves nothing."""
-    if not isinstance(call.func, ast.Attribute) or call.func.attr not in ("to", "cuda"):
-        return False
-    if call.func.attr == "cuda":
+    arg = _move_target(call)
+    if arg is True:
         return True
-    arg = next((kw.value for kw in call.keywords if kw.arg == "device"), call.args[0] if call.args else None)
     if arg is None or _to_cpu(call):
         return False
     if isinstance(arg, ast.Call) and dotted(arg.func) in ("torch.device", "device") and arg.args:
@@ -3551,15 +3559,11 @@ def _moves_to_accelerator(call: ast.Call, scope: Scope) -> bool:
     """`x.cuda(..)`, or `x.to(d, ..)` / `x.to(device=d, ..)` of a `d` the code shows names an accelerator: a
     literal, `torch.device("cuda")`, a CUDA ordinal, or a local bound only so (`_cuda_device`). A parameter, a
     config's field (`args.device`) or a dtype names none that the code shows."""
-    if not isinstance(call.func, ast.Attribute) or any(isinstance(a, ast.Starred) for a in call.args):
+    if any(isinstance(a, ast.Starred) for a in call.args):
         return False
-    if call.func.attr == "cuda":
-        return True
-    if call.func.attr != "to":
-        return False
-    device = next((kw.value for kw in call.keywords if kw.arg == "device"), call.args[0] if call.args else None)
-    if device is None:
-        return False
+    device = _move_target(call)
+    if device is True or device is None:
+        return device is True
     literal = ast_literal(device)
     return _cuda_device(device, scope) or isinstance(literal, int) and not isinstance(literal, bool)
 

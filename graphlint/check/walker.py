@@ -665,10 +665,15 @@ class Walker:
         if self.active():
             for hook in self.hooks.get(type(stmt).__name__, ()):
                 hook(stmt)
+        walrus = self.dispatcher.walrus
+        walrus.clear()
         for expr in exprs:
             if expr is not None:
                 self.dispatcher.walk(expr)
         self.ctx.parents.pop()
+        # `if (m := x > 0).any():` / `while (n := q.get()) is not None:`: a walrus in a header binds as in a statement
+        for node in walrus:
+            self.ctx.inference.bind(node.target.value, self.ctx.inference(node.value))
 
     def _walk_orelse(self, stmt: cst.If) -> None:
         """Only the `else` / `elif` of an `if` whose body never runs."""

@@ -198,6 +198,10 @@ WRITTEN: list[tuple[str, str, str | None]] = [
     ("op.walrus", "if (y := x + 1) is not None:\n    pass\nif y > 0:  # SINK\n    return 1", IF),
     ("op.walrus_in_cond", "if (y := x.sum()) > 0:  # SINK\n    return 1", IF),
     ("host.op.walrus", "h = x.cpu()\nif (y := h + 1) is not None:\n    pass\ny.item()  # SINK", None),
+    ("op.walrus_while", "while (y := x * 2) is None:\n    pass\nif y > 0:  # SINK\n    return 1", IF),
+    ("op.walrus_for_iter", "for r in (ys := x.unbind(0)):\n    pass\ny = ys[0]\nif y > 0:  # SINK\n    return 1", IF),
+    ("op.walrus_elif", "if flag:\n    pass\nelif (y := x + 1) is not None:\n    if y > 0:  # SINK\n        return 1", IF),
+    ("host.op.walrus_while", "h = x.cpu()\nwhile (y := h + 1) is None:\n    pass\ny.item()  # SINK", None),
     # in-place methods and their result bindings
     ("inplace.receiver_kept", "y = x.clone()\ny.add_(1)\nif y > 0:  # SINK\n    return 1", IF),
     ("inplace.receiver_chain", "y = x.clone().mul_(2).add_(1)\nif y > 0:  # SINK\n    return 1", IF),
@@ -427,12 +431,10 @@ def _result() -> tuple[dict[int, set[str]], dict[str, int]]:
 
 
 # Cells graphlint gets wrong on this tree, by the reading it lacks (docs/notes/flow-grid-local-s53.md).
-WALRUS = "a walrus in an `if`/`while`/`for`/`with` header binds nothing"
 TYPE_AS = "`a.type_as(t)` is read as keeping `a`'s device; torch moves it where `t` lives"
 ELEMENTS = "the elements of this local container or iterator are not followed"
 LAMBDA = "a lambda bound to a local name is not followed into its body"
 XFAIL: dict[str, str] = {
-    "op.walrus": WALRUS, "host.op.walrus": WALRUS,
     "xfer.host_type_as_device": TYPE_AS, "host.xfer.type_as_host": TYPE_AS,
     "iter.dictcomp": ELEMENTS, "iter.star_list": ELEMENTS, "iter.zip_star": ELEMENTS, "iter.map_lambda": ELEMENTS,
     "box.dict_values": ELEMENTS, "box.dict_items": ELEMENTS, "box.list_pop": ELEMENTS,

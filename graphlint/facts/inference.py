@@ -2590,6 +2590,8 @@ class Inference:
             return Val(Kind.BOOL_TENSOR if recv.kind is Kind.BOOL_TENSOR else Kind.TENSOR, rank=recv.rank)
         if name in ("to", "type"):
             return self._to_kind(recv, node)
+        if name == "type_as" and nargs == 1 and (moved := self._typed_as(node.args[-1].value, recv)) is not None:
+            return moved
         rank = self._method_rank(recv, name, node, nargs)
         if name in ("float", "half", "double", "long", "int", "bfloat16", "short", "char", "byte"):
             return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, weak=recv.weak, rank=rank)  # as `.to(dtype)`
@@ -2604,6 +2606,18 @@ class Inference:
             # Not a Tensor method: the annotation was wrong (e.g. a cache object typed as Tensor).
             return UNKNOWN
         return Val(Kind.CPU_TENSOR if cpu else Kind.TENSOR, rank=rank)
+
+    def _typed_as(self, template: cst.BaseExpression, recv: Val) -> Val | None:
+        """`t.type_as(o)` is `t.type(o.type())`: `t` copied where `o` lives, in `o`'s dtype (torch's
+        `Tensor.type_as`), so a device `t` typed as a host tensor lands on the host and a host `t` typed as a device
+        tensor on the device, as `t.to(o)` (`device_arg`) reads `o`. None where `o` is no tensor the code shows: the
+        receiver's place is kept, as before."""
+        where = self(template)
+        if where.kind is Kind.CPU_TENSOR and not where.weak:
+            return Val(Kind.CPU_TENSOR, rank=recv.rank)
+        if where.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) and recv.kind is Kind.CPU_TENSOR:
+            return Val(where.kind, weak=recv.weak, rank=recv.rank)
+        return None  # (a device receiver typed as a device tensor stays what it was)
 
     def _shape_local(self, size: cst.BaseExpression) -> bool:
         """A local the unit binds once, to a whole shape (`sh = x.shape` then `torch.zeros(sh)`): a host value does

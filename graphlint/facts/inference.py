@@ -925,7 +925,10 @@ class Inference:
     def _eval_List(self, node: cst.List | cst.Tuple | cst.Set) -> Val:
         if not node.elements:
             return EMPTY_LIST if isinstance(node, cst.List) else UNKNOWN  # `xs = []` is filled later (appended)
-        vals = [self(el.value) for el in node.elements if isinstance(el, cst.Element)]
+        # `[*x]`, `(a, *rest)`: a starred element contributes the items of what it unpacks (rows of a tensor)
+        vals = [self(el.value) if isinstance(el, cst.Element) else element_of(self(el.value)) for el in node.elements]
+        if len(vals) != sum(isinstance(el, cst.Element) for el in node.elements):
+            return _list_of(join_all(vals)) if isinstance(node, cst.List) else UNKNOWN
         if vals and all(v.is_tensor for v in vals):
             elem = join_all(vals)
             return Val(Kind.TENSOR_SEQ, elem=elem if elem.kind is Kind.CPU_TENSOR else None)
@@ -1451,6 +1454,8 @@ class Inference:
             item = dict_item(recv)
             if item is not None:
                 return self._dict_method(item, func.attr.value)
+            if recv.kind is Kind.TENSOR_SEQ and func.attr.value == "pop" and len(node.args) <= 1:
+                return element_of(recv)  # `xs.pop()` / `xs.pop(0)` of a list of tensors: one of its items
             if recv.kind is Kind.UNKNOWN and qual is None and (
                     func.attr.value in TORCH_ONLY_METHODS or any(self._has_kw(node, k) for k in DIM_KEYWORDS)):
                 out = self._tensor_method(Val(Kind.TENSOR, weak=True), func.attr.value, node)
@@ -1968,6 +1973,13 @@ class Inference:
             # every key any call site passes holds host data (the walker's `_host_keywords`): so does every item
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, recv.elem))) if name == "items" \
                 else Val(Kind.HOST_SEQ)
+        if name in ("items", "values") and not node.args and recv.ref != PASSED_KEYWORDS and recv.keys:
+            # `{"a": x * 2, "b": y}.values()`: every item is one of the values the display (or its stores) bound
+            held = join_all([v for _, v in recv.keys])
+            if not held.is_tensor:
+                return UNKNOWN
+            return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=(HOST, held))) if name == "items" \
+                else Val(Kind.TENSOR_SEQ, elem=held)
         key = str_key(node.args[0].value) if name in ("get", "pop") and node.args else None
         item = key_item(recv, key) if key is not None else None
         if item is None or item == UNKNOWN or recv.ref != PASSED_KEYWORDS:
@@ -3455,7 +3467,8 @@ def bind_targets(inf: Inference, target: cst.BaseExpression, val: Val, iterate: 
         inner = element_of(val) if val.kind in UNPACKED_KINDS or val.elem is not None \
             else HOST if val.kind is Kind.HOST else UNKNOWN
         for el in target.elements:
-            bind_targets(inf, el.value, inner if el.__class__ is not cst.StarredElement else UNKNOWN)
+            # `first, *rest = x`: the starred name is a list of the same items
+            bind_targets(inf, el.value, inner if el.__class__ is not cst.StarredElement else _list_of(inner))
     elif target.__class__ is cst.StarredElement:
         bind_targets(inf, target.value, UNKNOWN)
     elif target.__class__ is cst.Subscript:
@@ -3794,6 +3807,14 @@ def _logs(func: cst.BaseExpression | None) -> bool:
     if isinstance(func, cst.Name):
         return func.value == "print"
     return isinstance(func, cst.Attribute) and func.attr.value in LOG_METHODS
+
+
+def _list_of(item: Val) -> Val:
+    """A list whose every item is `item` (a starred target, a display of starred rows), as a display of such items
+    reads: tensors a tensor sequence (host ones its element kind), host values a host list, anything else unknown."""
+    if item.is_tensor:
+        return Val(Kind.TENSOR_SEQ, elem=item if item.kind is Kind.CPU_TENSOR else None)
+    return HOST_LIST if item.kind in HOSTS else UNKNOWN
 
 
 def element_of(val: Val) -> Val:

@@ -595,6 +595,7 @@ class Inference:
         self._bound_once: dict[str, cst.BaseExpression] | None = None  # locals the unit binds once (`_names_cuda`)
         self._cuda_arms: dict[str, cst.BaseExpression] | None = None  # locals an `if` on CUDA binds (`_cuda_arm`)
         self._cuda_types: frozenset[str] | None = None  # locals bound once to CUDA tensor types (`cuda_type`)
+        self._applying: set[int] = set()  # the lambdas being applied now (`applied`): no recursion through a name
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -1008,17 +1009,40 @@ class Inference:
         """What a sort key returns for an element of `seq` (`sorted(xs, key=lambda x: x[0])`, `xs.sort(key=..)`,
         `max(xs, key=..)`): a one-parameter lambda's body with the parameter bound to the element, as a
         comprehension binds its target; unknown for any other key (a named function, `operator.itemgetter`)."""
-        params = key.params if isinstance(key, cst.Lambda) else None
-        if params is None or len(params.params) != 1 or params.posonly_params or params.kwonly_params \
-                or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None:
+        if not isinstance(key, cst.Lambda):
             return UNKNOWN
-        seq_val = self(seq)
+        found = self.applied(key, [element_of(self(seq))])
+        return UNKNOWN if found is None else found
+
+    def applied(self, lam: cst.Lambda, args: list[Val]) -> Val | None:
+        """What calling `lam` with positional arguments of these values returns: its body evaluated with each plain
+        parameter bound to one (`f = lambda t: t * 2; f(x)`, `map(lambda r: r.sum(), rows)`, a sort key); None for a
+        lambda of other parameters (defaults, `*args`, keywords) or of another arity, and for one applied inside
+        its own body (`f = lambda n: .. f(n - 1)`)."""
+        params = lam.params
+        if len(params.params) != len(args) or params.posonly_params or params.kwonly_params \
+                or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None \
+                or any(p.default is not None for p in params.params) or id(lam) in self._applying:
+            return None
+        self._applying.add(id(lam))
         self.push({})
         try:
-            bind_targets(self, params.params[0].name, seq_val, iterate=True)
-            return self(key.body)  # type: ignore[union-attr]
+            for param, arg in zip(params.params, args):
+                bind_targets(self, param.name, arg)
+            return self(lam.body)
         finally:
             self.pop()
+            self._applying.discard(id(lam))
+
+    def local_lambda(self, func: cst.BaseExpression) -> cst.Lambda | None:
+        """The lambda a call's callee is: a lambda literal, or a local the unit binds once to one (and that holds
+        nothing else now: no parameter or outer value of the name)."""
+        if isinstance(func, cst.Lambda):
+            return func
+        if func.__class__ is not cst.Name or self.env.get(func.value) != UNKNOWN:
+            return None
+        bound = self.bound_once(func.value)
+        return bound if isinstance(bound, cst.Lambda) else None
 
     def _eval_Attribute(self, node: cst.Attribute) -> Val:
         attr = node.attr.value
@@ -1491,6 +1515,10 @@ class Inference:
             return self._library_module_call(recv.ref, node)
         if recv.kind is Kind.OBJECT and nn_library_module(recv.ref):
             return self._nn_module_call(recv.ref, node)  # type: ignore[arg-type]
+        if func.__class__ is cst.Name and not any(a.star or a.keyword is not None for a in node.args) \
+                and (lam := self.local_lambda(func)) is not None \
+                and (applied := self.applied(lam, [self(a.value) for a in node.args])) is not None:
+            return applied  # `f = lambda t: t * 2` then `f(x)`: what the body computes of `x`
         projected = self.call_returns(node)
         if projected is None and (batch := self._tokenized(node)) is not None:
             return batch
@@ -2517,6 +2545,10 @@ class Inference:
             # shorter ones with its fill value (None unless `fillvalue=`), read where the code tests it (`exists(l)`)
             elems = [element_of(a) for a in args] if qual != "enumerate" else [HOST, element_of(args[0])]
             return Val(Kind.UNKNOWN, elem=Val(Kind.UNKNOWN, items=tuple(elems)))
+        if qual == "map" and len(node.args) == 2 and not any(a.star or a.keyword for a in node.args) \
+                and (lam := self.local_lambda(node.args[0].value)) is not None \
+                and (item := self.applied(lam, [element_of(args[-1])])) is not None and item != UNKNOWN:
+            return Val(Kind.UNKNOWN, elem=item)  # `map(lambda r: r * 2, rows)`: each item is the body's value
         if qual in ("sum", "max", "min", "abs", "math.prod") and args \
                 and any(a.is_tensor or a.kind is Kind.TENSOR_SEQ for a in args):
             # `max(host_lens)` iterates a CPU tensor: its items, and so the result, are CPU 0-d tensors (and

@@ -321,6 +321,14 @@ WRITTEN: list[tuple[str, str, str | None]] = [
     ("local.def", "def g(t):\n    return t + 1\ny = g(x)\nif y > 0:  # SINK\n    return 1", IF),
     ("host.local.lambda", "f = lambda t: t * 2\ny = f(x.cpu())\ny.item()  # SINK", None),
     ("host.local.def", "def g(t):\n    return t.cpu()\ny = g(x)\ny.item()  # SINK", None),
+    ("local.lambda_two_params", "f = lambda a, b: a @ b\ny = f(x, x.t())\nif y > 0:  # SINK\n    return 1", IF),
+    ("local.lambda_recursive", "f = lambda t, k: t if k == 0 else f(t * 2, k - 1)\ny = f(x, 2)\nif y > 0:  # SINK\n    return 1",
+     IF),
+    ("local.map_named_lambda", "f = lambda r: r.sum()\nfor y in map(f, x):\n    if y > 0:  # SINK\n        return 1", IF),
+    ("host.local.lambda_to_host", "f = lambda t: t.cpu()\ny = f(x)\ny.item()  # SINK", None),
+    ("host.local.lambda_shape", "f = lambda t: t.shape[0]\nif f(x) > 1:  # SINK\n    return 1", None),
+    ("host.local.map_to_host", "for y in map(lambda r: r.cpu(), x):\n    y.item()  # SINK", None),
+    ("host.local.map_tolist", "for v in map(lambda r: r.sum().item(), x):\n    if v > 0:  # SINK\n        return 1", None),
     # more moves
     ("xfer.to_global_device", "h = x.cpu()\ny = h.to(device)\nif y > 0:  # SINK\n    return 1", IF),
     ("xfer.to_cuda_str", 'h = x.cpu()\ny = h.to("cuda")\nif y > 0:  # SINK\n    return 1', IF),
@@ -442,10 +450,9 @@ def _result() -> tuple[dict[int, set[str]], dict[str, int]]:
 ELEMENTS = "`zip(*x)`: a starred argument's items are not followed into zip's tuples"
 WEAK_ITEMS = ("the forward's `x` is a weak (caller-bound) tensor, and a dict comprehension keeps only strong device "
               "items (`uniform_dict`); with `x` made by a device factory the cell passes")
-LAMBDA = "a lambda (bound to a local name, or handed to `map`) is not followed into its body"
+LAMBDA = "a lambda that calls itself through its name is not applied (`Inference.applied` stops there)"
 XFAIL: dict[str, str] = {
-    "iter.dictcomp": WEAK_ITEMS, "iter.zip_star": ELEMENTS, "iter.map_lambda": LAMBDA,
-    "local.lambda": LAMBDA, "host.local.lambda": LAMBDA,
+    "iter.dictcomp": WEAK_ITEMS, "iter.zip_star": ELEMENTS, "local.lambda_recursive": LAMBDA,
 }
 
 

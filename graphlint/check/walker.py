@@ -1912,6 +1912,7 @@ def _walk_unit(path: str, module: ModuleSummary, index: ProjectIndex, unit: Unit
                eager_guards: tuple[str, ...], tree: cst.Module) -> list[Finding]:
     inference = make_inference(module, index, unit.function)
     inference.unit_tree = tree
+    inference.has_lambda = "lambda" in unit.source
     ctx = Context(path=path, index=index, module=module, unit=unit, inference=inference, tree=tree,
                   eager_guards=eager_guards)
     inference.holds_tokenizer = ctx.tokenizers.is_tokenizer  # one recognition of tokenizers, the rules' too

@@ -596,6 +596,8 @@ class Inference:
         self._cuda_arms: dict[str, cst.BaseExpression] | None = None  # locals an `if` on CUDA binds (`_cuda_arm`)
         self._cuda_types: frozenset[str] | None = None  # locals bound once to CUDA tensor types (`cuda_type`)
         self._applying: set[int] = set()  # the lambdas being applied now (`applied`): no recursion through a name
+        # whether the unit's text holds a lambda (set by the walker): a call of a local name looks for one only then
+        self.has_lambda = True
 
     # The cache is keyed by node identity and valid for one statement (the env changes between).
     def reset_cache(self) -> None:
@@ -1039,7 +1041,7 @@ class Inference:
         nothing else now: no parameter or outer value of the name)."""
         if isinstance(func, cst.Lambda):
             return func
-        if func.__class__ is not cst.Name or self.env.get(func.value) != UNKNOWN:
+        if func.__class__ is not cst.Name or not self.has_lambda or self.env.get(func.value) != UNKNOWN:
             return None
         bound = self.bound_once(func.value)
         return bound if isinstance(bound, cst.Lambda) else None

@@ -928,10 +928,12 @@ class Inference:
     def _eval_List(self, node: cst.List | cst.Tuple | cst.Set) -> Val:
         if not node.elements:
             return EMPTY_LIST if isinstance(node, cst.List) else UNKNOWN  # `xs = []` is filled later (appended)
-        # `[*x]`, `(a, *rest)`: a starred element contributes the items of what it unpacks (rows of a tensor)
-        vals = [self(el.value) if isinstance(el, cst.Element) else element_of(self(el.value)) for el in node.elements]
-        if len(vals) != sum(isinstance(el, cst.Element) for el in node.elements):
-            return _list_of(join_all(vals)) if isinstance(node, cst.List) else UNKNOWN
+        vals = [self(el.value) for el in node.elements if isinstance(el, cst.Element)]
+        # `[*x]`, `[h, *rows]`: a starred tensor contributes its rows (a display of its plain elements alone would
+        # read as a host list); a starred value of another kind is left to the plain elements, as before
+        unpacked = [element_of(self(el.value)) for el in node.elements if isinstance(el, cst.StarredElement)]
+        if any(item.is_tensor for item in unpacked):
+            return _list_of(join_all(vals + unpacked))
         if vals and all(v.is_tensor for v in vals):
             elem = join_all(vals)
             return Val(Kind.TENSOR_SEQ, elem=elem if elem.kind is Kind.CPU_TENSOR else None)

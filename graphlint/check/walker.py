@@ -26,7 +26,7 @@ from graphlint.facts.inference import (
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FORGOTTEN, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import (CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, join_all,
-                                    passed_keywords)
+                                    keyed_dict, passed_keywords)
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
@@ -1629,6 +1629,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return with_rank(placed, targets)  # a host result overrides the return kind; a device one fills a gap
         if len(targets) == 1 and targets[0].item_follows and val.kind is Kind.UNKNOWN:
             val = placed_items(call, targets[0], val)
+        if len(targets) == 1 and targets[0].key_follows and val.kind is Kind.UNKNOWN and val.items is None:
+            val = placed_keys(call, targets[0], val)
         if len(targets) == 1 and targets[0].item_params and val.kind is Kind.UNKNOWN:
             val = handed_back(call, targets[0], val)
         if len(targets) == 1 and targets[0].placed_returns and val.kind in (Kind.UNKNOWN, Kind.MODULE):
@@ -1722,6 +1724,21 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if placed is not None and (placed.kind is not Kind.TENSOR or items[i] == UNKNOWN):
                 items[i], changed = placed, True
         return val._replace(items=tuple(items)) if changed else val
+
+    def placed_keys(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
+        """The values of a dict `fn` returns, each value that follows parameters placed where this call's arguments
+        for them live (`FunctionInfo.key_follows`): `out = head(x)`, then `out["logits"]`, of `return {"logits":
+        self.proj(x)}`. As `placed_items`: a host result overrides a value's kind, a device one only fills an unknown."""
+        known = dict(val.keys or ())
+        pairs: list[tuple[str, Val]] = []
+        changed = False
+        for key, names in fn.key_follows:
+            value = known.get(key, UNKNOWN)
+            placed = placement(call, fn, names) if names else None
+            if placed is not None and (placed.kind is not Kind.TENSOR or value == UNKNOWN):
+                value, changed = placed, True
+            pairs.append((key, value))
+        return keyed_dict(pairs) if changed else val
 
     def passed_items(call: cst.Call, fn: FunctionInfo) -> Val | None:
         """A call of a generator that yields the items of its parameter unchanged (`FunctionInfo.yields_items`:

@@ -307,7 +307,7 @@ def interface_digest(s: ModuleSummary) -> str:
     """What other modules read from this one: definitions, returns, markers, classes, imports."""
     parts = [s.module, repr(sorted(s.imports.items()))]
     for f in sorted(s.functions.values(), key=lambda f: f.key):
-        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.item_params}|{f.placed_returns}|"
+        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.key_follows}|{f.item_params}|{f.placed_returns}|"
                      f"{f.number_defaults}|{f.cpu_defaults}|"
                      f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
                      f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.placement}|{f.read_only_params}")

@@ -262,18 +262,18 @@ FORMS: list[Form] = [
     Form("ret.list_elem", defs="""
         def h@@(t):
             return [t, t]
-        """, body="r = h@@(SRC)\nSINK(r[0])", xfail=_x(RET_BUILT, "dev_cond", *HOST)),
+        """, body="r = h@@(SRC)\nSINK(r[0])"),
     Form("ret.list_iter", defs="""
         def h@@(t):
             return [t, t]
         """, body="""
         for e in h@@(SRC):
             SINK(e)
-        """, xfail=_x(RET_BUILT, "dev_cond", *HOST)),
+        """),
     Form("ret.dict_key", defs="""
         def h@@(t):
             return {"logits": t}
-        """, body="out = h@@(SRC)\nSINK(out['logits'])", xfail=_x(RET_BUILT, "dev_cond", *HOST)),
+        """, body="out = h@@(SRC)\nSINK(out['logits'])"),
     Form("ret.dataclass_field", defs="""
         @dataclass
         class Out@@:

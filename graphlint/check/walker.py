@@ -1421,6 +1421,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
         if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
+        if val == UNKNOWN and (got := index.call_facts.getter_field(owner, attr, prop=True)) is not None:
+            return field_of(owner, got)  # `obj.val` of `@property def val(self): return self._t`: `obj._t`
         if val.kind is Kind.MODULE and val.ref in DATA_LOADERS \
                 and (loader := index.call_facts.attr(owner, attr)) in (ik.HOST_LOADER, ik.PINNED_LOADER):
             return kind_val(loader)  # `self.loader = DataLoader(ds)`: each store a loader of host (or pinned) batches
@@ -1501,6 +1503,16 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
         return [fn for fn, _how in index.methods_via(owner, meth)] if owner is not None else []
 
+    def getter_read(func: cst.BaseExpression) -> Val | None:
+        """`m.get()` of a method of `m`'s one project class that returns a field as it is (`return self.buf`,
+        `CallFacts.getter_field`): reading `m.buf`, as the inference reads a field of that object. None otherwise."""
+        if not isinstance(func, cst.Attribute):
+            return None
+        held = inf_ref[0](func.value)
+        owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
+        got = index.call_facts.getter_field(owner, func.attr.value, prop=False) if owner is not None else None
+        return inf_ref[0].object_field(held, got) if got is not None else None
+
     def caller_instance(head: str) -> ClassInfo | None:
         """The class of the caller's own instance `head` still holds (`Inference.instances`), or None."""
         entry = inf_ref[0].instances.get(head)
@@ -1556,7 +1568,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         else:
             name = dotted_name(func)
             if name is None:
-                return None
+                return getter_read(func)  # `M(t).get()`: a getter of an object built in place
             head = name.partition(".")[0]
             own = head in ("self", "cls")
             if (nested := nested_def(name, call)) is not None:
@@ -1571,6 +1583,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 typed = True
                 if not targets:
                     return None
+                if (got := getter_read(func)) is not None:
+                    return got
             else:
                 descriptor = name if own else resolve(func)
                 instance = object_val(index, descriptor) or built_module(index, descriptor) if not own else None

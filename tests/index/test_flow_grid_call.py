@@ -245,7 +245,7 @@ FORMS: list[Form] = [
             @property
             def val(self):
                 return self._t
-        """, body="h = Holder@@(SRC)\nSINK(h.val)", xfail=_x(FIELD, "dev_cond")),
+        """, body="h = Holder@@(SRC)\nSINK(h.val)"),
     # ---- return values to the caller
     Form("ret.expr", defs="""
         def h@@(t):
@@ -326,7 +326,15 @@ FORMS: list[Form] = [
 
             def get(self):
                 return self.buf
-        """, body="SINK(M@@(SRC).get())", xfail=_x(FIELD, "dev_cond", *HOST)),
+        """, body="SINK(M@@(SRC).get())"),
+    Form("ret.getter_local", defs="""
+        class M@@:
+            def __init__(self, t):
+                self.buf = t
+
+            def get(self):
+                return self.buf
+        """, body="m = M@@(SRC)\nSINK(m.get())"),
     # ---- object state
     Form("state.set_then_read", defs="""
         class S@@:

@@ -1608,6 +1608,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return spread
         if len(targets) == 1 and targets[0].yields_items:
             return passed_items(call, targets[0])
+        if len(targets) == 1 and targets[0].yield_follows:
+            # a generator whose yields are computed from these arguments alone: they live where the arguments do
+            placed = placement(call, targets[0], targets[0].yield_follows)
+            return Val(Kind.UNKNOWN, elem=placed) if placed is not None and placed != UNKNOWN else None
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)

@@ -183,6 +183,28 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
     return tuple(out) if any(out) else ()
 
 
+def yield_follows(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve,
+                  layer: Layer | None = None) -> tuple[str, ...]:
+    """The parameters every value a generator yields is computed from (sorted), or () when it follows none: what a
+    return follows (`follows`), read of its own `yield` values. `for v in gen(x)` of `def gen(t): yield t * 2` yields
+    values that live where `x` does. A `yield from` (another iterable's items) follows nothing known."""
+    values: list[ast.expr] = []
+    stack: list[ast.AST] = [func]
+    while stack:
+        for child in ast.iter_child_nodes(stack.pop()):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue  # a nested scope's yields are its own
+            if isinstance(child, ast.YieldFrom):
+                return ()
+            if isinstance(child, ast.Yield):
+                values.append(child.value if child.value is not None else ast.Constant(None))
+            stack.append(child)
+    if not values:
+        return ()
+    layer = layer or _no_layer
+    return _followed(_join([_item_device(v, scope, resolve, layer) for v in values]), scope)
+
+
 def key_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None
                 ) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """Per key of a function whose every return is a dict display of the same string keys (`return {"logits": t,

@@ -31,7 +31,7 @@ from graphlint.facts.default_device import (
     leaves_default_surely_moved, moves_tensor_type, validation_turned_off,
 )
 from graphlint.facts.follows import (PLACING_METHODS, Helpers, Layer, follows, is_torch_layer, item_follows,
-                                     item_params, key_follows, yielded_param)
+                                     item_params, key_follows, yield_follows, yielded_param)
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
@@ -335,6 +335,8 @@ class FunctionInfo:
     # a generator that yields the items of this parameter unchanged (`for obj in iterable: ..; yield obj`): iterating
     # a call of it is iterating what the call passes there (`facts.follows.yielded_param`)
     yields_items: str = ""
+    # of a generator: the parameters every value it yields is computed from (`yield t * 2`), as `follows` of a return
+    yield_follows: tuple[str, ...] = ()
     # where the data it builds may end up (`callsite.data_placement`): "device", "pinned" or "" (host inputs stay on
     # the host): what a `DataLoader(.., collate_fn=<it>)` yields (`kinds.Collated`)
     placement: str = ""
@@ -1272,6 +1274,8 @@ class _Indexer(ast.NodeVisitor):
         # (both walk the whole def: only a generator can yield its parameter's items, and only a def with a call
         # that may move, build off the host or pin (`_may_place`, noted in the body walk) can place what it builds)
         info.yields_items = yielded_param(scope, node, self.resolve) if info.generator else ""
+        info.yield_follows = yield_follows(scope, node, self.resolve, _layer_of(cls)) \
+            if info.generator and not info.yields_items else ()
         info.placement = data_placement(node, self.resolve) if self.placing.pop(id(node), False) else ""
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`

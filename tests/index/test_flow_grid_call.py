@@ -179,7 +179,7 @@ FORMS: list[Form] = [
         """, body="""
         for v in gen@@(SRC):
             SINK(v)
-        """, xfail=_x(BINDING, "dev_cond", *HOST)),
+        """),
     Form("arg.map", defs="""
         def h@@(t):
             SINK(t)

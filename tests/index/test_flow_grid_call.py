@@ -274,6 +274,32 @@ FORMS: list[Form] = [
         def h@@(t):
             return {"logits": t}
         """, body="out = h@@(SRC)\nSINK(out['logits'])"),
+    Form("ret.dict_own_method", defs="""
+        class P@@:
+            def pack(self, t):
+                return {"logits": t * 2, "n": 1}
+
+            def run(self, t):
+                out = self.pack(t)
+                SINK(out["logits"])
+        """, body="P@@().run(SRC)"),
+    Form("ret.list_own_method", defs="""
+        class P@@:
+            def pack(self, t):
+                return [t, t + 1]
+
+            def run(self, t):
+                a, b = self.pack(t)
+                SINK(b)
+        """, body="P@@().run(SRC)"),
+    Form("ret.generator_expr_yield", defs="""
+        def gen@@(t, n):
+            for i in range(n):
+                yield t[i] * 2
+        """, body="""
+        for v in gen@@(SRC, 2):
+            SINK(v)
+        """),
     Form("ret.dataclass_field", defs="""
         @dataclass
         class Out@@:

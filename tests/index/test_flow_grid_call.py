@@ -377,7 +377,7 @@ FORMS: list[Form] = [
 
             def use(self):
                 SINK(self.w)
-        """, body="S@@(SRC).use()", xfail=_x(REACH_BUILT, "dev_item", "dev_any", "dev_cond")),
+        """, body="S@@(SRC).use()"),
     Form("state.list_append", defs="""
         class S@@:
             def __init__(self):

@@ -1,20 +1,22 @@
 """Flow grid, dimension `call` (session 53): a device value crosses a call boundary; does the far side see it?
 
 Each FORM is one way a value crosses a function, method or object boundary (argument binding, a return, object
-state). Each form is crossed with four VARIANTS of source and sink:
+state). Each form is crossed with five VARIANTS of source and sink:
 
-- `dev_item` / `dev_any`: the canonical device value (`torch.randn(4, device=x.device)`, `x` the forward's
-  parameter the decode loop binds to a device tensor) reaches `.item()` (GL101) or `if v.any():` (GL111) on the far
-  side of the boundary: a sync;
+- `dev_item` / `dev_any` / `dev_cond`: the canonical device value (`torch.randn(4, device=x.device)`, `x` the
+  forward's parameter the decode loop binds to a device tensor) reaches `.item()` (GL101), `if v.any():` (GL111) or
+  `if v.sum() > 0:` (GL110) on the far side of the boundary: a sync. The first two are by-name rules (they report a
+  receiver of unknown kind); GL110 needs a tensor kind, so `dev_cond` is the cell that tests the device direction;
 - `cpu_item` / `np_any`: the twin passes a host value (`x.cpu()`, `x.cpu().numpy()`) across the same boundary:
   no sync, no finding (the decoys).
 
 The expected verdicts come from Python/PyTorch semantics, not from what graphlint does; the join forms (a device
 value on one path and a host value on another) follow the house rule of docs/inference.md ("Flow sensitivity" and
-the device direction of the call-site facts): the join is `unknown`, so the by-name `.item()` rule reports it (the
-device path does sync) and `if v.any():`, which needs a tensor kind, stays silent (a miss is preferred to a false
-alarm). The whole grid is one project, linted once; cells graphlint gets wrong are strict xfails naming the missing
-reading, so a fix flips them. The table of the first run on main is docs/notes/flow-grid-call-s53.md.
+the device direction of the call-site facts): the join is `unknown`, so the by-name `.item()` and `.any()` rules
+report it (the device path does sync) and `dev_cond`, which needs a tensor kind, stays silent (a miss is preferred
+to a false alarm). The whole grid is one project, linted once; cells graphlint gets wrong are strict xfails naming
+the missing reading, so a fix flips them. The tables (main, and after each reading) are in
+docs/notes/flow-grid-call-s53.md.
 """
 
 from __future__ import annotations
@@ -60,11 +62,10 @@ class Form:
 
 
 # Why the cells graphlint gets wrong fail (docs/notes/flow-grid-call-s53.md groups them); each names the reading.
-RET_BUILT = "a list/dict/record a project function builds from its argument: the caller does not read its parts"
+RET_BUILT = "a record a project function builds from its argument (a namedtuple): the caller does not read its field"
 RET_CALL = "a return through the function's own call (recursion) or joined with a host arm: not read at the caller"
-FIELD = "a field stored from a parameter and read through a container, a method return or a property: not read"
-REACH_BUILT = "a method called on a construction (`S(t).use()`): the call reaches no method"
-BINDING = "a parameter bound by a form the call-site facts do not record (args[0], lambda, partial, map, yield)"
+FIELD = "a list or dict field filled from a parameter in one method and read in another: its elements are not read"
+BINDING = "a parameter bound by a form the call-site facts do not record (args[0], a local lambda, partial, map)"
 MODULE = "a module's input through a ModuleList loop, or an unplaced module's buffer: not read"
 HOST = ("cpu_item", "np_any")
 

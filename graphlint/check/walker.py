@@ -26,7 +26,7 @@ from graphlint.facts.inference import (
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FORGOTTEN, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
 from graphlint.facts.values import (CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, join_all,
-                                    passed_keywords)
+                                    keyed_dict, passed_keywords)
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
@@ -1426,6 +1426,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
         if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
+        if val == UNKNOWN and (got := index.call_facts.getter_field(owner, attr, prop=True)) is not None:
+            return field_of(owner, got)  # `obj.val` of `@property def val(self): return self._t`: `obj._t`
         if val.kind is Kind.MODULE and val.ref in DATA_LOADERS \
                 and (loader := index.call_facts.attr(owner, attr)) in (ik.HOST_LOADER, ik.PINNED_LOADER):
             return kind_val(loader)  # `self.loader = DataLoader(ds)`: each store a loader of host (or pinned) batches
@@ -1506,6 +1508,16 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
         return [fn for fn, _how in index.methods_via(owner, meth)] if owner is not None else []
 
+    def getter_read(func: cst.BaseExpression) -> Val | None:
+        """`m.get()` of a method of `m`'s one project class that returns a field as it is (`return self.buf`,
+        `CallFacts.getter_field`): reading `m.buf`, as the inference reads a field of that object. None otherwise."""
+        if not isinstance(func, cst.Attribute):
+            return None
+        held = inf_ref[0](func.value)
+        owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
+        got = index.call_facts.getter_field(owner, func.attr.value, prop=False) if owner is not None else None
+        return inf_ref[0].object_field(held, got) if got is not None else None
+
     def caller_instance(head: str) -> ClassInfo | None:
         """The class of the caller's own instance `head` still holds (`Inference.instances`), or None."""
         entry = inf_ref[0].instances.get(head)
@@ -1561,7 +1573,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         else:
             name = dotted_name(func)
             if name is None:
-                return None
+                return getter_read(func)  # `M(t).get()`: a getter of an object built in place
             head = name.partition(".")[0]
             own = head in ("self", "cls")
             if (nested := nested_def(name, call)) is not None:
@@ -1576,6 +1588,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 typed = True
                 if not targets:
                     return None
+                if (got := getter_read(func)) is not None:
+                    return got
             else:
                 descriptor = name if own else resolve(func)
                 instance = object_val(index, descriptor) or built_module(index, descriptor) if not own else None
@@ -1599,6 +1613,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             return spread
         if len(targets) == 1 and targets[0].yields_items:
             return passed_items(call, targets[0])
+        if len(targets) == 1 and targets[0].yield_follows:
+            # a generator whose yields are computed from these arguments alone: they live where the arguments do
+            placed = placement(call, targets[0], targets[0].yield_follows)
+            return Val(Kind.UNKNOWN, elem=placed) if placed is not None and placed != UNKNOWN else None
         # direct returns only: see above; `self.f()` returning what `self` holds (`return self.buf[:n] + 1`)
         # settles as `self.buf` itself does (lookup_self: calls not followed)
         kinds = {index.call_facts.settle(t.returns, t, calls=False) if own and not ik.mentions(t.returns, direct_call)
@@ -1634,6 +1652,8 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return with_rank(placed, targets)  # a host result overrides the return kind; a device one fills a gap
         if len(targets) == 1 and targets[0].item_follows and val.kind is Kind.UNKNOWN:
             val = placed_items(call, targets[0], val)
+        if len(targets) == 1 and targets[0].key_follows and val.kind is Kind.UNKNOWN and val.items is None:
+            val = placed_keys(call, targets[0], val)
         if len(targets) == 1 and targets[0].item_params and val.kind is Kind.UNKNOWN:
             val = handed_back(call, targets[0], val)
         if len(targets) == 1 and targets[0].placed_returns and val.kind in (Kind.UNKNOWN, Kind.MODULE):
@@ -1727,6 +1747,21 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             if placed is not None and (placed.kind is not Kind.TENSOR or items[i] == UNKNOWN):
                 items[i], changed = placed, True
         return val._replace(items=tuple(items)) if changed else val
+
+    def placed_keys(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
+        """The values of a dict `fn` returns, each value that follows parameters placed where this call's arguments
+        for them live (`FunctionInfo.key_follows`): `out = head(x)`, then `out["logits"]`, of `return {"logits":
+        self.proj(x)}`. As `placed_items`: a host result overrides a value's kind, a device one only fills an unknown."""
+        known = dict(val.keys or ())
+        pairs: list[tuple[str, Val]] = []
+        changed = False
+        for key, names in fn.key_follows:
+            value = known.get(key, UNKNOWN)
+            placed = placement(call, fn, names) if names else None
+            if placed is not None and (placed.kind is not Kind.TENSOR or value == UNKNOWN):
+                value, changed = placed, True
+            pairs.append((key, value))
+        return keyed_dict(pairs) if changed else val
 
     def passed_items(call: cst.Call, fn: FunctionInfo) -> Val | None:
         """A call of a generator that yields the items of its parameter unchanged (`FunctionInfo.yields_items`:

@@ -164,13 +164,14 @@ def _helper_call(call: ast.Call, callee: _Followed, again: Callable[[ast.expr], 
 
 
 def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> tuple[tuple[str, ...], ...]:
-    """Per item of a function whose every return is a tuple display of one length (`return ids, logits, n`): the
-    parameters that item is computed from (sorted), or () where it follows none known; () overall when the returns
-    are no such tuples or no item follows a parameter. EAGLE's and Medusa's `update_inference_inputs` return
-    `new_token` after `new_token += accept_length + 1`: the count lives where the accepted length does."""
+    """Per item of a function whose every return is a tuple or list display of one length (`return ids, logits, n`,
+    `return [t, t]`): the parameters that item is computed from (sorted), or () where it follows none known; ()
+    overall when the returns are no such displays or no item follows a parameter. EAGLE's and Medusa's
+    `update_inference_inputs` return `new_token` after `new_token += accept_length + 1`: the count lives where the
+    accepted length does. A list display's items are its elements as a tuple's are (`a, b = f(x)`, `f(x)[0]`)."""
     # a bare `return None` arm is no tuple a caller unpacks (`x, y = f(b)` raises on it), so it joins nothing
     tuples = [r for r in scope.returns if not is_none(r)]
-    sizes = {len(r.elts) if isinstance(r, ast.Tuple) and not any(isinstance(e, ast.Starred) for e in r.elts)
+    sizes = {len(r.elts) if isinstance(r, (ast.Tuple, ast.List)) and not any(isinstance(e, ast.Starred) for e in r.elts)
              else -1 for r in tuples}
     if not tuples or len(sizes) != 1 or -1 in sizes:
         return ()
@@ -180,6 +181,48 @@ def item_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None) -> 
         out.append(_followed(_join([_item_device(r.elts[i], scope, resolve, layer)  # type: ignore
                                     for r in tuples]), scope))
     return tuple(out) if any(out) else ()
+
+
+def yield_follows(scope: Scope, func: ast.FunctionDef | ast.AsyncFunctionDef, resolve: Resolve,
+                  layer: Layer | None = None) -> tuple[str, ...]:
+    """The parameters every value a generator yields is computed from (sorted), or () when it follows none: what a
+    return follows (`follows`), read of its own `yield` values. `for v in gen(x)` of `def gen(t): yield t * 2` yields
+    values that live where `x` does. A `yield from` (another iterable's items) follows nothing known."""
+    values: list[ast.expr] = []
+    stack: list[ast.AST] = [func]
+    while stack:
+        for child in ast.iter_child_nodes(stack.pop()):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+                continue  # a nested scope's yields are its own
+            if isinstance(child, ast.YieldFrom):
+                return ()
+            if isinstance(child, ast.Yield):
+                values.append(child.value if child.value is not None else ast.Constant(None))
+            stack.append(child)
+    if not values:
+        return ()
+    layer = layer or _no_layer
+    return _followed(_join([_item_device(v, scope, resolve, layer) for v in values]), scope)
+
+
+def key_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None
+                ) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Per key of a function whose every return is a dict display of the same string keys (`return {"logits": t,
+    "n": 1}`): (key, the parameters that value is computed from), () where it follows none known; () overall when the
+    returns are no such displays or no value follows a parameter. `out = f(x)`, then `out["logits"]`: the value lives
+    where the call's argument does, as a tuple item does (`item_follows`)."""
+    dicts = [r for r in scope.returns if not is_none(r)]
+    shapes = {tuple(k.value for k in r.keys) if isinstance(r, ast.Dict) and all(
+        isinstance(k, ast.Constant) and isinstance(k.value, str) for k in r.keys) else None for r in dicts}
+    if not dicts or len(shapes) != 1 or None in shapes:
+        return ()
+    keys = shapes.pop()
+    if not keys or len(set(keys)) != len(keys):  # type: ignore[arg-type]
+        return ()
+    layer = layer or _no_layer
+    out = tuple((key, _followed(_join([_item_device(r.values[i], scope, resolve, layer) for r in dicts]),  # type: ignore
+                                scope)) for i, key in enumerate(keys))  # type: ignore[arg-type]
+    return out if any(names for _key, names in out) else ()
 
 
 # methods that move or cast an object in place when it is a module (`model.cpu()` as a statement): a parameter they

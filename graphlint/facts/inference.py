@@ -1048,6 +1048,20 @@ class Inference:
         bound = self.bound_once(func.value)
         return bound if isinstance(bound, cst.Lambda) else None
 
+    def object_field(self, recv: Val, attr: str) -> Val | None:
+        """`obj.<attr>` of an object of a project class (`recv`: OBJECT with its class), or None where the read says
+        nothing: a field declared on the (data)class, as its stores and getters keep it."""
+        assert self.lookup_attr is not None and recv.ref is not None
+        found = self.lookup_attr(recv.ref, attr)
+        if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT, Kind.BOOL_TENSOR) \
+                or found.kind is Kind.TENSOR and self.flown_field is not None and self.flown_field(recv.ref, attr):
+            return found
+        # an object whose class only the attributes it went through say: what its class keeps on the host, a
+        # mask every store of the class puts there (no annotation says a mask), a device tensor every store puts
+        # there by data flow (DROID-SLAM's `self.graph.ii`), or another object, counts; a field's tensor
+        # annotation says nothing of the instance that got here
+        return None
+
     def _eval_Attribute(self, node: cst.Attribute) -> Val:
         attr = node.attr.value
         base = node.value
@@ -1095,14 +1109,9 @@ class Inference:
         if recv != MOVED and _off_host_module(recv) and (placed := self._placed_field(recv, attr)) is not None:
             return placed
         if recv.kind is Kind.OBJECT and recv.ref and self.lookup_attr is not None:
-            found = self.lookup_attr(recv.ref, attr)  # a field declared on the (data)class
-            if not recv.weak or found.kind in (*HOSTS, Kind.CPU_TENSOR, Kind.OBJECT, Kind.BOOL_TENSOR) \
-                    or found.kind is Kind.TENSOR and self.flown_field is not None and self.flown_field(recv.ref, attr):
+            found = self.object_field(recv, attr)
+            if found is not None:
                 return found
-            # an object whose class only the attributes it went through say: what its class keeps on the host, a
-            # mask every store of the class puts there (no annotation says a mask), a device tensor every store puts
-            # there by data flow (DROID-SLAM's `self.graph.ii`), or another object, counts; a field's tensor
-            # annotation says nothing of the instance that got here
             recv = UNKNOWN
         if recv == UNKNOWN and self.lookup_field is not None:
             found = self.lookup_field(attr)  # `ctx.request_ids`: every class with that field keeps it on the host

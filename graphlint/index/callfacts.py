@@ -419,6 +419,17 @@ class CallFacts:
         kind = join_kinds({self.settle(getter.returns, getter, calls=False) for getter in getters})
         return kind if kind in HOST_FAMILY else None
 
+    def getter_field(self, cls: "ClassInfo", name: str, prop: bool) -> str | None:
+        """The field `f` every getter `name` of `cls` can run returns as it is (`return self.buf`: the one
+        `cls` resolves to and the overrides of its project subclasses), properties where `prop` (`obj.<name>`), plain
+        methods where not (`obj.<name>()`): reading it is reading `obj.f`. None for any other getter."""
+        getters = self.index.methods(cls, name)
+        if not getters or any(getter.is_property is not prop for getter in getters):
+            return None
+        fields = {getter.returns.name if isinstance(getter.returns, SelfField) else None for getter in getters}
+        found = fields.pop() if len(fields) == 1 else None
+        return found if found != name else None
+
     def module_field(self, cls: "ClassInfo", name: str) -> bool | None:
         """Whether a module keeps a host tensor in the plain attribute `self.<name>` (`module_fields`): None where it
         does not, else whether it may be pinned."""

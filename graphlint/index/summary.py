@@ -31,7 +31,7 @@ from graphlint.facts.default_device import (
     leaves_default_surely_moved, moves_tensor_type, validation_turned_off,
 )
 from graphlint.facts.follows import (PLACING_METHODS, Helpers, Layer, follows, is_torch_layer, item_follows,
-                                     item_params, yielded_param)
+                                     item_params, key_follows, yield_follows, yielded_param)
 from graphlint.facts.host_reads import HostRead, host_reads
 from graphlint.facts.torch_kinds import (
     FACTORY_TORCH, SELF_EXPORTS, FIXED_RANK_TORCH, HOST_TORCH, distribution_class, MODEL_FACTORIES, syncing_grad_scaler, OFF_CUDA_PROBES, RANK_KEEPING_METHODS, pipeline_class,
@@ -326,6 +326,8 @@ class FunctionInfo:
     item_follows: tuple[tuple[str, ...], ...] = ()
     # per item of such a function: the parameter the item is, handed back as it came ("" for any other item)
     item_params: tuple[str, ...] = ()
+    # per key of a function returning dict displays of the same string keys: (key, the parameters its value follows)
+    key_follows: tuple[tuple[str, tuple[str, ...]], ...] = ()
     # per item its last statement returns (one for `return m`, each of `return enc, pred`): "<callee>@<device>" where
     # the item is a local built by a call of `callee` and then moved by `m.to(device)` / `m = m.to(device)` /
     # `m.cuda()` ("cuda"), `device` a parameter; "" for any other item; () when none is (`_placed_returns`)
@@ -333,6 +335,8 @@ class FunctionInfo:
     # a generator that yields the items of this parameter unchanged (`for obj in iterable: ..; yield obj`): iterating
     # a call of it is iterating what the call passes there (`facts.follows.yielded_param`)
     yields_items: str = ""
+    # of a generator: the parameters every value it yields is computed from (`yield t * 2`), as `follows` of a return
+    yield_follows: tuple[str, ...] = ()
     # where the data it builds may end up (`callsite.data_placement`): "device", "pinned" or "" (host inputs stay on
     # the host): what a `DataLoader(.., collate_fn=<it>)` yields (`kinds.Collated`)
     placement: str = ""
@@ -1217,6 +1221,7 @@ class _Indexer(ast.NodeVisitor):
             returns_class=node.returns is not None and type_annotation_class(node.returns) is not None,
             follows=follows(scope, self.resolve, _layer_of(cls), self._helpers()),
             item_follows=item_follows(scope, self.resolve, _layer_of(cls)), item_params=item_params(scope, node),
+            key_follows=key_follows(scope, self.resolve, _layer_of(cls)),
             registers=self._registers(node) if cls is None and parent is None else
             _self_registers(node) if parent is None else ("", ""),
             return_rank=self._return_rank(scope),
@@ -1269,6 +1274,8 @@ class _Indexer(ast.NodeVisitor):
         # (both walk the whole def: only a generator can yield its parameter's items, and only a def with a call
         # that may move, build off the host or pin (`_may_place`, noted in the body walk) can place what it builds)
         info.yields_items = yielded_param(scope, node, self.resolve) if info.generator else ""
+        info.yield_follows = yield_follows(scope, node, self.resolve, _layer_of(cls)) \
+            if info.generator and not info.yields_items else ()
         info.placement = data_placement(node, self.resolve) if self.placing.pop(id(node), False) else ""
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`

@@ -3346,3 +3346,36 @@ def test_a_property_over_a_stored_parameter_handed_to_its_own_class_ends():
     sub = next(fn for fn in index.functions.values() if fn.qualname == "Mesh.sub")
     edges = index.resolve_call(sub, "m", "self._device_type")  # ends (the getter handed on is all it finds)
     assert {fn.qualname for fn in edges} <= {"Mesh.device_type"}
+
+
+def test_a_method_of_a_construction_with_arguments_is_called():
+    """`Cache(t).read()` runs `Cache.read` whatever the construction passes, as `get_group().send(x)` runs what an
+    argument-less call returns (session 53, the call grid's `state.init_param`). Decoy: a factory function given
+    arguments (`load(name).shuffle(seed)`), whose arguments may pick what it returns: not dispatched."""
+    found = hot({
+        "pkg.model": """
+            import torch
+
+            class Cache:
+                def __init__(self, t):
+                    self.t = t
+
+                def read(self):
+                    return self.t.item()
+
+            class Data:
+                def shuffle(self, seed):
+                    return seed
+
+            def load(name):
+                return Data()
+
+            @torch.compile
+            def step(x):
+                Cache(x).read()
+                load("a").shuffle(0)
+                return x
+        """,
+    })
+    assert "Cache.read" in found
+    assert "Data.shuffle" not in found

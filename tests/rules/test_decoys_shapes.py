@@ -1139,7 +1139,9 @@ def test_an_item_of_a_value_moved_to_the_device_is_a_device_tensor_as_a_bound():
     batch (`BatchEncoding` has `.to` and iterates its keys) compared with strings; the loader's items moved to the
     host, cast to a dtype (`.to(torch.float16)`, `.to(x.dtype)`), sent to a device nothing shows is an accelerator
     (`.to(self.device)`, a parameter); a model built outside the tree moved to the device and indexed (`net[0]`) as
-    a layer. (The copy to the host of an untyped item in a rooted loop is GL103, as before.)"""
+    a layer. (The copy to the host of an untyped item in a rooted loop is GL103, as before.) The devices come from
+    `main`'s callers, outside the tree: since session 53 `Trainer("cuda").fit(..)` reaches `fit` with a CUDA
+    `self.device`, whose moved item is a device bound."""
     src = textwrap.dedent("""
         import torch
         from meldataset import build_dataloader, build_model
@@ -1182,12 +1184,12 @@ def test_an_item_of_a_value_moved_to_the_device_is_a_device_tensor_as_a_bound():
                     optimizer.step()
 
 
-        def main():
-            Trainer("cuda").fit(build_dataloader(), "cuda:1")
+        def main(device, dev):
+            Trainer(device).fit(build_dataloader(), dev)
 
 
         if __name__ == "__main__":
-            main()
+            main(input(), input())
     """).lstrip("\n")
     assert findings(src) == marked(src)  # every code: the decoys raise nothing else either
 

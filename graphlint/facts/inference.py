@@ -485,6 +485,10 @@ def _device_string(node: cst.BaseExpression) -> str | None:
 
 # a dict's own methods: on a `BatchEncoding` of lists they are no items (`batch.keys()`)
 DICT_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
+# Methods that tell a moved value (`MOVED`) is a tensor: `.to(<accelerator>)` / `.cuda()` answer only on a tensor, a
+# module or an object with its own `.to` (a dict-like batch), never on a NumPy array or a Python value, so every tensor
+# method a module or a mapping lacks tells it (`b.sum()`, `b.max()`, `b.mean()`; not `.half()`, `.values()`)
+MOVED_TENSOR_METHODS = TENSOR_METHOD_NAMES - MODULE_SELF_METHODS - DICT_METHODS - {"type", "ipu", "mtia"}
 
 
 # node class -> `Inference._eval_<its name>` (None where there is none), filled as `_eval` meets the classes
@@ -1415,7 +1419,8 @@ class Inference:
                 return self._device_model_method(func.attr.value, node)
             if recv == DEVICE_RESULT or recv == MOVED:
                 # `codec.encode_code(a).unsqueeze(0)`, `.cpu()`: used as a tensor, it is the device tensor computed
-                tensor = func.attr.value in TORCH_ONLY_METHODS or func.attr.value in ("cpu", "to", "cuda")
+                tensor = func.attr.value in TORCH_ONLY_METHODS or func.attr.value in ("cpu", "to", "cuda") \
+                    or recv == MOVED and func.attr.value in MOVED_TENSOR_METHODS
                 return self._tensor_method(TENSOR, func.attr.value, node) if tensor else UNKNOWN
             if recv.host:
                 # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,

@@ -217,7 +217,6 @@ CELLS = DEVICES + VALUES + BATCHES + MODELS + DEFAULTS
 # Cells graphlint gets wrong, by the general reading it lacks (docs/notes/flow-grid-src-s53.md): {reason: cell ids}.
 # A hit misses only its `cond` sink (the two others report an untyped value anyway); a decoy's `item` and `any` report
 # what is not held for host, and its `cond` what is held for a device tensor.
-MOVED_USE = "a value moved by .to(<accelerator>)/.cuda() is a device tensor only through a few torch-only methods"
 NAMES_DEVICE = "the .to() target names an accelerator in a form _names_cuda does not read"
 DICT_MOVED = "a dict comprehension of moved values does not give its items as moved values"
 PLACED_OUTPUT = "a placed model called with an untyped input returns an untyped value, not a device one"
@@ -228,11 +227,6 @@ CPU_DEVICE_NAMES = "a CPU device held in a module constant, config field, argpar
 CPU_RESULTS = "a CPU-placed result (type_as a host tensor, map_location='cpu', a CPU or unplaced model's output, a "\
               "nested container of CPU moves) is not held for host"
 GAPS: dict[str, tuple[str, ...]] = {
-    MOVED_USE: tuple(f"src.dev.{f}.to" for f in ("torch_device", "str_cuda", "str_cuda0", "fstr_rank", "device_index",
-                                                  "if_available", "module_const"))
-    + ("src.val.to_device", "src.val.to_kw_dtype", "src.val.to_non_blocking", "src.val.cuda", "src.val.cuda_rank",
-       "src.val.param_moved", "src.batch.pair_to", "src.batch.list_comp", "src.batch.tuple_gen",
-       "src.batch.tuple_gen_unpack", "src.batch.key_cuda"),
     NAMES_DEVICE: tuple(f"src.dev.{f}.to" for f in ("args_default", "accelerator", "param_device", "x_device",
                                                      "current_device", "module_const_avail", "cfg_attr", "rank_mod"))
     + ("src.val.to_tensor",),

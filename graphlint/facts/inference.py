@@ -904,6 +904,14 @@ class Inference:
         val = self.env.get(node.value)
         if val is None and node.value in CONFIG_NAMES:
             return HOST
+        if val is None and (found := self.module_strings.get(node.value)):
+            # a module-level `DEVICE = "cpu"` / `torch.device("cuda")`, every binding of it: the device it names, as a
+            # local bound so is (`device_expr`, `device_arg` and `_names_cuda` read both alike)
+            named = {folded_device(v) for v in found}
+            if named == {"cpu"}:
+                return CPU_DEVICE
+            if named == {"cuda"}:
+                return CUDA_DEVICE
         if val is None and self.lookup_global is not None:
             val = self.lookup_global(node.value)
         if (val is None or val.kind is Kind.UNKNOWN) and is_cpu_name(node.value):

@@ -222,7 +222,7 @@ DICT_MOVED = "a dict comprehension of moved values does not give its items as mo
 PLACED_OUTPUT = "a placed model called with an untyped input returns an untyped value, not a device one"
 LOADED = "torch.load(.., map_location=<accelerator>) of an untyped object is not a moved value"
 DEFAULT_DEVICE = "a device-less factory under a script's set_default_device('cuda') is no known device tensor"
-CPU_DEVICE_NAMES = "a CPU device held in a module constant, config field, argparse default, unplaced model or "\
+CPU_DEVICE_NAMES = "a CPU device held in a config field, argparse default, unplaced model or "\
                    "Accelerator(cpu=True) is not read as the host"
 CPU_RESULTS = "a CPU-placed result (type_as a host tensor, map_location='cpu', a CPU or unplaced model's output, a "\
               "nested container of CPU moves) is not held for host"
@@ -236,8 +236,8 @@ GAPS: dict[str, tuple[str, ...]] = {
         "load_map_device", "state_dict_then_to", "helper_build", "hf_device_map", "hf_to", "local_to")),
     LOADED: ("src.val.load_map_device",),
     DEFAULT_DEVICE: ("src.default.set_default_device",),
-    CPU_DEVICE_NAMES: tuple(f"host.dev.{f}.{how}" for f in ("args_default_cpu", "param_device_unplaced", "module_const_cpu",
-                                                            "cfg_attr_cpu", "accelerator_cpu")
+    CPU_DEVICE_NAMES: tuple(f"host.dev.{f}.{how}" for f in ("args_default_cpu", "param_device_unplaced", "cfg_attr_cpu",
+                                                            "accelerator_cpu")
                             for how in ("factory", "to")),
     CPU_RESULTS: ("host.val.type_as_host", "host.val.load_map_cpu", "host.val.load_map_cpu_device",
                   "host.batch.detection_cpu", *(f"host.model.{f}" for f in (
@@ -245,7 +245,7 @@ GAPS: dict[str, tuple[str, ...]] = {
 }
 # decoy sinks that report a device tensor (the cond sink of a decoy whose factory graphlint reads as placed)
 COND_DECOYS = frozenset({"host.val.type_as_host", *(f"host.dev.{f}.factory" for f in (
-    "args_default_cpu", "param_device_unplaced", "module_const_cpu", "cfg_attr_cpu", "accelerator_cpu"))})
+    "args_default_cpu", "param_device_unplaced", "cfg_attr_cpu", "accelerator_cpu"))})
 
 
 def _gap(cell: Cell, sink: str) -> str | None:

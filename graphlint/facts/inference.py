@@ -1604,8 +1604,15 @@ class Inference:
         target = kwarg(node, "device")
         first = node.args[0]
         if target is None and first.keyword is None:
+            if self._shown_on_device(first.value):
+                return True  # `.to(other)`: other's device, a tensor the data flow shows there
             target = first
         return target is not None and self._names_cuda(target.value)
+
+    def _shown_on_device(self, expr: cst.BaseExpression) -> bool:
+        """`expr` is a tensor the data flow shows on the device: not a guess (`weak`), or a moved value."""
+        val = self(expr)
+        return val.kind in DEVICE_TENSORS and not val.weak or val == MOVED
 
     def names_accelerator(self, expr: cst.BaseExpression) -> bool:
         """`expr` names an accelerator as the code shows it (`_names_cuda`)."""
@@ -1624,6 +1631,14 @@ class Inference:
             return (self.resolve(expr.test.func) or "") == "torch.cuda.is_available" and self._names_cuda(expr.body, depth)
         if isinstance(expr, cst.Name) and self(expr) == CUDA_DEVICE:
             return True  # a parameter every project caller fills with an accelerator device
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
+            # `x.device` of a tensor the data flow shows on the device (not one guessed by its name or annotation)
+            return self._shown_on_device(expr.value)
+        if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.cuda.current_device":
+            return True  # the current CUDA ordinal
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo) \
+                and isinstance(expr.right, cst.Call) and (self.resolve(expr.right.func) or "") == "torch.cuda.device_count":
+            return True  # `rank % torch.cuda.device_count()`: a CUDA ordinal
         if isinstance(expr, cst.Name) and (found := self.module_strings.get(expr.value)) \
                 and (self.module_level or expr.value not in self.env):
             # a module-level `device = "cuda"` / `torch.device("cuda")` / `f"cuda:{rank}"`, every binding of it

@@ -227,9 +227,8 @@ CPU_DEVICE_NAMES = "a CPU device held in a config field, argparse default, unpla
 CPU_RESULTS = "a CPU-placed result (type_as a host tensor, map_location='cpu', a CPU or unplaced model's output, a "\
               "nested container of CPU moves) is not held for host"
 GAPS: dict[str, tuple[str, ...]] = {
-    NAMES_DEVICE: tuple(f"src.dev.{f}.to" for f in ("args_default", "accelerator", "param_device", "x_device",
-                                                     "current_device", "module_const_avail", "cfg_attr", "rank_mod"))
-    + ("src.val.to_tensor",),
+    NAMES_DEVICE: tuple(f"src.dev.{f}.to" for f in ("args_default", "accelerator", "param_device", "module_const_avail",
+                                                     "cfg_attr")),
     DICT_MOVED: ("src.batch.dict_comp", "src.batch.dict_comp_cuda", "src.batch.detection"),
     PLACED_OUTPUT: tuple(f"src.model.{f}" for f in (
         "to_device", "cuda", "cuda_eval", "half_cuda", "to_statement", "ddp", "accelerate_prepare", "accelerate_loader",

@@ -49,3 +49,41 @@ def test_decoy_a_module_method_of_a_moved_value():
     """`.requires_grad_()` / `.type(..)` are a module's too: what they return is not told to be a tensor."""
     assert not _codes("print(b.requires_grad_(False))") & {"GL106"}
     assert not _codes("if b.type(torch.half): pass") & {"GL110"}
+
+
+TARGET = """
+    import torch
+    import torch.distributed as dist
+    from data import make_loader
+
+
+    def train(loader):
+        x = torch.randn(4, device="cuda")
+        h = x.cpu()
+        for batch in loader:
+            b = batch.to({target})
+            if b.sum() > 0:
+                pass
+
+
+    def main():
+        train(make_loader())
+"""
+TARGET_COND = (11, "GL110")
+
+
+def _target(target: str) -> set[tuple[int, str]]:
+    return findings(TARGET.format(target=target), scope="all")
+
+
+def test_hit_a_move_to_where_a_device_tensor_is_or_to_a_cuda_ordinal():
+    """`.to(x.device)` / `.to(x)` of a tensor the flow shows on the device, `torch.cuda.current_device()`,
+    `rank % torch.cuda.device_count()` (`_names_cuda`, `_shown_on_device`)."""
+    for target in ("x.device", "x", "torch.cuda.current_device()", "dist.get_rank() % torch.cuda.device_count()"):
+        assert TARGET_COND in _target(target), target
+
+
+def test_decoy_a_move_to_where_a_host_tensor_is_or_to_a_device_tensors_dtype():
+    """A host tensor's device (or the tensor) is the host; a device tensor's dtype is a cast that moves nothing."""
+    for target in ("h.device", "h", "x.dtype", "dtype=x.dtype"):
+        assert TARGET_COND not in _target(target), target

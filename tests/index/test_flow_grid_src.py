@@ -218,7 +218,7 @@ CELLS = DEVICES + VALUES + BATCHES + MODELS + DEFAULTS
 # A hit misses only its `cond` sink (the two others report an untyped value anyway); a decoy's `item` and `any` report
 # what is not held for host, and its `cond` what is held for a device tensor.
 NAMES_DEVICE = "the .to() target names an accelerator in a form _names_cuda does not read"
-DICT_MOVED = "a dict comprehension of moved values does not give its items as moved values"
+DICT_MOVED = "a list comprehension of dicts of moved values does not give its items' items as moved values"
 PLACED_OUTPUT = "a placed model called with an untyped input returns an untyped value, not a device one"
 LOADED = "torch.load(.., map_location=<accelerator>) of an untyped object is not a moved value"
 DEFAULT_DEVICE = "a device-less factory under a script's set_default_device('cuda') is no known device tensor"
@@ -229,7 +229,7 @@ CPU_RESULTS = "a CPU-placed result (type_as a host tensor, map_location='cpu', a
 GAPS: dict[str, tuple[str, ...]] = {
     NAMES_DEVICE: tuple(f"src.dev.{f}.to" for f in ("args_default", "accelerator", "param_device", "module_const_avail",
                                                      "cfg_attr")),
-    DICT_MOVED: ("src.batch.dict_comp", "src.batch.dict_comp_cuda", "src.batch.detection"),
+    DICT_MOVED: ("src.batch.detection",),
     PLACED_OUTPUT: tuple(f"src.model.{f}" for f in (
         "to_device", "cuda", "cuda_eval", "half_cuda", "to_statement", "ddp", "accelerate_prepare", "accelerate_loader",
         "load_map_device", "state_dict_then_to", "helper_build", "hf_device_map", "hf_to", "local_to")),

@@ -87,3 +87,36 @@ def test_decoy_a_move_to_where_a_host_tensor_is_or_to_a_device_tensors_dtype():
     """A host tensor's device (or the tensor) is the host; a device tensor's dtype is a cast that moves nothing."""
     for target in ("h.device", "h", "x.dtype", "dtype=x.dtype"):
         assert TARGET_COND not in _target(target), target
+
+
+DICT = """
+    import torch
+    from data import fetch
+
+    device = torch.device("cuda")
+
+
+    def step(x, batch, loader):
+        b = {{k: {value} for k, t in batch.items()}}
+        v = b["input_ids"]
+        if v.sum() > 0:
+            pass
+
+
+    def main():
+        for _ in range(3):
+            step(1, fetch(), None)
+"""
+DICT_COND = (10, "GL110")
+
+
+def test_hit_an_item_of_a_dict_comprehension_of_moved_values():
+    """`{k: v.to(device) for k, v in batch.items()}` of a batch an absent module made: every item is a moved value
+    (`uniform_dict` of `MOVED`), so `v = b["input_ids"]` then `v.sum()` is a device reduction."""
+    for value in ("t.to(device)", "t.cuda()", "t.to(device, non_blocking=True)"):
+        assert DICT_COND in findings(DICT.format(value=value), scope="all"), value
+
+
+def test_decoy_an_item_of_a_dict_comprehension_of_host_or_cast_values():
+    for value in ("t.cpu()", 't.to("cpu")', "t.to(torch.float16)", "t"):
+        assert DICT_COND not in findings(DICT.format(value=value), scope="all"), value

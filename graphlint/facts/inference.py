@@ -485,6 +485,10 @@ def _device_string(node: cst.BaseExpression) -> str | None:
 
 # a dict's own methods: on a `BatchEncoding` of lists they are no items (`batch.keys()`)
 DICT_METHODS = frozenset(name for name in dir(dict) if not name.startswith("_"))
+# Methods that tell a moved value (`MOVED`) is a tensor: `.to(<accelerator>)` / `.cuda()` answer only on a tensor, a
+# module or an object with its own `.to` (a dict-like batch), never on a NumPy array or a Python value, so every tensor
+# method a module or a mapping lacks tells it (`b.sum()`, `b.max()`, `b.mean()`; not `.half()`, `.values()`)
+MOVED_TENSOR_METHODS = TENSOR_METHOD_NAMES - MODULE_SELF_METHODS - DICT_METHODS - {"type", "ipu", "mtia"}
 
 
 # node class -> `Inference._eval_<its name>` (None where there is none), filled as `_eval` meets the classes
@@ -903,6 +907,14 @@ class Inference:
         val = self.env.get(node.value)
         if val is None and node.value in CONFIG_NAMES:
             return HOST
+        if val is None and (found := self.module_strings.get(node.value)):
+            # a module-level `DEVICE = "cpu"` / `torch.device("cuda")`, every binding of it: the device it names, as a
+            # local bound so is (`device_expr`, `device_arg` and `_names_cuda` read both alike)
+            named = {folded_device(v) for v in found}
+            if named == {"cpu"}:
+                return CPU_DEVICE
+            if named == {"cuda"}:
+                return CUDA_DEVICE
         if val is None and self.lookup_global is not None:
             val = self.lookup_global(node.value)
         if (val is None or val.kind is Kind.UNKNOWN) and is_cpu_name(node.value):
@@ -1455,7 +1467,8 @@ class Inference:
                 return self._device_model_method(func.attr.value, node)
             if recv == DEVICE_RESULT or recv == MOVED:
                 # `codec.encode_code(a).unsqueeze(0)`, `.cpu()`: used as a tensor, it is the device tensor computed
-                tensor = func.attr.value in TORCH_ONLY_METHODS or func.attr.value in ("cpu", "to", "cuda")
+                tensor = func.attr.value in TORCH_ONLY_METHODS or func.attr.value in ("cpu", "to", "cuda") \
+                    or recv == MOVED and func.attr.value in MOVED_TENSOR_METHODS
                 return self._tensor_method(TENSOR, func.attr.value, node) if tensor else UNKNOWN
             if recv.host:
                 # `model.eval()`, `.half()`, `.to(torch.float16)` return the module where it is; `hf_model.to(dev)`,
@@ -1637,8 +1650,15 @@ class Inference:
         target = kwarg(node, "device")
         first = node.args[0]
         if target is None and first.keyword is None:
+            if self._shown_on_device(first.value):
+                return True  # `.to(other)`: other's device, a tensor the data flow shows there
             target = first
         return target is not None and self._names_cuda(target.value)
+
+    def _shown_on_device(self, expr: cst.BaseExpression) -> bool:
+        """`expr` is a tensor the data flow shows on the device: not a guess (`weak`), or a moved value."""
+        val = self(expr)
+        return val.kind in DEVICE_TENSORS and not val.weak or val == MOVED
 
     def names_accelerator(self, expr: cst.BaseExpression) -> bool:
         """`expr` names an accelerator as the code shows it (`_names_cuda`)."""
@@ -1657,6 +1677,14 @@ class Inference:
             return (self.resolve(expr.test.func) or "") == "torch.cuda.is_available" and self._names_cuda(expr.body, depth)
         if isinstance(expr, cst.Name) and self(expr) == CUDA_DEVICE:
             return True  # a parameter every project caller fills with an accelerator device
+        if isinstance(expr, cst.Attribute) and expr.attr.value == "device":
+            # `x.device` of a tensor the data flow shows on the device (not one guessed by its name or annotation)
+            return self._shown_on_device(expr.value)
+        if isinstance(expr, cst.Call) and (self.resolve(expr.func) or "") == "torch.cuda.current_device":
+            return True  # the current CUDA ordinal
+        if isinstance(expr, cst.BinaryOperation) and isinstance(expr.operator, cst.Modulo) \
+                and isinstance(expr.right, cst.Call) and (self.resolve(expr.right.func) or "") == "torch.cuda.device_count":
+            return True  # `rank % torch.cuda.device_count()`: a CUDA ordinal
         if isinstance(expr, cst.Name) and (found := self.module_strings.get(expr.value)) \
                 and (self.module_level or expr.value not in self.env):
             # a module-level `device = "cuda"` / `torch.device("cuda")` / `f"cuda:{rank}"`, every binding of it

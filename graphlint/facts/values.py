@@ -199,9 +199,11 @@ def keyed_dict(pairs: list[tuple[str, Val]]) -> Val:
 
 
 def uniform_dict(item: Val) -> Val:
-    """A dict every item of which is `item`, a device tensor not guessed from a method (a comprehension of moved
-    values, a loop that moves each value back under its key): unknown for any other item."""
-    return Val(Kind.UNKNOWN, ref="dict", elem=item) if item.kind in DEVICE_TENSORS and not item.weak else UNKNOWN
+    """A dict every item of which is `item`, a device tensor not guessed from a method or a moved value (`MOVED`: a
+    comprehension of moved values, `{k: v.to(device) for k, v in batch.items()}` of an untyped batch, a loop that
+    moves each value back under its key): unknown for any other item."""
+    return Val(Kind.UNKNOWN, ref="dict", elem=item) if item.kind in DEVICE_TENSORS and not item.weak or item == MOVED \
+        else UNKNOWN
 
 
 def rewritten_dict(item: Val) -> Val:

@@ -31,18 +31,28 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     on_device: not when the receiver is a host tensor either, nor one the unit gives no evidence is on the device
     (`Context.claims_device`)."""
     qual = ctx.call_name(node)
-    if qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names:
-        return (node.args[0].value if node.args else None), qual.rpartition(".")[2]
-    m = method_call(node)
-    if m is None or m[1] not in names:
-        return None
-    recv = m[0]
-    if ctx.qualname(recv) in ("torch", "numpy", "np") or (ctx.qualname(recv) or "").startswith(("torch.", "numpy.")):
-        return None  # torch.nonzero(...) is matched by qualified name, not as a method
+    qualified = bool(qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names)
+    if qualified:
+        # `torch.Tensor.item(t)` is `t.item()` of a `t` its spelling says is a tensor: only the host checks below
+        name = qual.rpartition(".")[2]  # type: ignore[union-attr]
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return (None, name) if not node.args else None
+        recv = node.args[0].value
+    else:
+        m = method_call(node)
+        if m is None or m[1] not in names:
+            return None
+        recv, name = m
+        if ctx.qualname(recv) in ("torch", "numpy", "np") or (ctx.qualname(recv) or "").startswith(
+                ("torch.", "numpy.")):
+            return None  # torch.nonzero(...) is matched by qualified name, not as a method
     val = ctx.val(recv)
     kind = val.kind
-    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR or ctx.plain_object(val, m[1]) \
-            or _on_plain_object(ctx, recv):
+    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR:
+        return None
+    if qualified:
+        return recv, name
+    if ctx.plain_object(val, name) or _on_plain_object(ctx, recv):
         return None
     if kind is Kind.UNKNOWN and val.ref in ("list", HOST_DATA.ref):
         # a Python list (`[n for ...]` every caller passes) has no tensor methods: a path it never takes; host data (a
@@ -52,7 +62,7 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
         return None
     if on_device and not ctx.claims_device(val):
         return None
-    return recv, m[1]
+    return recv, name
 
 
 # Tensor methods that copy to the host and return only when the copy is done (`numpy` only runs on a device tensor

@@ -249,8 +249,9 @@ class MaskedSelect(Rule):
                "    #      ^^^^^^^^^^^^^^^^^^\n")
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.call_name(node) == "torch.masked_select" or tensor_method(
-                self.ctx, node, ("masked_select",), require_tensor=True):
+        # as for the other size rules, an operand known to live on the host selects on the host
+        if self.ctx.call_name(node) == "torch.masked_select" and not on_host(self.ctx, _first_arg(node)) \
+                or tensor_method(self.ctx, node, ("masked_select",), require_tensor=True, on_device=True):
             self.report(node)
 
 
@@ -660,8 +661,9 @@ class TensorAsIndex(Rule):
             return True
         if not isinstance(expr, cst.Call) or expr.args:
             return False
-        m = method_call(expr)
-        return bool(m and m[1] in ("argmax", "argmin", "max", "min", "sum") and self.ctx.is_tensor(m[0]))
+        m = method_call(expr)  # (a reduction of a host tensor is a host 0-d index: no read)
+        return bool(m and m[1] in ("argmax", "argmin", "max", "min", "sum") and self.ctx.is_tensor(m[0])
+                    and not on_host(self.ctx, m[0]))
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) == "range" and any(self._device_count(a.value) for a in node.args):

@@ -1264,3 +1264,24 @@ def test_a_tuple_of_host_values_stays_a_host_sequence(tmp_path):
     config = Config(root=tmp_path, scope="all", select=("GL131",))
     found = Linter(config).lint_paths(sorted(tmp_path.rglob("*.py"))).findings
     assert {(Path(f.path).name, f.line) for f in found} == {("run.py", 7)}
+
+
+def test_sinks_on_a_host_copy_read_nothing_whatever_the_spelling():
+    """The host twin of a device sink (flow grid, sink dimension): a `.cpu()` copy selected by a mask, indexed by its
+    own `argmax()`, or read by `torch.Tensor.item(..)` is host work; the device spellings still wait."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                h = x.cpu()  # <- GL103
+                a = torch.masked_select(h, h > 0)
+                b = h.masked_select(h > 0)
+                c = h[h.argmax()]
+                d = torch.Tensor.item(h.sum())
+                e = torch.masked_select(x, x > 0)  # <- GL124
+                f = x.masked_select(x > 0)  # <- GL124
+                g = x[x.argmax()]  # <- GL127
+                k = torch.Tensor.item(x.sum())  # <- GL101
+                return a, b, c, d, e, f, g, k
+    """
+    assert findings(src) == marked(src.lstrip("\n"))

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from graphlint.facts.inference import element_of, iterated_args
 from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
-from graphlint.facts.syntax import code_of, is_true, kwarg, method_call
+from graphlint.facts.syntax import code_of, is_true, kwarg, method_call, positional
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     D2H, LIBRARY_COPIES, SUMMARY_WRITERS, TENSOR_ONLY_COPIES, TRACKER_LOGS, VMAPS, WRITER_READS,
@@ -90,6 +91,21 @@ def blocking_device_read(ctx: "Context", node: cst.Call, *, claimed: bool = Fals
     dev = kwarg(node, "device")
     dest = dev.value if dev is not None else node.args[0].value if node.args and node.args[0].keyword is None else None
     return dest is not None and ctx.inference.device_arg(dest) is Dev.CPU
+
+
+def mapped_over_device(ctx: "Context", node: cst.Call) -> str | None:
+    """`map(f, t)` applies `f` to each item of `t`: the name `f` resolves to (`float`, `str`, `math.exp`) where every
+    item is a device tensor the data flow shows (a row of a device tensor, an element of a list of device 0-d
+    values), as `f(item)` would be called on it; None for any other call, or items of unknown place."""
+    if ctx.call_name(node) != "map" or len(node.args) != 2:
+        return None
+    items = iterated_args("map", node)
+    if len(items) != 1:
+        return None
+    item = element_of(ctx.val(items[0]))
+    if item.kind not in DEVICE_TENSORS or item.weak:
+        return None
+    return ctx.qualname(positional(node)[0])
 
 
 def _on_plain_object(ctx: "Context", recv: cst.BaseExpression) -> bool:

@@ -43,8 +43,9 @@ def _sink(form: str, body: str, code: str | None, twin: str | None = "h", xfail:
 CONVERSIONS = [
     *_sink("conv.item", "return v.item()", "GL101"),
     *_sink("conv.tensor_item_fn", "return torch.Tensor.item(v.sum())", "GL101"),
-    *_sink("conv.map_float", "return list(map(float, v))", "GL105", xfail="`map(conv, t)` converts each row of a tensor: not read as `conv(row)`"),
-    *_sink("conv.map_int", "return list(map(int, v))", "GL105", xfail="`map(conv, t)` converts each row of a tensor: not read as `conv(row)`", twin=None),
+    # `map(conv, t)` converts each row, as `[conv(r) for r in t]` does: a read and a loop
+    *_sink("conv.map_float", "return list(map(float, v))", "GL105,GL402"),
+    *_sink("conv.map_int", "return list(map(int, v))", "GL105,GL402", twin=None),
     *_sink("conv.item_0d", "s = v.sum()\nreturn s.item()", "GL101", twin=None),
     *_sink("conv.tolist", "return v.tolist()", "GL102"),
     *_sink("conv.tolist_elem", "return v.tolist()[0]", "GL102", twin=None),
@@ -160,12 +161,13 @@ SHAPES = [
     # iterating unbinds views: no sync, a perf smell (GL402)
     *_sink("shape.list", "return list(v)", "GL402"),
     *_sink("shape.tuple", "return tuple(v)", "GL402", twin=None),
-    *_sink("shape.enumerate", "return [i for i, t in enumerate(v)]", "GL402", twin=None, xfail="a builtin that iterates a tensor is not read as iterating it (the reading `for t in v` has)"),
-    *_sink("shape.zip", "return list(zip(v, v))", "GL402", twin=None, xfail="a builtin that iterates a tensor is not read as iterating it (the reading `for t in v` has)"),
-    *_sink("shape.iter_next", "return next(iter(v))", "GL402", twin=None, xfail="a builtin that iterates a tensor is not read as iterating it (the reading `for t in v` has)"),
-    *_sink("shape.unpack", "a, b, c, d = v\nreturn a", "GL402", twin=None, xfail="a builtin that iterates a tensor is not read as iterating it (the reading `for t in v` has)"),
+    *_sink("shape.enumerate", "return [i for i, t in enumerate(v)]", "GL402", twin=None),
+    *_sink("shape.zip", "return list(zip(v, v))", "GL402"),
+    # a fixed number of rows taken is no loop as long as the tensor: not GL402
+    *_sink("shape.iter_next", "return next(iter(v))", None, twin=None),
+    *_sink("shape.unpack", "a, b, c, d = v\nreturn a", None, twin=None),
     *_sink("shape.enumerate_if", "n = 0\nfor i, t in enumerate(v):\n    if t > 0:\n        n += i\nreturn n",
-           "GL110,GL402", twin=None, xfail="a builtin that iterates a tensor is not read as iterating it (the reading `for t in v` has)"),
+           "GL110,GL402", twin=None),
     # each element is read with `.item()` (GL130's doc): the factory reads device scalars on the host
     *_sink("shape.tensor_of_scalars", "return torch.tensor([v.max(), v.min()])", "GL130"),
     *_sink("shape.stack_scalars", "return torch.stack([v.max(), v.min()])", None, twin=None),
@@ -202,8 +204,8 @@ FORMAT = [
     Cell("host.fmt.sorted_tolist", "return sorted(v)", None, "hl"),
     Cell("host.fmt.fstring_tolist", 'return f"{v[0]:.3f}"', None, "hl"),
     # builtin sum adds 0-d device tensors on the device: no sync (catalog 13a), a perf smell
-    *_sink("fmt.builtin_max_star", "return max(*v)", "GL160", twin=None, xfail="a builtin that iterates a tensor is not read as iterating it (the reading `for t in v` has)"),
-    *_sink("fmt.map_str", 'return ",".join(map(str, v))', "GL107", twin=None, xfail="`map(conv, t)` converts each row of a tensor: not read as `conv(row)`"),
+    *_sink("fmt.builtin_max_star", "return max(*v)", "GL160"),
+    *_sink("fmt.map_str", 'return ",".join(map(str, v))', "GL107,GL402", twin=None),
     *_sink("fmt.percent_dict", 'return "%(a)s" % {"a": v}', "GL107", twin=None,
            xfail="`%` formatting reads the values of a dict operand, not only of a tuple or a single value"),
     *_sink("fmt.builtin_sum", "return sum(v)", "GL401"),

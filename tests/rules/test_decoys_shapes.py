@@ -195,7 +195,7 @@ def test_device_kept_through_dtype_conversions_unpacking_and_iteration():
             return x
     """
     assert findings(src, scope="all") == {(7, "GL101"), (9, "GL110"), (10, "GL126"), (12, "GL126"),
-                                          (19, "GL123"), (20, "GL110")}
+                                          (11, "GL402"), (19, "GL123"), (20, "GL110")}  # (GL402: `zip` over `lens`)
 
 
 def test_integer_dtype_casts_are_tensors():

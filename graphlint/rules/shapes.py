@@ -379,10 +379,12 @@ NUMBER_PARAMS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "roll": ((1,), ("shifts",)), "triu": ((1,), ("diagonal",)), "tril": ((1,), ("diagonal",)),
     "triu_": ((1,), ("diagonal",)), "tril_": ((1,), ("diagonal",)),
     "leaky_relu": ((1,), ("negative_slope",)), "dropout": ((1,), ("p",)),
+    # ATen `int` counts, parsed as `topk`'s `k` is (measured above): `__index__` of a 0-d tensor
+    "chunk": ((1,), ("chunks",)), "multinomial": ((1,), ("num_samples",)),
 }
 # where the table's names are found: torch functions, `torch.nn.functional` ones, tensor methods
 NUMBER_FUNCTIONS = frozenset({"nan_to_num", "nan_to_num_", "full_like", "masked_fill", "index_fill", "add", "sub",
-                              "addcmul", "addcdiv", "histc", "roll", "triu", "tril"})
+                              "addcmul", "addcdiv", "histc", "roll", "triu", "tril", "chunk", "multinomial"})
 NUMBER_FUNCTIONAL = frozenset({"leaky_relu", "dropout"})
 NUMBER_METHODS = frozenset(NUMBER_PARAMS) - {"full_like", "leaky_relu", "dropout"}
 CLAMPS = frozenset({"clamp", "clip", "clamp_", "clip_"})
@@ -435,7 +437,8 @@ class TensorShapeArgument(Rule):
     `x.add_(y, alpha=t)`, `addcmul(..., value=t)`, `histc(min=t, max=t)`, `x.uniform_(lo, hi)`, `x.normal_(mean=t)`,
     `torch.roll(x, t)`, `triu(t)`, `F.leaky_relu(x, t)`, `F.dropout(x, p=t)`, and `clamp(x, min=t, max=1.0)` (a
     Python number beside the tensor bound picks the Scalar overload). Measured on an H200: each waited behind queued
-    work and debug mode raised. Ops with a Tensor overload take the tensor as is and are not reported:
+    work and debug mode raised. The counts `x.chunk(t)` and `torch.multinomial(p, t)` are ATen ints, parsed as
+    `topk`'s measured `k` is. Ops with a Tensor overload take the tensor as is and are not reported:
     `x.fill_(t)`, `torch.where(m, x, t)`, `clamp(x, min=t)` / `clamp(x, lo_t, hi_t)`, `lerp(a, b, t)`, `x * t`. Nor
     is a function `torch.compile` traces: the measurement is of eager calls.
     """

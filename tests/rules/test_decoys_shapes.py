@@ -1285,3 +1285,21 @@ def test_sinks_on_a_host_copy_read_nothing_whatever_the_spelling():
                 return a, b, c, d, e, f, g, k
     """
     assert findings(src) == marked(src.lstrip("\n"))
+
+
+def test_counts_of_chunk_and_multinomial_are_read_on_the_host():
+    """`chunks` and `num_samples` are ATen ints: a device count is read with `__index__` (flow grid, sink
+    dimension). Decoys: Python ints, a host count, a count from `.shape`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, k: int):
+                n = x.long().sum()
+                a = x.chunk(n)  # <- GL126
+                b = torch.multinomial(x.softmax(-1), n)  # <- GL126
+                c = torch.chunk(x, chunks=n)  # <- GL126
+                m = x.cpu().long().sum()  # <- GL103
+                d = x.chunk(k), x.chunk(x.shape[0]), torch.multinomial(x.softmax(-1), 2), x.chunk(m)
+                return a, b, c, d
+    """
+    assert findings(src) == marked(src.lstrip("\n"))

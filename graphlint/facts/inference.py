@@ -422,6 +422,21 @@ def host_result_call(qual: str) -> bool:
 SPACED_RANGES = frozenset({"linspace", "logspace", "geomspace"})
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
 ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
+# builtins that iterate some of their positional arguments: (first, end) of that slice. `map` / `filter` take a
+# callable first, `enumerate` a start after its iterable. Not `iter` / `next`: one item taken is no loop.
+ITERATING_BUILTINS: dict[str, tuple[int, int | None]] = {
+    "enumerate": (0, 1), "zip": (0, None), "itertools.zip_longest": (0, None), "itertools.chain": (0, None),
+    "map": (1, None), "filter": (1, 2),
+}
+
+
+def iterated_args(qual: str | None, call: cst.Call) -> list[cst.BaseExpression]:
+    """The arguments a builtin call `qual(...)` iterates item by item (`zip(a, b)`: both, `map(f, t)`: `t`); [] for any
+    other call. What one item is: `element_of` the argument's value."""
+    span = ITERATING_BUILTINS.get(qual or "")
+    if span is None:
+        return []
+    return [a.value for a in call.args if a.keyword is None and not a.star][span[0]:span[1]]
 HOST_SET = Val(Kind.HOST_SEQ, ref="set")  # a set of host values (`{a, b}`, `set(range(n))`)
 # a set's methods that return a new set of some of its own items, or of its items and the arguments'
 SET_SUBSETS = frozenset({"difference", "intersection", "copy"})

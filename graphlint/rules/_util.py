@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import libcst as cst
 
+from graphlint.facts.inference import element_of, iterated_args
 from graphlint.facts.names import LOG_METHODS  # noqa: F401 - re-exported for the rules
-from graphlint.facts.syntax import code_of, is_true, kwarg, method_call
+from graphlint.facts.syntax import code_of, is_true, kwarg, method_call, positional
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
     D2H, LIBRARY_COPIES, SUMMARY_WRITERS, TENSOR_ONLY_COPIES, TRACKER_LOGS, VMAPS, WRITER_READS,
@@ -31,18 +32,28 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
     on_device: not when the receiver is a host tensor either, nor one the unit gives no evidence is on the device
     (`Context.claims_device`)."""
     qual = ctx.call_name(node)
-    if qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names:
-        return (node.args[0].value if node.args else None), qual.rpartition(".")[2]
-    m = method_call(node)
-    if m is None or m[1] not in names:
-        return None
-    recv = m[0]
-    if ctx.qualname(recv) in ("torch", "numpy", "np") or (ctx.qualname(recv) or "").startswith(("torch.", "numpy.")):
-        return None  # torch.nonzero(...) is matched by qualified name, not as a method
+    qualified = bool(qual and qual.startswith("torch.Tensor.") and qual.rpartition(".")[2] in names)
+    if qualified:
+        # `torch.Tensor.item(t)` is `t.item()` of a `t` its spelling says is a tensor: only the host checks below
+        name = qual.rpartition(".")[2]  # type: ignore[union-attr]
+        if not node.args or node.args[0].keyword is not None or node.args[0].star:
+            return (None, name) if not node.args else None
+        recv = node.args[0].value
+    else:
+        m = method_call(node)
+        if m is None or m[1] not in names:
+            return None
+        recv, name = m
+        if ctx.qualname(recv) in ("torch", "numpy", "np") or (ctx.qualname(recv) or "").startswith(
+                ("torch.", "numpy.")):
+            return None  # torch.nonzero(...) is matched by qualified name, not as a method
     val = ctx.val(recv)
     kind = val.kind
-    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR or ctx.plain_object(val, m[1]) \
-            or _on_plain_object(ctx, recv):
+    if kind in HOST_LIKE or on_device and kind is Kind.CPU_TENSOR:
+        return None
+    if qualified:
+        return recv, name
+    if ctx.plain_object(val, name) or _on_plain_object(ctx, recv):
         return None
     if kind is Kind.UNKNOWN and val.ref in ("list", HOST_DATA.ref):
         # a Python list (`[n for ...]` every caller passes) has no tensor methods: a path it never takes; host data (a
@@ -52,7 +63,7 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
         return None
     if on_device and not ctx.claims_device(val):
         return None
-    return recv, m[1]
+    return recv, name
 
 
 # Tensor methods that copy to the host and return only when the copy is done (`numpy` only runs on a device tensor
@@ -80,6 +91,21 @@ def blocking_device_read(ctx: "Context", node: cst.Call, *, claimed: bool = Fals
     dev = kwarg(node, "device")
     dest = dev.value if dev is not None else node.args[0].value if node.args and node.args[0].keyword is None else None
     return dest is not None and ctx.inference.device_arg(dest) is Dev.CPU
+
+
+def mapped_over_device(ctx: "Context", node: cst.Call) -> str | None:
+    """`map(f, t)` applies `f` to each item of `t`: the name `f` resolves to (`float`, `str`, `math.exp`) where every
+    item is a device tensor the data flow shows (a row of a device tensor, an element of a list of device 0-d
+    values), as `f(item)` would be called on it; None for any other call, or items of unknown place."""
+    if ctx.call_name(node) != "map" or len(node.args) != 2:
+        return None
+    items = iterated_args("map", node)
+    if len(items) != 1:
+        return None
+    item = element_of(ctx.val(items[0]))
+    if item.kind not in DEVICE_TENSORS or item.weak:
+        return None
+    return ctx.qualname(positional(node)[0])
 
 
 def _on_plain_object(ctx: "Context", recv: cst.BaseExpression) -> bool:

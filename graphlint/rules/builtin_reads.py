@@ -21,7 +21,8 @@ class BuiltinReduction(Rule):
     """Builtin `max(t)`, `min(t)`, `any(t)`, `all(t)`, `sorted(t)` over a tensor read it on the host.
 
     They iterate the tensor and compare elements with Python: every comparison calls `__bool__`, so
-    the host blocks (measured: syncs, capture fails). `max(a, b)` of two tensors does the same. Use
+    the host blocks (measured: syncs, capture fails). `max(a, b)` of two tensors does the same, and so does
+    `max(*t)`, which spreads the rows of `t` into such arguments. Use
     the tensor methods, which stay on the device. (Builtin `sum(t)` does not sync: it is GL401.) A sort key
     that returns a device tensor (`max(range(n), key=lambda i: scores[i])`, `xs.sort(key=lambda x: x[0])` over
     device scores) makes every comparison of two keys such a read.
@@ -69,13 +70,17 @@ class BuiltinReduction(Rule):
         if fn not in READING_BUILTINS:
             return
         args = positional(node)
+        spread = not args and fn in ("max", "min") and len(node.args) == 1 and node.args[0].star == "*"
+        if spread:
+            args = [node.args[0].value]  # `max(*t)` compares the items of `t` with each other, as `max(t)` does
         if not args or len(args) != len(node.args) and fn != "sorted":
             return
         tensors = [a for a in args if self.ctx.is_device_tensor(a) or _device_seq(self.ctx.val(a))]
         if not tensors:
             return
         fix = ()
-        if len(args) == 1 and len(node.args) == 1 and fn in ("max", "min", "any", "all") and self.ctx.is_device_tensor(args[0]):
+        if len(args) == 1 and len(node.args) == 1 and not spread and fn in ("max", "min", "any", "all") \
+                and self.ctx.is_device_tensor(args[0]):
             edit = self.ctx.edit(node, f"{receiver_text(args[0])}.{READING_BUILTINS[fn]}()")
             fix = (edit,) if edit else ()
         self.report(node, self.message.format(fn=fn), fix=fix)

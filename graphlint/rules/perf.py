@@ -5,6 +5,7 @@ from __future__ import annotations
 import libcst as cst
 
 from graphlint.diagnostics import Family
+from graphlint.facts.inference import iterated_args
 from graphlint.facts.values import Kind
 from graphlint.facts.syntax import positional
 from graphlint.rules._util import receiver_text
@@ -69,6 +70,9 @@ class IterateTensor(Rule):
     Iterating unbinds the tensor into one view per row: no sync by itself, but a host loop whose
     length is the tensor's first dimension, one kernel or more per row, and a short step from a
     value read (`if row.any():`, `int(row)`) that does sync. Vectorise over the dimension instead.
+    The builtins that loop over their arguments loop over a tensor the same way: `enumerate(t)`,
+    `zip(t, u)`, `map(f, t)`, `filter(f, t)`, `itertools.chain(t, u)`. Unpacking (`q, k, v = qkv`) and
+    `next(iter(t))` take a fixed number of rows, no loop as long as the tensor: not reported.
     """
 
     code = "GL402"
@@ -85,6 +89,8 @@ class IterateTensor(Rule):
     VALID = (
         "def step(xs: list, x: torch.Tensor):\n    for i in range(x.shape[0]):\n        pass\n    return [y for y in xs]\n",
         "def step(x: torch.Tensor):\n    a, b = x.chunk(2)\n    for part in x.split(4):\n        pass\n    return a, b\n",
+        "def step(qkv: torch.Tensor, xs: list):\n    q, k, v = qkv\n    for i, y in enumerate(xs):\n        pass\n"
+        "    return q, next(iter(qkv))\n",
     )
     INVALID = (
         "def step(x: torch.Tensor):\n    for row in x:  # <- GL402\n"
@@ -94,6 +100,9 @@ class IterateTensor(Rule):
         "    #                      ^\n",
         "def step(x: torch.Tensor):\n    return list(x)  # <- GL402\n"
         "    #      ^^^^^^^\n",
+        "def step(boxes: torch.Tensor, scores: torch.Tensor):\n    for b, s in zip(boxes, scores):  # <- GL402\n"
+        "    #           ^^^^^^^^^^^^^^^^^^\n"
+        "        pass\n",
     )
 
     def visit_For(self, node: cst.For) -> None:
@@ -107,7 +116,10 @@ class IterateTensor(Rule):
             self.report(node.iter)
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.call_name(node) in ("list", "tuple") and len(node.args) == 1 and self._tensor(node.args[0].value):
+        fn = self.ctx.call_name(node)
+        if fn in ("list", "tuple") and len(node.args) == 1 and self._tensor(node.args[0].value):
+            self.report(node)
+        elif any(self._tensor(a) for a in iterated_args(fn, node)):  # `enumerate(t)`, `zip(t, u)`, `map(f, t)`
             self.report(node)
 
     def _tensor(self, expr: cst.BaseExpression) -> bool:

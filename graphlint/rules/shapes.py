@@ -249,8 +249,9 @@ class MaskedSelect(Rule):
                "    #      ^^^^^^^^^^^^^^^^^^\n")
 
     def visit_Call(self, node: cst.Call) -> None:
-        if self.ctx.call_name(node) == "torch.masked_select" or tensor_method(
-                self.ctx, node, ("masked_select",), require_tensor=True):
+        # as for the other size rules, an operand known to live on the host selects on the host
+        if self.ctx.call_name(node) == "torch.masked_select" and not on_host(self.ctx, _first_arg(node)) \
+                or tensor_method(self.ctx, node, ("masked_select",), require_tensor=True, on_device=True):
             self.report(node)
 
 
@@ -378,10 +379,12 @@ NUMBER_PARAMS: dict[str, tuple[tuple[int, ...], tuple[str, ...]]] = {
     "roll": ((1,), ("shifts",)), "triu": ((1,), ("diagonal",)), "tril": ((1,), ("diagonal",)),
     "triu_": ((1,), ("diagonal",)), "tril_": ((1,), ("diagonal",)),
     "leaky_relu": ((1,), ("negative_slope",)), "dropout": ((1,), ("p",)),
+    # ATen `int` counts, parsed as `topk`'s `k` is (measured above): `__index__` of a 0-d tensor
+    "chunk": ((1,), ("chunks",)), "multinomial": ((1,), ("num_samples",)),
 }
 # where the table's names are found: torch functions, `torch.nn.functional` ones, tensor methods
 NUMBER_FUNCTIONS = frozenset({"nan_to_num", "nan_to_num_", "full_like", "masked_fill", "index_fill", "add", "sub",
-                              "addcmul", "addcdiv", "histc", "roll", "triu", "tril"})
+                              "addcmul", "addcdiv", "histc", "roll", "triu", "tril", "chunk", "multinomial"})
 NUMBER_FUNCTIONAL = frozenset({"leaky_relu", "dropout"})
 NUMBER_METHODS = frozenset(NUMBER_PARAMS) - {"full_like", "leaky_relu", "dropout"}
 CLAMPS = frozenset({"clamp", "clip", "clamp_", "clip_"})
@@ -434,7 +437,8 @@ class TensorShapeArgument(Rule):
     `x.add_(y, alpha=t)`, `addcmul(..., value=t)`, `histc(min=t, max=t)`, `x.uniform_(lo, hi)`, `x.normal_(mean=t)`,
     `torch.roll(x, t)`, `triu(t)`, `F.leaky_relu(x, t)`, `F.dropout(x, p=t)`, and `clamp(x, min=t, max=1.0)` (a
     Python number beside the tensor bound picks the Scalar overload). Measured on an H200: each waited behind queued
-    work and debug mode raised. Ops with a Tensor overload take the tensor as is and are not reported:
+    work and debug mode raised. The counts `x.chunk(t)` and `torch.multinomial(p, t)` are ATen ints, parsed as
+    `topk`'s measured `k` is. Ops with a Tensor overload take the tensor as is and are not reported:
     `x.fill_(t)`, `torch.where(m, x, t)`, `clamp(x, min=t)` / `clamp(x, lo_t, hi_t)`, `lerp(a, b, t)`, `x * t`. Nor
     is a function `torch.compile` traces: the measurement is of eager calls.
     """
@@ -660,8 +664,9 @@ class TensorAsIndex(Rule):
             return True
         if not isinstance(expr, cst.Call) or expr.args:
             return False
-        m = method_call(expr)
-        return bool(m and m[1] in ("argmax", "argmin", "max", "min", "sum") and self.ctx.is_tensor(m[0]))
+        m = method_call(expr)  # (a reduction of a host tensor is a host 0-d index: no read)
+        return bool(m and m[1] in ("argmax", "argmin", "max", "min", "sum") and self.ctx.is_tensor(m[0])
+                    and not on_host(self.ctx, m[0]))
 
     def visit_Call(self, node: cst.Call) -> None:
         if self.ctx.call_name(node) == "range" and any(self._device_count(a.value) for a in node.args):

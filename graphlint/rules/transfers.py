@@ -15,7 +15,9 @@ from graphlint.facts.torch_kinds import D2H
 from graphlint.facts.values import Dev, Kind, Val, Where
 from graphlint.rules._conditions import condition_category
 from graphlint.facts.syntax import code_of, column_restricted, is_true, kwarg, method_call, positional
-from graphlint.rules._util import LOG_METHODS, helper_wait, library_copy, tensor_method, tracker_read, writer_read
+from graphlint.rules._util import (
+    LOG_METHODS, helper_wait, library_copy, mapped_over_device, tensor_method, tracker_read, writer_read,
+)
 from graphlint.rules.base import Rule
 
 if TYPE_CHECKING:
@@ -325,6 +327,9 @@ class NumpyCall(Rule):
             self.report(node)
 
 
+CONVERSIONS = frozenset({"int", "float", "bool", "complex", "operator.index", "math.floor", "math.ceil", "torch.Size"})
+
+
 class ScalarConversion(Rule):
     """`int(t)`, `float(t)`, `bool(t)`, `complex(t)` call `.item()` implicitly, and `torch.Size(t)` once per
     element; so do the functions of `math` (`math.exp(t)`, `math.log(t)`, `math.isnan(t)`), which convert their
@@ -334,6 +339,8 @@ class ScalarConversion(Rule):
     The conversion reads the value on the host, so the host blocks and capture fails. Shapes and
     sizes are host values already: `int(x.shape[0])` and `torch.Size(x.shape)` are fine. Measured on an
     H200: `torch.Size` of a CUDA int64 tensor waited behind ~200 ms of queued work, and debug mode warned.
+    `map(float, t)` (any of these conversions) calls it on each item: reported where the items are device
+    tensors the data flow shows (the rows of a device tensor, a list of device 0-d values).
     """
 
     code = "GL105"
@@ -374,13 +381,15 @@ class ScalarConversion(Rule):
             self.report(node, helper)
             return
         fn = self.ctx.call_name(node)
-        if fn in ("int", "float", "bool", "complex", "operator.index", "math.floor", "math.ceil", "torch.Size") \
-                and node.args:
+        if fn in CONVERSIONS and node.args:
             if not self.ctx.is_device_tensor(node.args[0].value):
                 return
             self.report(node, self.SIZE if fn == "torch.Size" else self.message.format(fn=fn))
         elif converts_to_number(fn) and any(self._device_value(a) for a in positional(node)):
             self.report(node, self.message.format(fn=fn))
+        elif (mapped := mapped_over_device(self.ctx, node)) in CONVERSIONS and mapped != "torch.Size" \
+                or mapped is not None and converts_to_number(mapped):
+            self.report(node, self.message.format(fn=mapped))  # `map(float, t)`: `float(row)` for each row
 
     def _device_value(self, expr: cst.BaseExpression) -> bool:
         """A device tensor the data flow shows, not one only named like a tensor: `math.*` takes hyperparameters far
@@ -419,8 +428,8 @@ class PrintTensor(Rule):
 class FormatTensor(Rule):
     """Formatting a tensor into a string reads its values on the host.
 
-    f-strings (`f"{t}"`), `str(t)`/`repr(t)`, `"%s" % t` and `"{}".format(t)` all copy the data and
-    block. An f-string inside a logging call formats even when the level is disabled. So does a progress
+    f-strings (`f"{t}"`), `str(t)`/`repr(t)`, `"%s" % t`, `"{}".format(t)` and `map(str, t)` (each row) all
+    copy the data and block. An f-string inside a logging call formats even when the level is disabled. So does a progress
     bar's `set_postfix(loss=t)` (tqdm formats every value; measured on an H200 with a 0-d CUDA `t`: debug mode
     raises, the host waits for a queued 200 ms kernel, capture fails).
     """
@@ -471,6 +480,9 @@ class FormatTensor(Rule):
     def visit_Call(self, node: cst.Call) -> None:
         fn = self.ctx.call_name(node)
         if fn in ("str", "repr", "format") and node.args and self.ctx.is_device_tensor(node.args[0].value):
+            self.report(node)
+            return
+        if mapped_over_device(self.ctx, node) in ("str", "repr"):  # `map(str, t)`: `str(row)` for each row
             self.report(node)
             return
         m = method_call(node)

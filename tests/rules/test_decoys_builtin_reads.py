@@ -36,3 +36,17 @@ def test_decoy_sort_keys_of_host_values():
             f = sorted(sizes, key=len)
             return a, b, d, e, f
     """, scope="all") == {(3, "GL103"), (7, "GL101")}
+
+
+def test_hit_spread_items_compared_and_decoy_host_items():
+    """`max(*t)` compares the rows of `t` as `max(t)` does (flow grid, sink dimension); host items spread the same
+    way (a `.cpu()` copy, a host list, a shape) compare on the host."""
+    assert findings("""
+        import torch
+        def step(x: torch.Tensor, n: list):
+            losses = [x.sum(), x.max()]
+            a = max(*x)
+            b = min(*losses)
+            h = x.cpu()
+            return a, b, max(*h), max(*n), max(*x.shape)
+    """, scope="all") == {(4, "GL160"), (5, "GL160"), (6, "GL103")}

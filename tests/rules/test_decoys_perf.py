@@ -50,3 +50,24 @@ def test_isinstance_tests_narrow_a_tensor_in_their_branch():
                 return x
     """
     assert findings(src) == {(20, "GL402"), (28, "GL402"), (32, "GL110")}
+
+
+def test_builtins_that_loop_over_a_tensor_and_fixed_takes_that_do_not():
+    """`enumerate(t)`, `zip(t, u)`, `map(f, t)`, `filter(f, t)`, `itertools.chain(t, u)` loop over the rows of `t` as
+    `for r in t` does (flow grid, sink dimension). Decoys: the same builtins over a host copy or a host list,
+    unpacking a fixed number of rows (`q, k, v = qkv`), one row taken by `next(iter(t))`."""
+    assert findings("""
+        import itertools
+        import torch
+        def step(x: torch.Tensor, xs: list):
+            h = x.cpu()
+            for i, t in enumerate(x):
+                pass
+            a = list(zip(x, xs))
+            b = list(map(torch.sigmoid, x))
+            c = list(filter(None, x))
+            d = list(itertools.chain(x, x))
+            e = [i for i, t in enumerate(h)], list(zip(xs, xs)), list(map(len, xs))
+            q, k, v = x
+            return a, b, c, d, e, q, next(iter(x))
+    """, scope="all") == {(4, "GL103"), (5, "GL402"), (7, "GL402"), (8, "GL402"), (9, "GL402"), (10, "GL402")}

@@ -195,7 +195,7 @@ def test_device_kept_through_dtype_conversions_unpacking_and_iteration():
             return x
     """
     assert findings(src, scope="all") == {(7, "GL101"), (9, "GL110"), (10, "GL126"), (12, "GL126"),
-                                          (19, "GL123"), (20, "GL110")}
+                                          (11, "GL402"), (19, "GL123"), (20, "GL110")}  # (GL402: `zip` over `lens`)
 
 
 def test_integer_dtype_casts_are_tensors():
@@ -1266,3 +1266,42 @@ def test_a_tuple_of_host_values_stays_a_host_sequence(tmp_path):
     config = Config(root=tmp_path, scope="all", select=("GL131",))
     found = Linter(config).lint_paths(sorted(tmp_path.rglob("*.py"))).findings
     assert {(Path(f.path).name, f.line) for f in found} == {("run.py", 7)}
+
+
+def test_sinks_on_a_host_copy_read_nothing_whatever_the_spelling():
+    """The host twin of a device sink (flow grid, sink dimension): a `.cpu()` copy selected by a mask, indexed by its
+    own `argmax()`, or read by `torch.Tensor.item(..)` is host work; the device spellings still wait."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor):
+                h = x.cpu()  # <- GL103
+                a = torch.masked_select(h, h > 0)
+                b = h.masked_select(h > 0)
+                c = h[h.argmax()]
+                d = torch.Tensor.item(h.sum())
+                e = torch.masked_select(x, x > 0)  # <- GL124
+                f = x.masked_select(x > 0)  # <- GL124
+                g = x[x.argmax()]  # <- GL127
+                k = torch.Tensor.item(x.sum())  # <- GL101
+                return a, b, c, d, e, f, g, k
+    """
+    assert findings(src) == marked(src.lstrip("\n"))
+
+
+def test_counts_of_chunk_and_multinomial_are_read_on_the_host():
+    """`chunks` and `num_samples` are ATen ints: a device count is read with `__index__` (flow grid, sink
+    dimension). Decoys: Python ints, a host count, a count from `.shape`."""
+    src = """
+        import torch
+        class M(torch.nn.Module):
+            def forward(self, x: torch.Tensor, k: int):
+                n = x.long().sum()
+                a = x.chunk(n)  # <- GL126
+                b = torch.multinomial(x.softmax(-1), n)  # <- GL126
+                c = torch.chunk(x, chunks=n)  # <- GL126
+                m = x.cpu().long().sum()  # <- GL103
+                d = x.chunk(k), x.chunk(x.shape[0]), torch.multinomial(x.softmax(-1), 2), x.chunk(m)
+                return a, b, c, d
+    """
+    assert findings(src) == marked(src.lstrip("\n"))

@@ -2199,3 +2199,21 @@ def test_a_method_broken_across_lines_is_reported_at_the_method():
                 return t, v, w, u
     """
     assert findings(src) == {(6, "GL131"), (8, "GL101"), (9, "GL101"), (11, "GL101")}
+
+
+def test_map_of_a_conversion_over_device_items_and_host_items():
+    """`map(float, t)` calls `float(row)` on each row (flow grid, sink dimension): GL105 per conversion, GL107 for
+    `map(str, ..)`, and the loop over a tensor is GL402. Items of a list of device 0-d values count too. Decoys: a
+    host copy, a host list, `map(len, t)` (metadata)."""
+    assert findings("""
+        import math
+        import torch
+        def step(x: torch.Tensor, n: list):
+            losses = [x.sum(), x.max()]
+            a = list(map(float, losses))
+            b = ",".join(map(str, x))
+            c = list(map(math.exp, x))
+            h = x.cpu()
+            d = list(map(float, h)), list(map(int, n)), list(map(str, h.tolist()))
+            return a, b, c, d
+    """, scope="all") == {(5, "GL105"), (6, "GL107"), (6, "GL402"), (7, "GL105"), (7, "GL402"), (8, "GL103")}

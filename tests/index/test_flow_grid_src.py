@@ -224,7 +224,7 @@ LOADED = "torch.load(.., map_location=<accelerator>) of an untyped object is not
 DEFAULT_DEVICE = "a device-less factory under a script's set_default_device('cuda') is no known device tensor"
 CPU_DEVICE_NAMES = "a CPU device held in a config field, argparse default, unplaced model or "\
                    "Accelerator(cpu=True) is not read as the host"
-CPU_RESULTS = "a CPU-placed result (type_as a host tensor, map_location='cpu', a CPU or unplaced model's output, a "\
+CPU_RESULTS = "a CPU-placed result (map_location='cpu', a CPU or unplaced model's output, a "\
               "nested container of CPU moves) is not held for host"
 GAPS: dict[str, tuple[str, ...]] = {
     NAMES_DEVICE: tuple(f"src.dev.{f}.to" for f in ("args_default", "accelerator", "param_device", "module_const_avail",
@@ -238,12 +238,12 @@ GAPS: dict[str, tuple[str, ...]] = {
     CPU_DEVICE_NAMES: tuple(f"host.dev.{f}.{how}" for f in ("args_default_cpu", "param_device_unplaced", "cfg_attr_cpu",
                                                             "accelerator_cpu")
                             for how in ("factory", "to")),
-    CPU_RESULTS: ("host.val.type_as_host", "host.val.load_map_cpu", "host.val.load_map_cpu_device",
+    CPU_RESULTS: ("host.val.load_map_cpu", "host.val.load_map_cpu_device",
                   "host.batch.detection_cpu", *(f"host.model.{f}" for f in (
                       "unplaced", "to_cpu", "load_map_cpu", "helper_build_cpu", "hf_unplaced"))),
 }
 # decoy sinks that report a device tensor (the cond sink of a decoy whose factory graphlint reads as placed)
-COND_DECOYS = frozenset({"host.val.type_as_host", *(f"host.dev.{f}.factory" for f in (
+COND_DECOYS = frozenset({*(f"host.dev.{f}.factory" for f in (
     "args_default_cpu", "param_device_unplaced", "cfg_attr_cpu", "accelerator_cpu"))})
 
 

@@ -309,6 +309,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._default_moved: bool | None = None
         self._default_surely_moved: bool | None = None
         self._tensor_type_moved: bool | None = None
+        self._names_accelerator: bool | None = None
         self._entry_defaults: dict[str, Dev] | None = None  # `entry_default_in`
         self._entry_legacy: frozenset[str] = frozenset()
         self._moved_modules: frozenset[str] | None | bool = False  # `default_moved_modules` (False: not computed)
@@ -506,6 +507,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """The import closures of the entries that move the default in some way (`entry_default` set)."""
         return self._import_closure([s.module for s in self.modules.values()
                                      if (s.entry_default_imported if s.module in imported else s.entry_default)])
+
+    @property
+    def names_accelerator(self) -> bool:
+        """Some project file names an accelerator (`ModuleSummary.names_accelerator`): a project none of whose files
+        does (a CPU-only script) runs its tensors on the host, whatever a root says of how often its code runs."""
+        if self._names_accelerator is None:
+            self._names_accelerator = any(s.names_accelerator for s in self.modules.values())
+        return self._names_accelerator
 
     @property
     def tensor_type_moved(self) -> bool:

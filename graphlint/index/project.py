@@ -551,7 +551,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self.classes.update({c.key: c for c in old.classes.values()})
             return False
         self.modules[new.module] = new
-        self._default_moved = self._default_surely_moved = self._tensor_type_moved = None
+        self._default_moved = self._default_surely_moved = self._tensor_type_moved = self._names_accelerator = None
         self._entry_defaults = None
         self._moved_modules = self._validation_modules = False
         self._dynamo_targets = self._compiling_processes = None

@@ -19,9 +19,9 @@ from graphlint.facts.host_reads import HostRead
 from graphlint.facts.host_origin import HostOrigins
 from graphlint.facts.inference import Inference, kind_val
 from graphlint.facts.kinds import GRAD_SCALER, HOST_LIST, HOST_SEQ, LIST, IKind
-from graphlint.facts.torch_kinds import (CHECKPOINT_LOADS, LIBRARY_READS, distribution_class, library_module_class,
-                                        syncing_grad_scaler)
-from graphlint.facts.values import HOST, Dev, Kind, Val, Where
+from graphlint.facts.torch_kinds import (CHECKPOINT_LOADS, LIBRARY_READS, TENSOR_ONLY_SIZED, distribution_class,
+                                        library_module_class, syncing_grad_scaler)
+from graphlint.facts.values import HOST, UNKNOWN as UNKNOWN_VAL, Dev, Kind, Val, Where
 from graphlint.facts.names import dotted_name, live_arms
 from graphlint.check.trees import tree_positions
 from graphlint.facts.streams import Streams
@@ -176,6 +176,16 @@ class Context:
         code (`handed_only`) keeps the claim: the loop carries tensors through the call it is handed (quip's
         `model(batch.cuda())['logits'].cpu()`)."""
         return self.unit.hot.tier != UNROOTED or val.kind is not Kind.UNKNOWN
+
+    def claims_tensor(self, val: Val, method: str) -> bool:
+        """Whether a rule may claim that the receiver of `method`, `val`, a value nothing types, is a device tensor:
+        `method` is one only a tensor has (`TENSOR_ONLY_SIZED`: `x.unique()`, `x.masked_select(m)`; an array, a list
+        or a number has none, so the call is the evidence `torch.unique(x)` gives), the code runs per step or per
+        forward where a root reaches it (not `other` set-up code, not unrooted), and the project names an accelerator
+        somewhere (`ProjectIndex.names_accelerator`): a CPU-only script's tensors stay on the host. A value the data
+        flow types (a host tensor, an array, a list, a number) is never claimed."""
+        return val == UNKNOWN_VAL and method in TENSOR_ONLY_SIZED and self.unit.hot.tier != UNROOTED \
+            and self.context in ("step", "forward") and self.index is not None and self.index.names_accelerator
 
     @property
     def handed_only(self) -> bool:

@@ -183,6 +183,10 @@ DTYPES = NON_FLOAT_DTYPES | frozenset({
 })
 # The bool dtype as code spells it: torch reads Python's `bool` as `torch.bool` (`torch.zeros(n, dtype=bool)`).
 BOOL_DTYPES = frozenset({"torch.bool", "bool"})
+# Methods with a data-dependent output size that only a tensor has: no NumPy array (`np.unique(a)`, `np.argwhere(a)` are
+# functions), Python list or number has them, so calling one is the evidence `torch.unique(x)` is that `x` is a tensor
+# (`Context.claims_tensor`). Not `nonzero`, `tolist`, `item`, `any`: NumPy arrays have those too.
+TENSOR_ONLY_SIZED = frozenset({"unique", "unique_consecutive", "masked_select", "argwhere"})
 # Methods in TORCH_ONLY_METHODS whose result is a sequence of tensors, not one.
 SEQ_METHODS = frozenset({"topk", "unbind"})
 # Library functions documented to return a whole model (an nn.Module) whatever the project defines: torch.hub's

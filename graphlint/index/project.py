@@ -309,6 +309,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self._default_moved: bool | None = None
         self._default_surely_moved: bool | None = None
         self._tensor_type_moved: bool | None = None
+        self._names_accelerator: bool | None = None
         self._entry_defaults: dict[str, Dev] | None = None  # `entry_default_in`
         self._entry_legacy: frozenset[str] = frozenset()
         self._moved_modules: frozenset[str] | None | bool = False  # `default_moved_modules` (False: not computed)
@@ -508,6 +509,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                                      if (s.entry_default_imported if s.module in imported else s.entry_default)])
 
     @property
+    def names_accelerator(self) -> bool:
+        """Some project file names an accelerator (`ModuleSummary.names_accelerator`): a project none of whose files
+        does (a CPU-only script) runs its tensors on the host, whatever a root says of how often its code runs."""
+        if self._names_accelerator is None:
+            self._names_accelerator = any(s.names_accelerator for s in self.modules.values())
+        return self._names_accelerator
+
+    @property
     def tensor_type_moved(self) -> bool:
         """Some module sets a CUDA default tensor type (`torch.set_default_tensor_type`): the one setter the legacy
         constructors (`torch.Tensor(x)`) follow; `set_default_device` leaves them on the host."""
@@ -542,7 +551,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self.classes.update({c.key: c for c in old.classes.values()})
             return False
         self.modules[new.module] = new
-        self._default_moved = self._default_surely_moved = self._tensor_type_moved = None
+        self._default_moved = self._default_surely_moved = self._tensor_type_moved = self._names_accelerator = None
         self._entry_defaults = None
         self._moved_modules = self._validation_modules = False
         self._dynamo_targets = self._compiling_processes = None

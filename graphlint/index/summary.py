@@ -59,6 +59,9 @@ from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Join, Obj, 
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
+# an accelerator named anywhere in a file: a device string or attribute (`"cuda"`, `.cuda()`, `torch.cuda`, `"mps"`,
+# `"xpu"`, `"npu"`, `"hpu"`) or a `device_map`: a text search, one pass of C over the source
+ACCELERATOR_RE = re.compile(r"\b(?:cuda|mps|xpu|npu|hpu)\b|device_map")
 SKIP_FILE_RE = re.compile(r"#\s*graphlint:\s*skip-file\b", re.IGNORECASE)
 
 # Bases that are nn.Module subclasses although they are defined outside the linted files.
@@ -570,6 +573,9 @@ class ModuleSummary:
     always_compiled: list[int] = field(default_factory=list)
     # the dotted names of `import a.b.c` statements (`imports` keeps the bound head `a` only): the modules it runs
     dotted_imports: list[str] = field(default_factory=list)
+    # the file names an accelerator (`ACCELERATOR_RE`: `.cuda()`, `"cuda:0"`, `torch.cuda`, `device_map=`, "mps"):
+    # a project none of whose files does runs on the host (`ProjectIndex.names_accelerator`)
+    names_accelerator: bool = False
     syntax_error: tuple[int, int, str] | None = None
     nesting: int = 0  # deepest expression anywhere in the file
 
@@ -3281,6 +3287,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
         tree.body, _declared_globals(tree) if "global " in source else frozenset(),
         lambda call: indexer.resolve(dotted(call.func)) == "torch.device")
     indexer.s.skip_file = any(SKIP_FILE_RE.search(line) for line in lines)
+    indexer.s.names_accelerator = ACCELERATOR_RE.search(source) is not None
     if "set_default_" in source or "with torch.device(" in source:  # (`entry_default_move` reads both)
         at_top = leaves_default_moved(tree.body, indexer.resolve, module_level=True)
         in_function = any(leaves_default_moved(n.body, indexer.resolve) for n in walk_ast(tree)

@@ -396,7 +396,8 @@ def _finding_keys(linter: Linter, sources: list[SourceFile], summaries: list[Mod
     prefix = repr((settings_key(linter.config, linter.enabled), sorted(index.call_facts.fields().items()),
                    sorted(index.call_facts.device_fields().items()),
                    sorted(index.call_facts.methods().items()), index.call_facts.forwarded(),
-                   index.default_device_moved, index.default_device_surely_moved, _sorted_or_none(index.default_moved_modules()),
+                   index.default_device_moved, index.default_device_surely_moved, index.names_accelerator,
+                   _sorted_or_none(index.default_moved_modules()),
                    index.entry_defaults_key(),
                    sorted(index.call_facts.module_fields().items()),
                    index.call_facts.keyed_digest()))

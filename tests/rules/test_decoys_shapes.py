@@ -1305,3 +1305,57 @@ def test_counts_of_chunk_and_multinomial_are_read_on_the_host():
                 return a, b, c, d
     """
     assert findings(src) == marked(src.lstrip("\n"))
+
+
+# A method only a tensor has (`Context.claims_tensor`, session 53): `x.unique()` of a value nothing types, in code a
+# root runs per step, is the sync `torch.unique(x)` is; the decoys are values the flow types, code no root reaches
+# (`other`), and a project that names no accelerator.
+_TRAIN = """
+    import numpy as np
+    import torch
+    from lib import load, make_model
+
+
+    def train():
+        model = make_model(){place}
+        opt = torch.optim.Adam(model.parameters())
+        for batch in load():
+            out, idx, mask = model(batch)
+            {body}
+            opt.step()
+
+
+    def inspect(model, batch):
+        out, idx, mask = model(batch)
+        {body}
+
+
+    if __name__ == "__main__":
+        train()
+"""
+_SINKS = {"idx.unique()": "GL122", "idx.unique_consecutive()": "GL122", "out.masked_select(mask)": "GL124",
+          "idx.argwhere()": "GL120"}
+
+
+def test_a_tensor_only_method_claims_an_untyped_receiver_in_a_step():
+    """Each sink on an unpacked output of a moved library model, in the loop (line 11): a hit."""
+    for sink, code in _SINKS.items():
+        assert (11, code) in findings(_TRAIN.format(place=".cuda()", body=f"n = {sink}")), sink
+
+
+def test_decoy_a_tensor_only_method_in_other_code_or_without_an_accelerator():
+    """The same sink in a function no root reaches (line 17, `other` in `--scope all`), and the whole script with no
+    accelerator named anywhere (a CPU-only script: its tensors are host tensors): no finding on either line."""
+    for sink in _SINKS:
+        found = findings(_TRAIN.format(place=".cuda()", body=f"n = {sink}"), scope="all")
+        assert (11, _SINKS[sink]) in found and not [c for line, c in found if line == 17], (sink, found)
+        found = findings(_TRAIN.format(place="", body=f"n = {sink}"), scope="all")
+        assert not [c for line, c in found if line in (11, 17)], (sink, found)
+
+
+def test_decoy_a_tensor_only_method_on_values_the_flow_types():
+    """A Python number, a NumPy array, a list, a host tensor: the flow types each, so the method's name claims
+    nothing (the code would raise on all but the host tensor, whose `unique` waits for no device)."""
+    for value in ("len(batch)", "np.asarray(batch)", "[1, 2, 2]", "torch.tensor([1, 2, 2])"):
+        found = findings(_TRAIN.format(place=".cuda()", body=f"v = {value}; n = v.unique()"))
+        assert not [c for line, c in found if line == 11], (value, found)

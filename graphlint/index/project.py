@@ -131,6 +131,10 @@ MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "nam
 # own set-up): `train()` alone is no module's (a trainer's `trainer.train()` runs a whole fit), but nothing a project
 # calls as a function and switches to training mode is other than a module
 CALLED_MODULE_API = (*MODULE_API, "train")
+# nn.Module's mode switches: on a receiver of unknown class (a decorator's `model` parameter) the call is the module's
+# own `train(mode)`/`eval()`, or a project class's override of it (`_mode_switch_override`), never a project method
+# that only shares the name (MUSE's `VQGanVAETrainer.train(log_fn)`, a fit loop)
+MODE_SWITCHES = ("train", "eval")
 # argument kinds that hold no tensor (`_moved_callables`: a moved object called only with these takes no data)
 HOST_ARGS = frozenset({Base.HOST, Base.HOST_SEQ, Base.HOST_LIST, Base.CPU_DEVICE, Base.CUDA_DEVICE, Base.TOKENIZER})
 # a call's head that is what a function returns, or an item of the tuple it returns: `pkg.load_model()[0]` (a local
@@ -1613,6 +1617,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if name.startswith("__") or name in HOT_METHOD_NAMES:
             return []
         found = self.reachable_from(self.definitions_of(name), module)
+        if name in MODE_SWITCHES:  # nn.Module's own `train(mode)`/`eval()`: only a project override of it runs
+            found = [fn for fn in found if _mode_switch_override(fn, name)]
         return found if len(found) <= MAX_NAME_DISPATCH or self.model_protocol(name) else []
 
     def reachable_from(self, found: list[FunctionInfo], module: str | None) -> list[FunctionInfo]:
@@ -5945,6 +5951,17 @@ def _item_of(desc: str) -> tuple[str, int] | None:
     """`pkg.f()[1]`, an item of what a call of `pkg.f` returns (`summary._made_callee`): (`pkg.f`, 1); None otherwise."""
     base, sep, rest = desc.rpartition("()[")
     return (base, int(rest[:-1])) if sep and rest[:-1].isdigit() and rest.endswith("]") and "(" not in base else None
+
+
+def _mode_switch_override(fn: FunctionInfo, name: str) -> bool:
+    """`fn`, a project method named `train` or `eval`, overrides nn.Module's mode switch: it takes nn.Module's `mode`
+    (`def train(self, mode=True)`), or runs the base's switch (`super().train(mode)`, `nn.Linear.train(self, mode)`,
+    an `eval` that calls `self.train(False)`). A `train(self, log_fn)` fit loop or an `eval(self)` validation pass
+    that does neither only shares the name."""
+    if name == "train" and fn.params[1:2] == ("mode",):
+        return True
+    return any(c in ("super().train", "super().eval", "self.train")
+               or c.startswith("torch.nn.") and c.endswith((".train", ".eval")) for c, _line in fn.calls)
 
 
 def _returned_by_function(head: str) -> bool:

@@ -1000,6 +1000,8 @@ class Inference:
         form = dict_form([NOT_LITERAL], [value], lambda v: v.kind is Kind.CPU_TENSOR, lambda v: v != UNKNOWN)
         if form is DictForm.HOST_TENSORS:
             return CPU_DICT
+        if value.kind is Kind.NDARRAY:
+            return Val(Kind.UNKNOWN, ref="dict", elem=_ARRAY)  # `{k: np.stack(v) for ..}`: each item a NumPy array
         return uniform_dict(value)
 
     def _eval_ListComp(self, node: cst.ListComp | cst.GeneratorExp) -> Val:
@@ -1018,6 +1020,9 @@ class Inference:
             # `[(tv, l) for tv, l in zip(t, losses)]`: a list of such tuples, as appending each one builds it (an
             # element of a 1-d device `t` is a 0-d device tensor)
             return tuple_list(elem)
+        if elem.kind is Kind.NDARRAY:
+            # `tuple(np.concatenate(x, 0) for x in zip(*stats))`: NumPy arrays, one by one (`tuple(..)` keeps them)
+            return ARRAYS
         return MOVED_SEQ if elem == MOVED else UNKNOWN  # `[b.to(device) for b in batch]`
 
     _eval_GeneratorExp = _eval_ListComp
@@ -2595,6 +2600,8 @@ class Inference:
             return HOST
         if qual == "range":
             return Val(Kind.HOST_SEQ, ref="range")
+        if qual == "map" and len(node.args) >= 2 and (self.resolve(node.args[0].value) or "").startswith("numpy."):
+            return ARRAYS  # `map(np.concatenate, zip(*stats))`: what NumPy's function returns, item by item
         if qual in ZIPS and args and len(args) == len([a for a in node.args if not (
                 qual == "itertools.zip_longest" and a.keyword is not None and a.keyword.value == "fillvalue")]):
             # `for t, s in zip(caches, lens)`: each item is a tuple of the iterables' elements; `zip_longest` pads the
@@ -2617,6 +2624,8 @@ class Inference:
         if qual in ("set", "frozenset") and args and args[0].kind in HOSTS:
             return HOST_SET  # `set(range(n))`: a set of host values
         if qual in ("list", "tuple", "sorted", "reversed") and args:
+            if args[0] == ARRAYS:
+                return ARRAYS  # `tuple(np.concatenate(x, 0) for x in zip(*stats))`: the same NumPy arrays
             if args[0].is_tensor or args[0].kind is Kind.TENSOR_SEQ:
                 return Val(Kind.TENSOR_SEQ, elem=element_of(args[0]))
             if args[0].kind in HOSTS:

@@ -17,7 +17,7 @@ from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS, SPLAT, STAR_ARGS
-from graphlint.facts.literals import arm_holds
+from graphlint.facts.literals import FLAG_OPS, arm_holds, flag_pinned_off
 from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
 from graphlint.facts.values import Dev
@@ -131,6 +131,10 @@ MODULE_API = ("parameters", "named_parameters", "buffers", "named_buffers", "nam
 # own set-up): `train()` alone is no module's (a trainer's `trainer.train()` runs a whole fit), but nothing a project
 # calls as a function and switches to training mode is other than a module
 CALLED_MODULE_API = (*MODULE_API, "train")
+# nn.Module's mode switches: on a receiver of unknown class (a decorator's `model` parameter) the call is the module's
+# own `train(mode)`/`eval()`, or a project class's override of it (`_mode_switch_override`), never a project method
+# that only shares the name (MUSE's `VQGanVAETrainer.train(log_fn)`, a fit loop)
+MODE_SWITCHES = ("train", "eval")
 # argument kinds that hold no tensor (`_moved_callables`: a moved object called only with these takes no data)
 HOST_ARGS = frozenset({Base.HOST, Base.HOST_SEQ, Base.HOST_LIST, Base.CPU_DEVICE, Base.CUDA_DEVICE, Base.TOKENIZER})
 # a call's head that is what a function returns, or an item of the tuple it returns: `pkg.load_model()[0]` (a local
@@ -298,6 +302,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.handed_only: frozenset[str] = frozenset()
         # per function that tests a parameter against literals: what the calls reaching it bind it to (`dead_arms`)
         self.arm_literals: dict[str, dict[str, frozenset[str] | None]] = {}
+        # functions the hot map enters other than by a call it reads the arguments of (a root, a nested or handed
+        # def, a wrapper, a by-name pick): their flags may be anything (`dead_arms` prunes no flag arm of theirs)
+        self.flag_open: set[str] = set()
         self._handed_roots: set[Hop] = set()  # the hops of this build's handed step loops (`_handed_step_loops`)
         # (function key, parameter, modules, every) -> the classes the project's calls pass for it (`_caller_classes`)
         self._caller_memo: dict[tuple[str, str, bool, bool], list[tuple[ClassInfo, str]]] = {}
@@ -1622,6 +1629,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if name.startswith("__") or name in HOT_METHOD_NAMES:
             return []
         found = self.reachable_from(self.definitions_of(name), module)
+        if name in MODE_SWITCHES:  # nn.Module's own `train(mode)`/`eval()`: only a project override of it runs
+            found = [fn for fn in found if _mode_switch_override(fn, name)]
         return found if len(found) <= MAX_NAME_DISPATCH or self.model_protocol(name) else []
 
     def reachable_from(self, found: list[FunctionInfo], module: str | None) -> list[FunctionInfo]:
@@ -2388,6 +2397,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         bound: dict[str, dict[str, frozenset[str] | None]] = {}
         followed: set[str] = set()
         self.arm_literals = bound
+        self.flag_open = set()
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
                       by_name: list[Seed] | None = None) -> None:
@@ -2401,8 +2411,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 prev = result.get(fn.key)
                 # (`site`: what the reaching call binds the parameters `fn` tests to; a seed reached from a caller's
                 # body reads its calls there, `_seed_literals`)
-                if site is None and fn.literal_tests and parent is not None:
-                    site = self._seed_literals(fn, parent, result)
+                if site is None and fn.literal_tests:
+                    self.flag_open.add(fn.key)
+                    if parent is not None:
+                        site = self._seed_literals(fn, parent, result)
                 wider = _bind_literals(bound, fn, site)
                 # A whole function keeps its chain and tier unless this tier is more constrained (step
                 # code the forward pass reached first); it may still gain the capture flag.
@@ -3121,21 +3133,25 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     out.setdefault(impl.key, impl)
         return list(out.values())
 
-    def dead_arms(self, fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
+    def dead_arms(self, fn: FunctionInfo, flags: bool = False) -> tuple[tuple[int, int], ...]:
         """The line spans of `fn`'s arms of `if p == <literal>:` tests (`FunctionInfo.literal_tests`) that no call
         reaching it on the hot path can take: every such call spells out a literal for `p` that fails the test (the
         `else` of one every literal passes). The calls in them reach nothing; the arms' own code is still checked
         (a sync one argument away in a function the step runs). Empty for a function reached any other way (a root, a
         callback, a call passing anything else for `p` or leaving it at its default): `arm_literals`, filled by the
-        hot map's build."""
+        hot map's build.
+        `flags`: also the arms of a flag every reaching call (each one read, `flag_open`) turns off by a falsy literal
+        (`if check:` under `check=False`), for the walker, which skips their own code. Not for the hot map: what such
+        an arm calls keeps its reach (a helper behind a switch the tree's calls turn off still ran a sync label
+        of the check set casemate, measured in session 53)."""
         bound = self.arm_literals.get(fn.key)
         if not bound:
             return ()
         out: list[tuple[int, int]] = []
         for param, op, literals, first, last, else_first, else_last in fn.literal_tests:
             values = bound.get(param)
-            if not values:
-                continue
+            if not values or op in FLAG_OPS and (not flags or fn.key in self.flag_open or not flag_pinned_off(values)):
+                continue  # (a flag's arms: for the walker, where every reaching call, each read, turns it off)
             holds = {arm_holds(op, literals, v) for v in values}
             if True not in holds:
                 out.append((first, last))
@@ -5954,6 +5970,17 @@ def _item_of(desc: str) -> tuple[str, int] | None:
     """`pkg.f()[1]`, an item of what a call of `pkg.f` returns (`summary._made_callee`): (`pkg.f`, 1); None otherwise."""
     base, sep, rest = desc.rpartition("()[")
     return (base, int(rest[:-1])) if sep and rest[:-1].isdigit() and rest.endswith("]") and "(" not in base else None
+
+
+def _mode_switch_override(fn: FunctionInfo, name: str) -> bool:
+    """`fn`, a project method named `train` or `eval`, overrides nn.Module's mode switch: it takes nn.Module's `mode`
+    (`def train(self, mode=True)`), or runs the base's switch (`super().train(mode)`, `nn.Linear.train(self, mode)`,
+    an `eval` that calls `self.train(False)`). A `train(self, log_fn)` fit loop or an `eval(self)` validation pass
+    that does neither only shares the name."""
+    if name == "train" and fn.params[1:2] == ("mode",):
+        return True
+    return any(c in ("super().train", "super().eval", "self.train")
+               or c.startswith("torch.nn.") and c.endswith((".train", ".eval")) for c, _line in fn.calls)
 
 
 def _returned_by_function(head: str) -> bool:

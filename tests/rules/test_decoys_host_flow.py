@@ -2075,3 +2075,39 @@ def test_a_comprehension_of_numpy_arrays_is_host_data():
     """
     found = {f for f in findings(src, scope="all") if f[1] in ("GL111", "GL125")}
     assert found == {(14, "GL111"), (15, "GL125")}
+
+
+def test_numpy_arrays_through_a_generator_a_map_and_a_dict_comprehension_are_host_data():
+    """What NumPy's functions return is a host array in every container a program builds of them (session 53, glacis
+    P-7's other forms): `tuple(np.concatenate(x, 0) for x in zip(*stats))`, `list(map(np.concatenate, zip(*stats)))`,
+    `{k: np.stack(v) for k, v in d.items()}` (dreamer's `obs`). Decoys: no GL111 on their items. Hits: the same
+    containers of device tensors (`torch.cat(..).cuda()`, `map(torch.cat, ..)` of moved pieces, a dict of moved values)."""
+    src = """
+        import numpy as np
+        import torch
+
+
+        def test(model, loader):
+            stats, d = [], {"a": []}
+            for img in loader:
+                pred = model(img.cuda())
+                stats.append((pred[:, 4].cpu(), pred[:, 5].cpu()))
+                d["a"].append(pred.cpu())
+            s1 = tuple(np.concatenate(x, 0) for x in zip(*stats))
+            if s1[0].any():
+                print(1)
+            s2 = list(map(np.concatenate, zip(*stats)))
+            if s2[0].any():
+                print(2)
+            s3 = {k: np.stack(v) for k, v in d.items()}
+            if s3["a"].any():
+                print(3)
+            h1 = tuple(torch.cat(x, 0).cuda() for x in zip(*stats))
+            if h1[0].any():
+                print(4)
+            h3 = {k: torch.stack(v).cuda() for k, v in d.items()}
+            if h3["a"].any():
+                print(5)
+    """
+    found = {f for f in findings(src, scope="all") if f[1] == "GL111"}
+    assert found == {(21, "GL111"), (24, "GL111")}, sorted(found)

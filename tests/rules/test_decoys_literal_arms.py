@@ -156,3 +156,111 @@ def test_decoy_literal_through_a_step_function():
             "    model = Net().cuda()", f"    def save(model, i):\n        export({args})\n\n\n    model = Net().cuda()")
         found = findings(src)
         assert (V2 not in found) is pruned, (args, sorted(found))
+
+
+# A flag every reaching call turns off (session 53, glacis P-2): `build_cdf(.., check=False)` in the coding loop skips
+# the `if check:` validation, its own code included (encodec's `build_stable_quantized_cdf`); arm50's pruning of the
+# calls in a dead arm, extended to a flag's truth test. Only a falsy literal at every reaching call prunes.
+FLAG = """
+    import torch
+    from torch import nn
+
+
+    def build_cdf(pdf, bits, check{default}):
+        q = torch.cumsum((pdf * 2 ** bits).floor().long(), dim=-1)
+        if {test}:
+            if (q[1:] - q[:-1] < 2).any():
+                raise ValueError("x")
+        else:
+            print(q.sum().item())
+        return q
+
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l = nn.Linear(4, 4)
+
+        def forward(self, x):
+            return self.l(x)
+
+
+    def main(**kw):
+        model = Net().cuda()
+        for i in range(10):
+            probas = model(torch.randn(2, 4, device="cuda")).softmax(-1)
+            q = build_cdf({args})
+            {second}
+
+
+    if __name__ == "__main__":
+        main()
+"""
+CHECK, ELSE = (8, "GL111"), (11, "GL101")
+
+
+def _flag(args: str, default: str = "=True", test: str = "check", second: str = "pass") -> set[tuple[int, str]]:
+    return findings(FLAG.format(args=args, default=default, test=test, second=second))
+
+
+def test_decoy_flag_every_call_turns_off_skips_its_arm():
+    """Every reaching call passes a falsy literal (keyword, positional, `0`, `None`; with or without a default): the
+    `if check:` arm's own `.any()` never runs; the `else` still does."""
+    for args, default in (("probas[0], 16, check=False", "=True"), ("probas[0], 16, False", "=True"),
+                          ("probas[0], 16, check=0", "=True"), ("probas[0], 16, None", ""),
+                          ("probas[0], 16, check=False", "")):
+        found = _flag(args, default=default)
+        assert CHECK not in found and ELSE in found, (args, default, sorted(found))
+
+
+def test_decoy_negated_flag_turned_off_skips_the_else():
+    """`if not check:` under `check=False` everywhere: its body always runs, the `else` never."""
+    found = _flag("probas[0], 16, check=False", test="not check")
+    assert CHECK in found and ELSE not in found, sorted(found)
+
+
+def test_decoy_conjunction_with_a_flag_turned_off_stops_at_the_flag():
+    """`if check and (..).any():` under `check=False`: the `.any()` after the flag never runs, nor does the body."""
+    src = FLAG.format(args="probas[0], 16, check=False", default="=True", test="check and (q < 0).any()",
+                      second="pass")
+    found = findings(src)
+    assert (7, "GL111") not in found and CHECK not in found and ELSE in found, sorted(found)
+    found = findings(src.replace("check=False)", "check=True)"))
+    assert (7, "GL111") in found, sorted(found)
+
+
+def test_hit_flag_turned_on_keeps_its_arm():
+    """`check=True` passed, or a second call passing `True`: the check runs."""
+    assert CHECK in _flag("probas[0], 16, check=True", default="=False")
+    found = _flag("probas[0], 16, check=False", second="build_cdf(probas[1], 16, True)")
+    assert CHECK in found and ELSE in found, sorted(found)
+
+
+def test_hit_flag_turned_on_everywhere_keeps_every_arm():
+    """Only a flag turned off prunes: `check=True` at every call keeps the `else` (and `if not check:`'s body)."""
+    assert ELSE in _flag("probas[0], 16, check=True"), "else"
+    assert CHECK in _flag("probas[0], 16, check=True", test="not check"), "not"
+
+
+def test_hit_flag_left_at_its_default_keeps_its_arm():
+    """One call on the rooted path leaves the default (`True`): the check runs there."""
+    found = _flag("probas[0], 16, check=False", second="build_cdf(probas[1], 16)")
+    assert CHECK in found, sorted(found)
+
+
+def test_hit_flag_spread_or_unknown_keeps_every_arm():
+    """`**kw` spread, or a value nothing pins (`i > 5`): both arms may run."""
+    for args in ("probas[0], 16, **kw", "probas[0], 16, check=i > 5"):
+        found = _flag(args)
+        assert CHECK in found and ELSE in found, (args, sorted(found))
+
+
+def test_hit_a_helper_called_under_a_flag_turned_off_keeps_its_reach():
+    """What the switched-off arm calls keeps its reach (only the arm's own code is skipped): a helper the arm calls
+    may have entries the tree does not show; pruning it lost two sync labels of a check set (session 53)."""
+    src = FLAG.format(args="probas[0], 16, check=False", default="=True", test="check", second="pass").replace(
+        "            if (q[1:] - q[:-1] < 2).any():\n                raise ValueError(\"x\")",
+        "            validate(q)").replace("    def build_cdf(", "    def validate(q):\n        if (q < 0).any():\n"
+                                          "            raise ValueError(\"x\")\n\n\n    def build_cdf(")
+    found = findings(src)
+    assert (6, "GL111") in found, sorted(found)

@@ -1385,7 +1385,8 @@ def is_enum(index: ProjectIndex, cls: ClassInfo) -> bool:
 
 def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Val | None:
     """A name no local binding shadows, bound once at module level to literal host data (`ProjectIndex.constant_kind`):
-    a Python number, a list of numbers, a tensor built on the host or a list of such; or to a TensorBoard writer."""
+    a Python number, a list of numbers, a tensor built on the host or a list of such; or to a TensorBoard writer, or a
+    module moved to the device."""
     kind = index.constant_kind(module.module, name) if module.module in index.modules else module.constants.get(name)
     if isinstance(kind, ik.Items):  # a list or tuple of tensors built without a device (`summary._cpu_factory`)
         return None if index.default_moved_in(module.module) else cpu_tensor_list(len(kind.items))
@@ -1393,6 +1394,12 @@ def module_constant(index: ProjectIndex, module: ModuleSummary, name: str) -> Va
         return None if index.default_moved_in(module.module) else kind_val(kind)
     if kind is ik.Base.SUMMARY_WRITER:
         return kind_val(kind)  # `writer = SummaryWriter(..)` at module level: its `add_scalar` reads a tensor value
+    if kind is ik.Base.PLACED_MODULE:
+        return kind_val(kind)  # `head = nn.Linear(4, 4).cuda()` at module level: its weights on the device
+    made = kind.inner.callee if isinstance(kind, ik.Moved) and isinstance(kind.inner, ik.Call) else None
+    owner = index.class_by_dotted(made) if made else None
+    if owner is not None and index.is_nn_module(owner):
+        return Val(Kind.MODULE, made)  # `model = Net().to(device)`: the module moved, as a local holding it reads
     return HOST if kind is ik.Base.HOST else kind_val(ik.HOST_LIST) if kind is ik.Base.HOST_LIST else None
 
 

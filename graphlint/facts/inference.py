@@ -257,7 +257,7 @@ _BASE_VALS[Base.HOST_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader
 _BASE_VALS[Base.PINNED_BATCH] = Val(Kind.CPU_TENSOR, pinned=True)
 _BASE_VALS[Base.PINNED_LOADER] = Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=_BASE_VALS[Base.PINNED_BATCH])
 # a project module a caller placed (`Base.PLACED_MODULE`): off the host (`_off_host_module`), its class not said here
-_BASE_VALS[Base.PLACED_MODULE] = Val(Kind.MODULE, ref="placed-module")
+PLACED_MODULE_VAL = _BASE_VALS[Base.PLACED_MODULE] = Val(Kind.MODULE, ref="placed-module")
 _BASE_VALS[Base.MOVED_TENSOR] = MOVED  # (a call argument moved to the device, `kinds.Base.MOVED_TENSOR`)
 
 
@@ -2114,9 +2114,18 @@ class Inference:
         projected = self.call_returns(node)
         if projected is None:  # `tok = AutoTokenizer.from_pretrained(..)` reads as a host module: `tok(text)`
             projected = self._tokenized(node)
-        if projected is None and recv == DEVICE_MODULE:
+        if projected is None and (recv == DEVICE_MODULE or self._computes_on_device(recv, node)):
             return DEVICE_OUTPUT  # `self.enc(ids)` of a library model on the device: computed there
         return projected if projected is not None else UNKNOWN
+
+    def _computes_on_device(self, recv: Val, node: cst.Call) -> bool:
+        """A call of a module a caller placed (`Base.PLACED_MODULE`: `run(Net().cuda(), x)`, a placed torch.nn layer),
+        whose class the value no longer names, so no forward's return facts answer (`call_returns` None): it computes
+        on the device, unless a host tensor argument shows the weights are not there. A project module of a known class
+        keeps what its forward's return facts say (unknown for a recurrent layer's tuple, `.type(x.type())` grids)."""
+        if recv != PLACED_MODULE_VAL:
+            return False
+        return not any(v.kind is Kind.CPU_TENSOR and not v.weak for v in (self(a.value) for a in node.args if not a.star))
 
     def _tokenized(self, node: cst.Call) -> Val | None:
         """`processor(conversations)`, `self.tokenizer(text)`: a Hugging Face tokenizer or processor (known by where it

@@ -55,7 +55,7 @@ from graphlint.facts.callsite import (
     scope_of, scaler_literals, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
 )
 from graphlint.facts.host_origin import zero_sized
-from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Join, Obj, SelfField, Call as Returned
+from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Join, Moved, Obj, SelfField, Call as Returned
 
 
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
@@ -2036,6 +2036,8 @@ class _Indexer(ast.NodeVisitor):
             self.s.constants[name] = Items((Base.CPU_TENSOR,) * len(value.elts))  # `CACHE = [torch.zeros(n), ...]`
         elif isinstance(value, (ast.Call, ast.ListComp)) and (host := self._host_tensors(value)) is not None:
             self.s.constants[name] = host
+        elif isinstance(value, ast.Call) and (placed := self._placed_module(value)) is not None:
+            self.s.constants[name] = placed  # `model = Net().to(device)`: read in the functions (`module_constant`)
         elif isinstance(value, ast.Call) and self.resolve(dotted(value.func)) in SUMMARY_WRITERS:
             self.s.constants[name] = Base.SUMMARY_WRITER  # `writer = SummaryWriter(log_dir)`: read in the functions
         elif isinstance(value, ast.List):
@@ -2058,6 +2060,21 @@ class _Indexer(ast.NodeVisitor):
             return None  # `DUMMY = torch.empty((0, 0))`: a tensor of no element, whose move copies nothing
         kind = expr_kind(value, self.resolve, scope)
         return kind if kind in (Base.CPU_TENSOR, Base.CPU_SEQ) else None
+
+    def _placed_module(self, value: ast.Call) -> IKind | None:
+        """`model = Net().to(device)`, `head = nn.Linear(4, 4).cuda()` at module level: a module placed on the device
+        (a torch.nn layer's `PLACED_MODULE`, a project construction's `Moved`), as the call-site facts read the same
+        value in a function body; None for anything else, and for a binding in a block."""
+        if not (isinstance(value.func, ast.Attribute) and value.func.attr in ("to", "cuda")):
+            return None  # (the cheap gate: only a move places a module here)
+        scope = self._module_scope()
+        if id(value) not in scope.top_values:
+            return None
+        kind = expr_kind(value, self.resolve, scope)
+        if kind is Base.PLACED_MODULE:
+            return kind
+        made = kind.inner if isinstance(kind, Moved) else None
+        return kind if isinstance(made, Returned) and not made.receiver and made.item is None else None
 
     def _module_scope(self) -> Scope:
         """The module's statements read as one function body's (`scope_of`): its names' bindings, for `expr_kind`."""

@@ -312,10 +312,12 @@ def interface_digest(s: ModuleSummary) -> str:
                      f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
                      f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.yield_follows}|{f.placement}|{f.read_only_params}")
     parts.append(repr(sorted(s.lambda_reads.items())))  # a call of a helper that waits is reported where it is made
-    # importers read a module-level list of CPU tensors, or a TensorBoard writer, as one (`walker.module_constant`); a
-    # number constant's importers are not re-linted (a module-level name is not part of the interface)
+    # importers read a module-level list of CPU tensors, a TensorBoard writer or a placed module as one
+    # (`walker.module_constant`); a number constant's importers are not re-linted (a module-level name is not part of
+    # the interface)
     parts.append(repr(sorted((name, kind) for name, kind in s.constants.items()
-                             if isinstance(kind, kinds.Items) or kind is kinds.Base.SUMMARY_WRITER)))
+                             if isinstance(kind, (kinds.Items, kinds.Moved))
+                             or kind in (kinds.Base.SUMMARY_WRITER, kinds.Base.PLACED_MODULE))))
     for c in sorted(s.classes.values(), key=lambda c: c.key):
         parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}|"
                      f"{sorted(c.or_params.items())}|{sorted(c.arm_modules.items())}")

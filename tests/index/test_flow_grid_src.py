@@ -227,7 +227,7 @@ CPU_DEVICE_NAMES = "a CPU device held in a config field, argparse default, unpla
 CPU_RESULTS = "a CPU-placed result (map_location='cpu', a CPU or unplaced model's output, a "\
               "nested container of CPU moves) is not held for host"
 GAPS: dict[str, tuple[str, ...]] = {
-    NAMES_DEVICE: tuple(f"src.dev.{f}.to" for f in ("args_default", "accelerator", "param_device", "module_const_avail",
+    NAMES_DEVICE: tuple(f"src.dev.{f}.to" for f in ("args_default", "accelerator", "module_const_avail",
                                                      "cfg_attr")),
     DICT_MOVED: ("src.batch.detection",),
     PLACED_OUTPUT: tuple(f"src.model.{f}" for f in (

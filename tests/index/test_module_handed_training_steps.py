@@ -126,3 +126,12 @@ def test_a_module_trainer_whose_held_model_is_placed_on_the_host_is_no_step() ->
     keyword = PLAIN.replace("        self.model = model\n",
                             '        self.model = model\n        self.model.to(device="cpu")\n')
     assert "Fitter.step" not in _hot(keyword)
+
+
+def test_a_module_trainer_s_step_through_the_field_s_forward_or_placed_on_the_device_is_a_step() -> None:
+    """Hits: `self.model.forward(batch)` is the field's call; a held model the class places on the device is trained
+    there (the host-placement decoy's counterpart)."""
+    forward = PLAIN.replace("        loss_dict = self.model(batch)\n", "        loss_dict = self.model.forward(batch)\n")
+    assert _hot(forward)["Fitter.step"][0] == "step"
+    placed = PLAIN.replace("        self.model = model\n", '        self.model = model.to("cuda")\n')
+    assert _hot(placed)["Fitter.step"][0] == "step"

@@ -4856,11 +4856,41 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         per pass as a plain trainer does: a step driver, not model code the forward pass runs. A model's `predict`,
         a validation loop computing a loss without a backward, and a loop over configuration are no training."""
         if fn.parent_key is not None or fn.qualname.rpartition(".")[2] in ("__init__", *HOT_METHOD_NAMES) \
-                or self._warms_up(fn) or not (loops := self._part_train_loops(fn)):
+                or self._warms_up(fn):
             return False
-        if any(self.is_nn_module(c) for name in _fields_run(fn, loops) for c, _how in self.attr_classes(cls, name)):
+        if (loops := self._part_train_loops(fn)) and (
+                any(self.is_nn_module(c) for name in _fields_run(fn, loops) for c, _how in self.attr_classes(cls, name))
+                or any(_within(line, loops) and self._trained_part(fn, callee, line) for callee, line in fn.calls)):
             return True
-        return any(_within(line, loops) and self._trained_part(fn, callee, line) for callee, line in fn.calls)
+        return self._trains_handed_field(cls, fn)
+
+    def _trains_handed_field(self, cls: ClassInfo, fn: FunctionInfo) -> bool:
+        """`fn`, a method of a model class, is a training step through a field of unknown class, loop or not: it
+        calls the field, backpropagates its result and steps an optimizer after (`_backpropagated_field`), as a plain
+        trainer's `run_step` does. A trainer that subclasses nn.Module to hold a step buffer (parti's
+        `VQGanVAETrainer.train_step`: `loss = self.vae(img, return_loss=True)`, `self.scaler.scale(loss).backward()`,
+        `self.scaler.step(self.optim)`, `self.vae = vae` a handed constructor parameter) runs once per training step on
+        the device its caller chose. Left out: a project none of whose files names an accelerator (a CPU-only
+        trainer, `names_accelerator`), and a field the class places on the host (`self.vae = vae.cpu()`,
+        `self.vae.to("cpu")`): its steps run there. An evaluation helper (no backward, no optimizer step) is none."""
+        if not trains(fn) or not _steps_after_backward(fn) or not self.names_accelerator:
+            return False
+        return any((field := self._backpropagated_field(fn, callee, line)) and not self._host_placed(cls, field)
+                   for callee, line in fn.calls)
+
+    def _host_placed(self, cls: ClassInfo, field: str) -> bool:
+        """Some method of `cls`'s family stores the field `self.<x>` moved to the host (`self.vae = vae.to("cpu")`) or
+        moves it there in place (`self.vae.cpu()`, `self.vae.to(device="cpu")`)."""
+        name = field[len("self."):]
+        for c in self.mro(cls):
+            for key in c.methods.values():
+                member = self.functions[key]
+                if any(attr == name and kind == Base.CPU_TENSOR for attr, kind in member.attr_sets):
+                    return True
+                if any(callee == f"{field}.cpu" or callee == f"{field}.to" and Base.CPU_DEVICE in (
+                        *args, *(k for _n, k in keywords)) for callee, _line, args, keywords in member.call_args):
+                    return True
+        return False
 
     def _part_train_loops(self, fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
         """The outermost loops of `fn` that train: a backward in the body (`_train_loops`), or, in a method of a model

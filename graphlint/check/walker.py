@@ -31,7 +31,7 @@ from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
 from graphlint.facts.torch_kinds import DATA_LOADERS, HOST_CALLBACK_FIELDS, HOST_CALLBACK_PARAMS, HOST_ONLY_LIBRARIES
-from graphlint.facts.literals import CONJ, FLAG_OPS, cst_literal
+from graphlint.facts.literals import cst_literal
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.annotations import without_tensors
 from graphlint.facts.packed import is_packed
@@ -574,32 +574,6 @@ class Walker:
             return None
         return "orelse" if found[1] else "body"
 
-    def _dead_flag_arm(self, stmt: cst.If) -> tuple[str, tuple[cst.BaseExpression, ...]] | None:
-        """("body" or "orelse", the test's operands that run) for `if check:` / `if not check:` / `if check and ..:`
-        of a parameter every call reaching the function on the hot path turns off by a falsy literal
-        (`ProjectIndex.dead_arms`: encodec's `build_stable_quantized_cdf(.., check=False)` in the coding loop skips
-        its `if check:` validation). The arm's own code never runs either, and an `and` stops at the flag. A call
-        leaving the default, passing `True` or anything but a literal, spreading `**kw`, or a root keeps both arms."""
-        info, index = self.ctx.unit.function, self.ctx.index
-        if info is None or index is None or not isinstance(stmt.body, cst.IndentedBlock) or not stmt.body.body \
-                or not any(t[1] in FLAG_OPS for t in info.literal_tests):
-            return None
-        pos = self.ctx.position(stmt.body.body[0])
-        first = pos.start.line + self.ctx.unit.line_offset if pos is not None else 0
-        found = next((t for t in info.literal_tests if t[1] in FLAG_OPS and t[3] == first), None)
-        if found is None or not (dead := index.dead_arms(info, flags=True)):
-            return None
-        operands: tuple[cst.BaseExpression, ...] = (stmt.test,)
-        if found[1] == CONJ:  # (`a and check and b`: `a` and the flag run, `b` does not)
-            flat = _and_operands(stmt.test)
-            at = next((i for i, e in enumerate(flat) if isinstance(e, cst.Name) and e.value == found[0]), None)
-            if at is None:
-                return None
-            operands = tuple(flat[:at + 1])
-        if (found[3], found[4]) in dead:
-            return "body", operands
-        return ("orelse", operands) if found[5] and (found[5], found[6]) in dead else None
-
     def _none_filled(self, stmt: cst.If) -> str | None:
         """"orelse" for `if p is None: p = ...` without an `else`, where `p` is a parameter every caller leaves at its
         None default (`Inference.none_params`) that still holds its entry value: the body runs on every call the
@@ -729,13 +703,6 @@ class Walker:
             # `if __name__ == "__main__":` in a function body is a script's self-test, dead when imported: only
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
-        elif stmt.__class__ is cst.If and (flag := self._dead_flag_arm(stmt)) is not None:
-            # a flag every reaching call turns off: the arm it guards never runs, its own code included
-            self.header(stmt, *flag[1])
-            if flag[0] == "orelse":
-                self.walk_block(stmt.body)
-            else:
-                self._walk_orelse(stmt)
         elif stmt.__class__ is cst.If and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
                                            or off_cuda_arm(inf, stmt.test) or folded_arm(inf, stmt.test)):
             # a None test of a parameter every caller fills: only the arm its callers take runs; an arm that runs only
@@ -2077,10 +2044,3 @@ def _guard_text(test: cst.BaseExpression) -> str | None:
         inner = _guard_text(test.value)
         return f"{inner}.{test.attr.value}" if inner else None
     return None
-
-
-def _and_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The operands of `a and b and c`, in order (an `and` of `and`s flattened); the test itself if it is no `and`."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        return [*_and_operands(test.left), *_and_operands(test.right)]
-    return [test]

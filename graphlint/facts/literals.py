@@ -106,15 +106,10 @@ def dict_form(keys: Sequence[object], values: Sequence[V], host_tensor: Callable
 
 # -- literal arms: `if version == 0:` of a parameter every reaching call binds to a literal ---------------------------
 # A test of a parameter against literals, as the index records it (`FunctionInfo.literal_tests`): (parameter, "in" or
-# "not in" (or a flag op below, no literals), the literals as `repr`s, first and last line of the body, first and last
-# line of the `else`/`elif`, (0, 0) without one)
+# "not in", the literals as `repr`s, first and last line of the body, first and last line of the `else`/`elif`, (0, 0)
+# without one)
 LiteralTest = tuple[str, str, tuple[str, ...], int, int, int, int]
 ARM_LITERALS = (int, float, str, bool, type(None))  # the values a test and an argument may compare
-# A flag's truth test: `if check:` (TRUTHY), `if not check:` (FALSY), `if check and ..:` (CONJ: the parameter is an
-# operand of the `and`; the body needs it true, the `else` may run either way). Only a flag every reaching call turns
-# off (a falsy literal: `check=False`, `0`, `None`) prunes an arm (`flag_pinned_off`)
-TRUTHY, FALSY, CONJ = "truthy", "falsy", "and-truthy"
-FLAG_OPS = (TRUTHY, FALSY, CONJ)
 
 
 def ast_value(node: ast.expr | None) -> object:
@@ -129,16 +124,7 @@ def ast_value(node: ast.expr | None) -> object:
 
 
 def _tested(test: ast.expr, params: frozenset[str]) -> tuple[str, str, tuple[str, ...]] | None:
-    """(parameter, "in" / "not in", literals) of `p == 0`, `p != "a"`, `p in (1, 2)`, `p is None`, `p is not None`;
-    (parameter, TRUTHY / FALSY / CONJ, ()) of `if p:`, `if not p:`, `if .. and p and ..:` (the first bare operand)."""
-    if isinstance(test, ast.Name) and test.id in params:
-        return test.id, TRUTHY, ()
-    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not) and isinstance(test.operand, ast.Name) \
-            and test.operand.id in params:
-        return test.operand.id, FALSY, ()
-    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.And):
-        flag = next((v.id for v in test.values if isinstance(v, ast.Name) and v.id in params), None)
-        return (flag, CONJ, ()) if flag else None
+    """(parameter, "in" / "not in", literals) of `p == 0`, `p != "a"`, `p in (1, 2)`, `p is None`, `p is not None`."""
     if not (isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.left, ast.Name)
             and test.left.id in params):
         return None
@@ -233,16 +219,9 @@ def call_literals(call: ast.Call) -> tuple[tuple[str, str], ...]:
     return tuple(out)
 
 
-def flag_pinned_off(values: frozenset[str]) -> bool:
-    """Every literal (`repr`s) the reaching calls bind a flag to is falsy (`check=False`, `0`, `None`, `""`)."""
-    return all(not ast.literal_eval(v) for v in values)
-
-
 def arm_holds(op: str, literals: tuple[str, ...], value: str) -> bool:
     """Whether a test `(op, literals)` of `literal_tests` holds for the literal `value` (each a `repr`): Python's `==`
-    (`0 == False`, `1 == 1.0`), as `if version == 1:` compares; a flag's truth (CONJ: may hold when it is true)."""
-    if op in FLAG_OPS:
-        return not ast.literal_eval(value) if op == FALSY else bool(ast.literal_eval(value))
+    (`0 == False`, `1 == 1.0`), as `if version == 1:` compares."""
     found = ast.literal_eval(value) in [ast.literal_eval(lit) for lit in literals]
     return found if op == "in" else not found
 

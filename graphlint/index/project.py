@@ -17,7 +17,7 @@ from pathlib import Path, PurePath
 
 from graphlint.diagnostics import UNROOTED
 from graphlint.facts.callsite import KEEPS, SPLAT, STAR_ARGS
-from graphlint.facts.literals import FLAG_OPS, arm_holds, flag_pinned_off
+from graphlint.facts.literals import arm_holds
 from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
 from graphlint.facts.values import Dev
@@ -302,9 +302,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         self.handed_only: frozenset[str] = frozenset()
         # per function that tests a parameter against literals: what the calls reaching it bind it to (`dead_arms`)
         self.arm_literals: dict[str, dict[str, frozenset[str] | None]] = {}
-        # functions the hot map enters other than by a call it reads the arguments of (a root, a nested or handed
-        # def, a wrapper, a by-name pick): their flags may be anything (`dead_arms` prunes no flag arm of theirs)
-        self.flag_open: set[str] = set()
         self._handed_roots: set[Hop] = set()  # the hops of this build's handed step loops (`_handed_step_loops`)
         # (function key, parameter, modules, every) -> the classes the project's calls pass for it (`_caller_classes`)
         self._caller_memo: dict[tuple[str, str, bool, bool], list[tuple[ClassInfo, str]]] = {}
@@ -2397,7 +2394,6 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         bound: dict[str, dict[str, frozenset[str] | None]] = {}
         followed: set[str] = set()
         self.arm_literals = bound
-        self.flag_open = set()
 
         def propagate(tier: str, seeds: list[Seed], stop: frozenset[str] = frozenset(),
                       by_name: list[Seed] | None = None) -> None:
@@ -2411,10 +2407,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 prev = result.get(fn.key)
                 # (`site`: what the reaching call binds the parameters `fn` tests to; a seed reached from a caller's
                 # body reads its calls there, `_seed_literals`)
-                if site is None and fn.literal_tests:
-                    self.flag_open.add(fn.key)
-                    if parent is not None:
-                        site = self._seed_literals(fn, parent, result)
+                if site is None and fn.literal_tests and parent is not None:
+                    site = self._seed_literals(fn, parent, result)
                 wider = _bind_literals(bound, fn, site)
                 # A whole function keeps its chain and tier unless this tier is more constrained (step
                 # code the forward pass reached first); it may still gain the capture flag.
@@ -3133,25 +3127,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     out.setdefault(impl.key, impl)
         return list(out.values())
 
-    def dead_arms(self, fn: FunctionInfo, flags: bool = False) -> tuple[tuple[int, int], ...]:
+    def dead_arms(self, fn: FunctionInfo) -> tuple[tuple[int, int], ...]:
         """The line spans of `fn`'s arms of `if p == <literal>:` tests (`FunctionInfo.literal_tests`) that no call
         reaching it on the hot path can take: every such call spells out a literal for `p` that fails the test (the
         `else` of one every literal passes). The calls in them reach nothing; the arms' own code is still checked
         (a sync one argument away in a function the step runs). Empty for a function reached any other way (a root, a
         callback, a call passing anything else for `p` or leaving it at its default): `arm_literals`, filled by the
-        hot map's build.
-        `flags`: also the arms of a flag every reaching call (each one read, `flag_open`) turns off by a falsy literal
-        (`if check:` under `check=False`), for the walker, which skips their own code. Not for the hot map: what such
-        an arm calls keeps its reach (a helper behind a switch the tree's calls turn off still ran a sync label
-        of the check set casemate, measured in session 53)."""
+        hot map's build."""
         bound = self.arm_literals.get(fn.key)
         if not bound:
             return ()
         out: list[tuple[int, int]] = []
         for param, op, literals, first, last, else_first, else_last in fn.literal_tests:
             values = bound.get(param)
-            if not values or op in FLAG_OPS and (not flags or fn.key in self.flag_open or not flag_pinned_off(values)):
-                continue  # (a flag's arms: for the walker, where every reaching call, each read, turns it off)
+            if not values:
+                continue
             holds = {arm_holds(op, literals, v) for v in values}
             if True not in holds:
                 out.append((first, last))

@@ -2494,9 +2494,14 @@ def collate_reading(collate: ast.expr, resolve: Resolve) -> IKind:
         qual = resolve(made)
         if qual == "functools.partial":
             first = collate.args[0] if collate.args and not isinstance(collate.args[0], ast.Starred) else None
-            return collate_reading(first, resolve) if isinstance(first, (ast.Name, ast.Attribute)) else UNKNOWN
+            inner = collate_reading(first, resolve) if isinstance(first, (ast.Name, ast.Attribute)) else UNKNOWN
+            if isinstance(inner, Collated) and (len(collate.args) > 1 or collate.keywords):
+                return Collated(BOUND_COLLATE + inner.name)  # arguments bound: its return not read (`device=`)
+            return inner
         return Collated(f"{qual}.__call__") if qual and records_args(qual) else UNKNOWN
     named = dotted(collate) if isinstance(collate, (ast.Name, ast.Attribute)) else None
+    if named and named.startswith("self.") and named.count(".") == 1:
+        return Collated(named)  # `collate_fn=self.collate`: the instance's own method, as the caller's calls resolve it
     qual = resolve(named) if named and not named.startswith(("self.", "cls.")) else None
     return Collated(qual) if qual and records_args(qual) else UNKNOWN
 
@@ -3140,6 +3145,9 @@ def data_placement(func: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda, re
 
 # a `kinds.Collated` name standing for a lambda collate: "<lambda>|pinned-or-empty|callee,callee"
 LAMBDA_COLLATE = "<lambda>"
+# the prefix of a `kinds.Collated` name of a `partial` that binds arguments: placed as the function is, its return
+# (which a bound `device=` may change) not read
+BOUND_COLLATE = "<bound>|"
 
 
 def lambda_collate(fn: ast.Lambda, resolve: Resolve) -> IKind:

@@ -18,7 +18,7 @@ from graphlint.facts.literals import (
     BATCH, PIN, DictForm, NOT_LITERAL, cst_keywords, cst_literal, device_type, dict_form, dict_key, folded_device,
     folded_test, host_batch, may_pin, names_cpu, pins,
 )
-from graphlint.facts.kinds import Base, IKind, Items, Keys, Passes, Rows
+from graphlint.facts.kinds import Base, IKind, Items, Keys, Loads, Passes, Rows
 from graphlint.facts.correlated import ArmFacts
 from graphlint.facts.elements import (
     bound_names, element_reads, flat_subscript, index_code, plain_bindings, single_bindings,
@@ -271,6 +271,8 @@ def kind_val(kind: IKind) -> Val:
         return keyed_dict([(key, kind_val(k) if not isinstance(k, Keys) else UNKNOWN) for key, k in kind.pairs])
     if isinstance(kind, Passes):
         return Val(Kind.UNKNOWN, passes=kind.arg)
+    if isinstance(kind, Loads):  # a loader of a device-placing collate's batches: each what the collate returns
+        return Val(Kind.OBJECT, ref="torch.utils.data.DataLoader", elem=kind_val(kind.inner))
     return _BASE_VALS.get(kind, UNKNOWN)  # type: ignore[arg-type]
 
 

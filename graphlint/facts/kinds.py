@@ -274,6 +274,18 @@ class Batch:
 
 
 @dataclass(frozen=True, slots=True)
+class Loads:
+    """A loader whose project collate function may place its batch off the host (`DataLoader(.., collate_fn=f)`, `f`
+    moving or building on the device): each batch is `inner`, what `f` returns, settled (`CallFacts._collated`).
+    A settled kind: the loader iterated where it is handed on (a return, a parameter, a field) yields `inner`."""
+
+    inner: "IKind"
+
+    def __str__(self) -> str:
+        return f"loads:{self.inner}"
+
+
+@dataclass(frozen=True, slots=True)
 class Arith:
     """Arithmetic of a deferred kind with operands no code places on the device (`end - size + delta` of `end`, a
     host count on one path and a project call's 0-d count on another; `delta` a loop's target): a device tensor where
@@ -350,7 +362,7 @@ class Prior:
 
 IKind = Union[Base, Items, Rows, Keys, Call, Join, SelfField, Field, HostIf, Batch, Arith, Mask, Elems, DictOf, Moved,
               Prior, Fwd, OnParam, Obj,
-              Inst, Passes, Keyed, Collated]
+              Inst, Passes, Keyed, Collated, Loads]
 
 UNKNOWN, TENSOR, BOOL_TENSOR, WEAK_TENSOR = Base.UNKNOWN, Base.TENSOR, Base.BOOL_TENSOR, Base.WEAK_TENSOR
 CPU_TENSOR, TENSOR_SEQ, HOST, HOST_SEQ = Base.CPU_TENSOR, Base.TENSOR_SEQ, Base.HOST, Base.HOST_SEQ
@@ -399,7 +411,7 @@ def parts(kind: IKind) -> Iterator[IKind]:
         yield from (v for _k, v in kind.pairs)
     elif isinstance(kind, Join):
         yield from kind.parts
-    elif isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, DictOf, Moved)):
+    elif isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, DictOf, Moved, Loads)):
         yield kind.inner
     elif isinstance(kind, Prior):
         yield kind.annotated
@@ -422,7 +434,7 @@ def simple(kind: IKind) -> bool:
         return False
     if isinstance(kind, Items):
         return len(kind.items) == 1 and simple(kind.items[0])
-    return simple(kind.inner) if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, Moved)) else True
+    return simple(kind.inner) if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, Moved, Loads)) else True
 
 
 def joinable(kind: IKind) -> bool:
@@ -443,7 +455,7 @@ def join_of(kinds: set[IKind]) -> Join:
 _TAGS: dict[type, str] = {Items: "items", Rows: "rows", Keys: "keys", Call: "call", Join: "join", SelfField: "self",
                           Field: "field", HostIf: "hostif", Batch: "batch", Arith: "arith", Mask: "mask", Elems: "elems", DictOf: "dictof", Moved: "moved",
                           Prior: "prior", Fwd: "fwd", OnParam: "onparam", Obj: "object", Inst: "inst", Passes: "passes",
-                          Keyed: "keyed", Collated: "collated"}
+                          Keyed: "keyed", Collated: "collated", Loads: "loads"}
 _BASES = {b.value: b for b in Base}
 
 
@@ -459,7 +471,7 @@ def to_plain(kind: IKind) -> Any:
         return [tag, [[k, to_plain(v)] for k, v in kind.pairs]]
     if isinstance(kind, Join):
         return [tag, [to_plain(k) for k in kind.parts]]
-    if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, DictOf)):
+    if isinstance(kind, (HostIf, Batch, Arith, Mask, Elems, DictOf, Loads)):
         return [tag, to_plain(kind.inner)]
     if isinstance(kind, Moved):
         return [tag, to_plain(kind.inner), kind.param]
@@ -490,9 +502,9 @@ def from_plain(data: Any) -> IKind:
                 raise ValueError("not a kind")
             pairs.append((pair[0], from_plain(pair[1])))
         return Keys(tuple(pairs))
-    if tag in ("hostif", "batch", "arith", "mask", "elems", "dictof") and len(rest) == 1:
+    if tag in ("hostif", "batch", "arith", "mask", "elems", "dictof", "loads") and len(rest) == 1:
         return {"hostif": HostIf, "batch": Batch, "arith": Arith, "mask": Mask, "elems": Elems,
-                "dictof": DictOf}[tag](from_plain(rest[0]))
+                "dictof": DictOf, "loads": Loads}[tag](from_plain(rest[0]))
     if tag == "moved" and len(rest) == 2 and type(rest[1]) is str:
         return Moved(from_plain(rest[0]), rest[1])
     if tag == "prior" and len(rest) == 2:

@@ -11,11 +11,11 @@ import enum
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from graphlint.facts.callsite import LAMBDA_COLLATE, SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
+from graphlint.facts.callsite import BOUND_COLLATE, LAMBDA_COLLATE, SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, PLACED_MODULE, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
-    OnParam, Rows, rows,
+    Loads, OnParam, Rows, rows,
     Passes, Prior, SelfField, deferred, elements_list, mentions,
 )
 from graphlint.facts.inference import DICT_SETTERS
@@ -156,6 +156,8 @@ def _batch_of(iterated: IKind) -> IKind:
     cycle stays one; anything else unknown."""
     if iterated == PINNED_LOADER:
         return PINNED_BATCH
+    if isinstance(iterated, Loads):
+        return iterated.inner  # a batch of a device-placing collate: what it returns
     if iterated in (TENSOR, BOOL_TENSOR):
         return iterated  # a row of a device tensor (`zip(t, ls)` of a CUDA `t`): a device tensor, one dimension less
     return CPU_TENSOR if iterated in (HOST_LOADER, CPU_TENSOR) else CYCLE if iterated == CYCLE else UNKNOWN
@@ -1164,11 +1166,23 @@ class CallFacts:
             placed = {pinned} | {self._placement(t, 1) for callee in callees.split(",") if callee
                                  for t, _how in self.index.call_edges(caller, caller.module, callee)}
             return UNKNOWN if "device" in placed else PINNED_LOADER if "pinned" in placed else HOST_LOADER
+        bound = collate.startswith(BOUND_COLLATE)
+        collate = collate.removeprefix(BOUND_COLLATE)
         targets = self.index.call_edges(caller, caller.module, collate)
         placed = {self._placement(t) for t, _how in targets}
-        if not targets or "device" in placed or any(t.qualname.endswith("__init__") for t, _how in targets):
+        if not targets or any(t.qualname.endswith("__init__") for t, _how in targets):
             return UNKNOWN  # (`collate_fn=Collator`: each batch an instance of the class)
+        if "device" in placed:
+            return UNKNOWN if bound else self._device_collated(collate, caller)
         return PINNED_LOADER if "pinned" in placed else HOST_LOADER
+
+    def _device_collated(self, collate: str, caller: "FunctionInfo") -> IKind:
+        """A loader whose collate may move or build off the host: each batch is what the collate returns, where that
+        settles to a device part (`Loads`: a dict, a tuple or a tensor of device values), so a loader handed on (a
+        return, a parameter) yields it as one built where it is iterated does; else unknown (a host part only, or
+        nothing known: the loader's `pin_memory=`, a worker's copy, not read)."""
+        batch = self.settle(Call(collate, None, collate.startswith("self.")), caller)
+        return Loads(batch) if mentions(batch, lambda k: k in DEVICE_FAMILY) and not deferred(batch) else UNKNOWN
 
     def _placement(self, fn: "FunctionInfo", depth: int = 0) -> str:
         """Where `fn` leaves what it builds (`FunctionInfo.placement`), with the project functions it calls, to
@@ -1374,7 +1388,7 @@ class CallFacts:
                 if kind != UNKNOWN and annotated.get(param, HOST_SEQ) == HOST_SEQ:  # (`Dict[str, Any]` reads host_seq)
                     out[param] = kind
                 continue
-            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes)) or kind in LIBRARY_OBJECTS or kind in MOVED_ARGS and (
+            if kind in HOST_FAMILY or isinstance(kind, (Items, Inst, Passes, Loads)) or kind in LIBRARY_OBJECTS or kind in MOVED_ARGS and (
                     param not in annotated or annotated[param] == HOST and param not in assumed):
                 # every site passes host data (data flow beats the annotation), a library object, its own instance, or every
                 # site a device tensor into a parameter without a tensor annotation; a scalar one (`seqlen: int`) gives way only

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from index_projects import project_index
 
-from graphlint.facts.kinds import HOST_LOADER, PINNED_LOADER, UNKNOWN
+from graphlint.facts.kinds import CPU_TENSOR, HOST_LOADER, PINNED_LOADER, TENSOR, UNKNOWN, Items, Loads
 
 UTILS = """
 import torch
@@ -108,8 +108,11 @@ def test_a_project_collate_function_makes_host_batches_unless_it_moves_them() ->
     index = project_index({"pkg.__init__": "", "pkg.utils": UTILS, "pkg.train": TRAIN})
     passed = {name: index.call_facts.params(index.functions[f"pkg.train:{name}"]).get("loader", UNKNOWN)
               for name in ("train", "train_pinned", "train_moved", "train_cast", "train_library", "train_class", "train_helper_moved")}
-    assert passed == {"train": HOST_LOADER, "train_pinned": PINNED_LOADER, "train_moved": UNKNOWN,
-                      "train_cast": HOST_LOADER, "train_library": UNKNOWN, "train_class": UNKNOWN, "train_helper_moved": UNKNOWN}
+    # a collate that moves (itself or through a helper) makes a loader of what it returns (`kinds.Loads`): the
+    # moved stack, and the helper's device mels beside a host tensor of the labels
+    assert passed == {"train": HOST_LOADER, "train_pinned": PINNED_LOADER, "train_moved": Loads(TENSOR),
+                      "train_cast": HOST_LOADER, "train_library": UNKNOWN, "train_class": UNKNOWN,
+                      "train_helper_moved": Loads(Items((TENSOR, CPU_TENSOR)))}
 
 
 GENERATORS = """

@@ -8,7 +8,7 @@ yielding values of their own."""
 
 from __future__ import annotations
 
-from snippets import check
+from snippets import check, check_hits_and_decoys
 
 COMMON = """
     import time
@@ -336,3 +336,72 @@ def test_a_partial_or_an_instance_collate_reads_as_its_function():
     if __name__ == "__main__":
         main(None)
     """)
+
+
+def test_a_loader_of_a_device_collate_handed_on_yields_what_the_collate_returns():
+    """A collate that builds its batch on the device (a `def` named, or the dataset's own method `self.collate`)
+    makes a loader of what it returns (`kinds.Loads`): handed to a parameter, or returned by a method and handed
+    on, each batch is that return, so branching on one of its device values syncs, as for a loader built where it
+    is iterated. Decoys: a collate that builds host tensors the loader pins (`pin_memory=True`), a device collate's
+    host item (`len` of a host list), a loader of a device collate built but never iterated, a collate whose
+    return mixes a device tensor under one key with a host one under another (the host key branches freely)."""
+    check_hits_and_decoys(COMMON + """
+
+    def device_collate(index):
+        return {"az": torch.rand(len(index), device="cuda"), "n": torch.tensor([len(index)])}
+
+
+    def host_collate(index):
+        return {"az": torch.rand(len(index))}
+
+
+    class DS:
+        def collate(self, index):
+            return {"az": torch.rand(len(index), device="cuda")}
+
+        def dataloader(self):
+            loader = DataLoader(list(range(10)), batch_size=2, collate_fn=self.collate)
+            return loader
+
+
+    def handed(model, loader):
+        model.train()
+        for d in loader:
+            if d["az"][0] > 0:  # hit
+                pass
+            if d["n"][0] > 0:  # decoy
+                pass
+            model(d["az"])
+
+
+    def handed_method(model, loader):
+        for i, d in enumerate(loader):
+            out = model(d["az"]) if d["az"][0] > 0 else None  # hit
+
+
+    def handed_pinned(model, loader):
+        model.train()
+        for d in loader:
+            if d["az"][0] > 0:  # decoy
+                pass
+            model(d["az"].cuda(non_blocking=True))
+
+
+    def built_only(model):
+        loader = DataLoader(list(range(10)), collate_fn=device_collate)
+        return model
+
+
+    def main():
+        model = Net().cuda()
+        ds = DS()
+        for epoch in range(3):
+            handed(model, DataLoader(list(range(10)), batch_size=2, collate_fn=device_collate))
+            handed_method(model, ds.dataloader())
+            handed_pinned(model, DataLoader(list(range(10)), collate_fn=host_collate, pin_memory=True))
+            built_only(model)
+
+
+    if __name__ == "__main__":
+        main()
+    """, "GL110", scope="all")

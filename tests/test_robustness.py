@@ -555,3 +555,16 @@ def test_a_chain_of_host_dicts_each_stored_from_the_next_stays_within_the_stack(
     lines += ["    for k in keys:", *(f"        d{i}[k] = d{i + 1}[k] * 0.5" for i in range(n)), "    use(d0)"]
     summary = index_source("\n".join(lines) + "\n", "chain.py", "chain")
     assert set(summary.functions) == {"use", "step"}
+
+
+def test_a_chain_of_local_lambdas_each_calling_the_last_stays_within_the_stack(proj, cli):
+    """`Inference.applied` reads a call of a local lambda through its body, and a call in that body through the next
+    lambda's: 3,000 lambdas each calling the last (`f1 = lambda t: f0(t)`, ...) recursed once per lambda past Python's
+    limit (a GL002 for the unit). Past MAX_APPLIED nested applications the call reads as any unknown call."""
+    n = 3000
+    lines = ["import torch", "", "def step(x):  # graphlint: hot", "    f0 = lambda t: t * 2"]
+    lines += [f"    f{i} = lambda t: f{i - 1}(t)" for i in range(1, n)]
+    lines += [f"    y = f{n - 1}(x)", "    return y.item()"]
+    (proj / "lam.py").write_text("\n".join(lines) + "\n")
+    rc, out, _ = cli("lam.py")
+    assert not gl002(out) and rc == 1, out

@@ -665,15 +665,19 @@ class Walker:
         if self.active():
             for hook in self.hooks.get(type(stmt).__name__, ()):
                 hook(stmt)
-        walrus = self.dispatcher.walrus
-        walrus.clear()
+        self.dispatcher.walrus.clear()
         for expr in exprs:
             if expr is not None:
                 self.dispatcher.walk(expr)
         self.ctx.parents.pop()
         # `if (m := x > 0).any():` / `while (n := q.get()) is not None:`: a walrus in a header binds as in a statement
-        for node in walrus:
-            self.ctx.inference.bind(node.target.value, self.ctx.inference(node.value))
+        self._bind_walrus()
+
+    def _bind_walrus(self) -> None:
+        """Bind the targets of the walruses (`(n := expr)`) the dispatcher noted in the statement just walked."""
+        inf = self.ctx.inference
+        for node in self.dispatcher.walrus:
+            inf.bind(node.target.value, inf(node.value))
 
     def _walk_orelse(self, stmt: cst.If) -> None:
         """Only the `else` / `elif` of an `if` whose body never runs."""
@@ -1083,9 +1087,7 @@ class Walker:
                 inf.bind(name, val)
         elif small.__class__ is cst.Global or small.__class__ is cst.Nonlocal:
             pass
-        # Walrus targets inside expressions.
-        for node in self.dispatcher.walrus:
-            inf.bind(node.target.value, inf(node.value))
+        self._bind_walrus()
 
     def _reduced_tensors(self, fn: cst.FunctionDef, untyped: frozenset[str]) -> frozenset[str]:
         """Untyped parameters the body reduces whole (`x_len = x_lens.max()`, `reduced_params`) where that shows a

@@ -422,8 +422,8 @@ def host_result_call(qual: str) -> bool:
 SPACED_RANGES = frozenset({"linspace", "logspace", "geomspace"})
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
 ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
-# lambdas applied inside each other's bodies (`f1 = lambda t: f0(t)`, ...) read at most: each costs several frames, and a
-# chain of 3,000 recursed past Python's limit (a GL002 for the unit); deeper, the call reads as any unknown call does
+# lambdas applied inside each other's bodies (`f1 = lambda t: f0(t)`, ...) read at most: each costs several frames,
+# and a chain of 3,000 recursed past Python's limit (a GL002 for the unit); deeper, a call reads as an unknown one
 MAX_APPLIED = 8
 # builtins that iterate some of their positional arguments: (first, end) of that slice. `map` / `filter` take a
 # callable first, `enumerate` a start after its iterable. Not `iter` / `next`: one item taken is no loop.

@@ -568,3 +568,13 @@ def test_a_chain_of_local_lambdas_each_calling_the_last_stays_within_the_stack(p
     (proj / "lam.py").write_text("\n".join(lines) + "\n")
     rc, out, _ = cli("lam.py")
     assert not gl002(out) and rc == 1, out
+
+
+def test_a_deeply_nested_yield_is_indexed_within_the_stack():
+    """`follows.yield_follows` reads a generator's yields one frame or two per level of the expression: a `yield t + t
+    + ..` of 900 terms recursed past Python's limit in the index phase (a GL002 for the whole file, where the check
+    phase reports the one function too deep for it). Past MAX_FOLLOWED_NESTING the yields follow nothing."""
+    chain = " + ".join(["t"] * 900)
+    summary = index_source(f"def gen(t):\n    yield {chain}\n\ndef ok(t):\n    yield t * 2\n", "g.py", "g")
+    assert summary.functions["gen"].yield_follows == ()
+    assert summary.functions["ok"].yield_follows == ("t",)

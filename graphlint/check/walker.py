@@ -1513,9 +1513,12 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         where `recv` is typed, so the caller's module imports it (the result cache keys on that); an override in a
         module it does not import is read too."""
         recv, meth = (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (func, "__call__")
-        held = inf_ref[0](recv)
-        owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
+        owner = held_class(inf_ref[0](recv))
         return [fn for fn, _how in index.methods_via(owner, meth)] if owner is not None else []
+
+    def held_class(held: Val) -> ClassInfo | None:
+        """The one project class of an object the inference types (`Kind.OBJECT` with its class), or None."""
+        return index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
 
     def getter_read(func: cst.BaseExpression) -> Val | None:
         """`m.get()` of a method of `m`'s one project class that returns a field as it is (`return self.buf`,
@@ -1523,7 +1526,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if not isinstance(func, cst.Attribute):
             return None
         held = inf_ref[0](func.value)
-        owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
+        owner = held_class(held)
         got = index.call_facts.getter_field(owner, func.attr.value, prop=False) if owner is not None else None
         return inf_ref[0].object_field(held, got) if got is not None else None
 

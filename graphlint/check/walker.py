@@ -1755,10 +1755,16 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             else [UNKNOWN] * len(fn.item_follows)
         changed = False
         for i, names in enumerate(fn.item_follows):
-            placed = placement(call, fn, names) if names else None
-            if placed is not None and (placed.kind is not Kind.TENSOR or items[i] == UNKNOWN):
+            if (placed := placed_part(call, fn, names, items[i])) is not None:
                 items[i], changed = placed, True
         return val._replace(items=tuple(items)) if changed else val
+
+    def placed_part(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...], known: Val) -> Val | None:
+        """An item (or dict value) `fn` returns that follows the parameters `names`, placed where this call's arguments
+        for them live, where that says more than `known`: a host result overrides it, a device one only fills an
+        unknown. None where it says nothing more."""
+        placed = placement(call, fn, names) if names else None
+        return placed if placed is not None and (placed.kind is not Kind.TENSOR or known == UNKNOWN) else None
 
     def placed_keys(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
         """The values of a dict `fn` returns, each value that follows parameters placed where this call's arguments
@@ -1769,8 +1775,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         changed = False
         for key, names in fn.key_follows:
             value = known.get(key, UNKNOWN)
-            placed = placement(call, fn, names) if names else None
-            if placed is not None and (placed.kind is not Kind.TENSOR or value == UNKNOWN):
+            if (placed := placed_part(call, fn, names, value)) is not None:
                 value, changed = placed, True
             pairs.append((key, value))
         return keyed_dict(pairs) if changed else val

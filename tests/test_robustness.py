@@ -578,3 +578,19 @@ def test_a_deeply_nested_yield_is_indexed_within_the_stack():
     summary = index_source(f"def gen(t):\n    yield {chain}\n\ndef ok(t):\n    yield t * 2\n", "g.py", "g")
     assert summary.functions["gen"].yield_follows == ()
     assert summary.functions["ok"].yield_follows == ("t",)
+
+
+def test_properties_returning_each_other_stay_within_the_stack(proj, cli):
+    """`stored_field` reads a property that returns a field as it is (`CallFacts.getter_field`) as that field: two
+    properties returning each other (`a` of `self.b`, `b` of `self.a`) recursed without end, and a chain of 1,000
+    past Python's limit (a GL002 for the unit). A property being read, or one past MAX_GETTERS_READ, says nothing."""
+    n = 1000
+    lines = ["import torch", "", "class M:", "    def __init__(self, t):", "        self.p0 = t.cuda()",
+             "    @property", "    def a(self):", "        return self.b", "    @property", "    def b(self):",
+             "        return self.a"]
+    for i in range(1, n):
+        lines += ["    @property", f"    def p{i}(self):", f"        return self.p{i - 1}"]
+    lines += ["", "def step(x):  # graphlint: hot", "    m = M(x)", f"    return m.a.item(), m.p{n - 1}.item()"]
+    (proj / "props.py").write_text("\n".join(lines) + "\n")
+    rc, out, _ = cli("props.py")
+    assert not gl002(out) and rc == 1, out

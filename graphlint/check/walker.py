@@ -1343,6 +1343,8 @@ def arguments_of(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...] | None
     return out
 
 
+# properties read through to the field they return (`CallFacts.getter_field`) inside each other's reads at most
+MAX_GETTERS_READ = 8
 ENUM_FIELDS = frozenset({"value", "name"})  # what every Enum member has: the Python value it was given, its name
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 
@@ -1395,6 +1397,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def resolve(expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(module, inf_ref[0].env, expr)
 
+    # the properties being read through to the field they return now (`stored_field`): `a` returning `self.b` and `b`
+    # returning `self.a` read each other, and a chain of 3,000 recursed past Python's limit (a GL002 for the unit)
+    getters_read: set[tuple[str, str]] = set()
+
     def field_of(owner: ClassInfo, attr: str) -> Val:
         if index.call_facts.ordinal(owner, attr):
             return ORDINAL_DEVICE  # `self.rank = dist.get_rank()`: an int that names a CUDA device
@@ -1435,8 +1441,13 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
         if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
-        if val == UNKNOWN and (got := index.call_facts.getter_field(owner, attr, prop=True)) is not None:
-            return field_of(owner, got)  # `obj.val` of `@property def val(self): return self._t`: `obj._t`
+        if val == UNKNOWN and (owner.key, attr) not in getters_read and len(getters_read) < MAX_GETTERS_READ \
+                and (got := index.call_facts.getter_field(owner, attr, prop=True)) is not None:
+            getters_read.add((owner.key, attr))
+            try:
+                return field_of(owner, got)  # `obj.val` of `@property def val(self): return self._t`: `obj._t`
+            finally:
+                getters_read.discard((owner.key, attr))
         if val.kind is Kind.MODULE and val.ref in DATA_LOADERS \
                 and (loader := index.call_facts.attr(owner, attr)) in (ik.HOST_LOADER, ik.PINNED_LOADER):
             return kind_val(loader)  # `self.loader = DataLoader(ds)`: each store a loader of host (or pinned) batches

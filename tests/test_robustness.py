@@ -555,3 +555,42 @@ def test_a_chain_of_host_dicts_each_stored_from_the_next_stays_within_the_stack(
     lines += ["    for k in keys:", *(f"        d{i}[k] = d{i + 1}[k] * 0.5" for i in range(n)), "    use(d0)"]
     summary = index_source("\n".join(lines) + "\n", "chain.py", "chain")
     assert set(summary.functions) == {"use", "step"}
+
+
+def test_a_chain_of_local_lambdas_each_calling_the_last_stays_within_the_stack(proj, cli):
+    """`Inference.applied` reads a call of a local lambda through its body, and a call in that body through the next
+    lambda's: 3,000 lambdas each calling the last (`f1 = lambda t: f0(t)`, ...) recursed once per lambda past Python's
+    limit (a GL002 for the unit). Past MAX_APPLIED nested applications the call reads as any unknown call."""
+    n = 3000
+    lines = ["import torch", "", "def step(x):  # graphlint: hot", "    f0 = lambda t: t * 2"]
+    lines += [f"    f{i} = lambda t: f{i - 1}(t)" for i in range(1, n)]
+    lines += [f"    y = f{n - 1}(x)", "    return y.item()"]
+    (proj / "lam.py").write_text("\n".join(lines) + "\n")
+    rc, out, _ = cli("lam.py")
+    assert not gl002(out) and rc == 1, out
+
+
+def test_a_deeply_nested_yield_is_indexed_within_the_stack():
+    """`follows.yield_follows` reads a generator's yields one frame or two per level of the expression: a `yield t + t
+    + ..` of 900 terms recursed past Python's limit in the index phase (a GL002 for the whole file, where the check
+    phase reports the one function too deep for it). Past MAX_FOLLOWED_NESTING the yields follow nothing."""
+    chain = " + ".join(["t"] * 900)
+    summary = index_source(f"def gen(t):\n    yield {chain}\n\ndef ok(t):\n    yield t * 2\n", "g.py", "g")
+    assert summary.functions["gen"].yield_follows == ()
+    assert summary.functions["ok"].yield_follows == ("t",)
+
+
+def test_properties_returning_each_other_stay_within_the_stack(proj, cli):
+    """`stored_field` reads a property that returns a field as it is (`CallFacts.getter_field`) as that field: two
+    properties returning each other (`a` of `self.b`, `b` of `self.a`) recursed without end, and a chain of 1,000
+    past Python's limit (a GL002 for the unit). A property being read, or one past MAX_GETTERS_READ, says nothing."""
+    n = 1000
+    lines = ["import torch", "", "class M:", "    def __init__(self, t):", "        self.p0 = t.cuda()",
+             "    @property", "    def a(self):", "        return self.b", "    @property", "    def b(self):",
+             "        return self.a"]
+    for i in range(1, n):
+        lines += ["    @property", f"    def p{i}(self):", f"        return self.p{i - 1}"]
+    lines += ["", "def step(x):  # graphlint: hot", "    m = M(x)", f"    return m.a.item(), m.p{n - 1}.item()"]
+    (proj / "props.py").write_text("\n".join(lines) + "\n")
+    rc, out, _ = cli("props.py")
+    assert not gl002(out) and rc == 1, out

@@ -665,15 +665,19 @@ class Walker:
         if self.active():
             for hook in self.hooks.get(type(stmt).__name__, ()):
                 hook(stmt)
-        walrus = self.dispatcher.walrus
-        walrus.clear()
+        self.dispatcher.walrus.clear()
         for expr in exprs:
             if expr is not None:
                 self.dispatcher.walk(expr)
         self.ctx.parents.pop()
         # `if (m := x > 0).any():` / `while (n := q.get()) is not None:`: a walrus in a header binds as in a statement
-        for node in walrus:
-            self.ctx.inference.bind(node.target.value, self.ctx.inference(node.value))
+        self._bind_walrus()
+
+    def _bind_walrus(self) -> None:
+        """Bind the targets of the walruses (`(n := expr)`) the dispatcher noted in the statement just walked."""
+        inf = self.ctx.inference
+        for node in self.dispatcher.walrus:
+            inf.bind(node.target.value, inf(node.value))
 
     def _walk_orelse(self, stmt: cst.If) -> None:
         """Only the `else` / `elif` of an `if` whose body never runs."""
@@ -1083,9 +1087,7 @@ class Walker:
                 inf.bind(name, val)
         elif small.__class__ is cst.Global or small.__class__ is cst.Nonlocal:
             pass
-        # Walrus targets inside expressions.
-        for node in self.dispatcher.walrus:
-            inf.bind(node.target.value, inf(node.value))
+        self._bind_walrus()
 
     def _reduced_tensors(self, fn: cst.FunctionDef, untyped: frozenset[str]) -> frozenset[str]:
         """Untyped parameters the body reduces whole (`x_len = x_lens.max()`, `reduced_params`) where that shows a
@@ -1341,6 +1343,8 @@ def arguments_of(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...] | None
     return out
 
 
+# properties read through to the field they return (`CallFacts.getter_field`) inside each other's reads at most
+MAX_GETTERS_READ = 8
 ENUM_FIELDS = frozenset({"value", "name"})  # what every Enum member has: the Python value it was given, its name
 ENUM_BASES = frozenset({"enum.Enum", "enum.IntEnum", "enum.StrEnum", "enum.Flag", "enum.IntFlag"})
 
@@ -1393,6 +1397,10 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
     def resolve(expr: cst.BaseExpression) -> str | None:
         return resolve_dotted(module, inf_ref[0].env, expr)
 
+    # the properties being read through to the field they return now (`stored_field`): `a` returning `self.b` and `b`
+    # returning `self.a` read each other, and a chain of 3,000 recursed past Python's limit (a GL002 for the unit)
+    getters_read: set[tuple[str, str]] = set()
+
     def field_of(owner: ClassInfo, attr: str) -> Val:
         if index.call_facts.ordinal(owner, attr):
             return ORDINAL_DEVICE  # `self.rank = dist.get_rank()`: an int that names a CUDA device
@@ -1433,8 +1441,13 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
                 return kind_val(ik.CPU_TENSOR)._replace(pinned=pinned)
         if val == UNKNOWN and (read := index.call_facts.property_kind(owner, attr)) is not None:
             return kind_val(read)  # `obj.seq_lengths` runs the getter: the host field it returns
-        if val == UNKNOWN and (got := index.call_facts.getter_field(owner, attr, prop=True)) is not None:
-            return field_of(owner, got)  # `obj.val` of `@property def val(self): return self._t`: `obj._t`
+        if val == UNKNOWN and (owner.key, attr) not in getters_read and len(getters_read) < MAX_GETTERS_READ \
+                and (got := index.call_facts.getter_field(owner, attr, prop=True)) is not None:
+            getters_read.add((owner.key, attr))
+            try:
+                return field_of(owner, got)  # `obj.val` of `@property def val(self): return self._t`: `obj._t`
+            finally:
+                getters_read.discard((owner.key, attr))
         if val.kind is Kind.MODULE and val.ref in DATA_LOADERS \
                 and (loader := index.call_facts.attr(owner, attr)) in (ik.HOST_LOADER, ik.PINNED_LOADER):
             return kind_val(loader)  # `self.loader = DataLoader(ds)`: each store a loader of host (or pinned) batches
@@ -1511,9 +1524,12 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         where `recv` is typed, so the caller's module imports it (the result cache keys on that); an override in a
         module it does not import is read too."""
         recv, meth = (func.value, func.attr.value) if isinstance(func, cst.Attribute) else (func, "__call__")
-        held = inf_ref[0](recv)
-        owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
+        owner = held_class(inf_ref[0](recv))
         return [fn for fn, _how in index.methods_via(owner, meth)] if owner is not None else []
+
+    def held_class(held: Val) -> ClassInfo | None:
+        """The one project class of an object the inference types (`Kind.OBJECT` with its class), or None."""
+        return index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
 
     def getter_read(func: cst.BaseExpression) -> Val | None:
         """`m.get()` of a method of `m`'s one project class that returns a field as it is (`return self.buf`,
@@ -1521,7 +1537,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         if not isinstance(func, cst.Attribute):
             return None
         held = inf_ref[0](func.value)
-        owner = index.class_by_dotted(held.ref) if held.kind is Kind.OBJECT and held.ref else None
+        owner = held_class(held)
         got = index.call_facts.getter_field(owner, func.attr.value, prop=False) if owner is not None else None
         return inf_ref[0].object_field(held, got) if got is not None else None
 
@@ -1750,10 +1766,16 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
             else [UNKNOWN] * len(fn.item_follows)
         changed = False
         for i, names in enumerate(fn.item_follows):
-            placed = placement(call, fn, names) if names else None
-            if placed is not None and (placed.kind is not Kind.TENSOR or items[i] == UNKNOWN):
+            if (placed := placed_part(call, fn, names, items[i])) is not None:
                 items[i], changed = placed, True
         return val._replace(items=tuple(items)) if changed else val
+
+    def placed_part(call: cst.Call, fn: FunctionInfo, names: tuple[str, ...], known: Val) -> Val | None:
+        """An item (or dict value) `fn` returns that follows the parameters `names`, placed where this call's arguments
+        for them live, where that says more than `known`: a host result overrides it, a device one only fills an
+        unknown. None where it says nothing more."""
+        placed = placement(call, fn, names) if names else None
+        return placed if placed is not None and (placed.kind is not Kind.TENSOR or known == UNKNOWN) else None
 
     def placed_keys(call: cst.Call, fn: FunctionInfo, val: Val) -> Val:
         """The values of a dict `fn` returns, each value that follows parameters placed where this call's arguments
@@ -1764,8 +1786,7 @@ def make_inference(module: ModuleSummary, index: ProjectIndex, function: Functio
         changed = False
         for key, names in fn.key_follows:
             value = known.get(key, UNKNOWN)
-            placed = placement(call, fn, names) if names else None
-            if placed is not None and (placed.kind is not Kind.TENSOR or value == UNKNOWN):
+            if (placed := placed_part(call, fn, names, value)) is not None:
                 value, changed = placed, True
             pairs.append((key, value))
         return keyed_dict(pairs) if changed else val

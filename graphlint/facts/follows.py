@@ -211,18 +211,22 @@ def key_follows(scope: Scope, resolve: Resolve, layer: Layer | None = None
     "n": 1}`): (key, the parameters that value is computed from), () where it follows none known; () overall when the
     returns are no such displays or no value follows a parameter. `out = f(x)`, then `out["logits"]`: the value lives
     where the call's argument does, as a tuple item does (`item_follows`)."""
-    dicts = [r for r in scope.returns if not is_none(r)]
-    shapes = {tuple(k.value for k in r.keys) if isinstance(r, ast.Dict) and all(
-        isinstance(k, ast.Constant) and isinstance(k.value, str) for k in r.keys) else None for r in dicts}
-    if not dicts or len(shapes) != 1 or None in shapes:
-        return ()
-    keys = shapes.pop()
-    if not keys or len(set(keys)) != len(keys):  # type: ignore[arg-type]
+    returns = [r for r in scope.returns if not is_none(r)]
+    dicts = [r for r in returns if isinstance(r, ast.Dict)]
+    shapes = {_string_keys(r) for r in dicts}
+    keys = shapes.pop() if len(shapes) == 1 and len(dicts) == len(returns) else None
+    if not keys or len(set(keys)) != len(keys):
         return ()
     layer = layer or _no_layer
-    out = tuple((key, _followed(_join([_item_device(r.values[i], scope, resolve, layer) for r in dicts]),  # type: ignore
-                                scope)) for i, key in enumerate(keys))  # type: ignore[arg-type]
+    out = tuple((key, _followed(_join([_item_device(r.values[i], scope, resolve, layer) for r in dicts]), scope))
+                for i, key in enumerate(keys))
     return out if any(names for _key, names in out) else ()
+
+
+def _string_keys(display: ast.Dict) -> tuple[str, ...] | None:
+    """The keys of a dict display, where every one is a string literal (no `**rest`); None otherwise."""
+    keys = tuple(k.value for k in display.keys if isinstance(k, ast.Constant) and isinstance(k.value, str))
+    return keys if len(keys) == len(display.keys) else None
 
 
 # methods that move or cast an object in place when it is a module (`model.cpu()` as a statement): a parameter they

@@ -424,6 +424,9 @@ def host_result_call(qual: str) -> bool:
 SPACED_RANGES = frozenset({"linspace", "logspace", "geomspace"})
 # builtins whose items are tuples of their iterables' elements (`enumerate`: an index, then the element)
 ZIPS = frozenset({"zip", "enumerate", "itertools.zip_longest"})
+# lambdas applied inside each other's bodies (`f1 = lambda t: f0(t)`, ...) read at most: each costs several frames,
+# and a chain of 3,000 recursed past Python's limit (a GL002 for the unit); deeper, a call reads as an unknown one
+MAX_APPLIED = 8
 # builtins that iterate some of their positional arguments: (first, end) of that slice. `map` / `filter` take a
 # callable first, `enumerate` a start after its iterable. Not `iter` / `next`: one item taken is no loop.
 ITERATING_BUILTINS: dict[str, tuple[int, int | None]] = {
@@ -1056,11 +1059,12 @@ class Inference:
         """What calling `lam` with positional arguments of these values returns: its body evaluated with each plain
         parameter bound to one (`f = lambda t: t * 2; f(x)`, `map(lambda r: r.sum(), rows)`, a sort key); None for a
         lambda of other parameters (defaults, `*args`, keywords) or of another arity, and for one applied inside
-        its own body (`f = lambda n: .. f(n - 1)`)."""
+        its own body (`f = lambda n: .. f(n - 1)`) or below MAX_APPLIED lambdas applied inside each other's bodies."""
         params = lam.params
         if len(params.params) != len(args) or params.posonly_params or params.kwonly_params \
                 or isinstance(params.star_arg, cst.Param) or params.star_kwarg is not None \
-                or any(p.default is not None for p in params.params) or id(lam) in self._applying:
+                or any(p.default is not None for p in params.params) or id(lam) in self._applying \
+                or len(self._applying) >= MAX_APPLIED:
             return None
         self._applying.add(id(lam))
         self.push({})

@@ -58,6 +58,10 @@ from graphlint.facts.host_origin import zero_sized
 from graphlint.facts.kinds import UNKNOWN, Base, IKind, Inst, Items, Join, Moved, Obj, SelfField, Call as Returned
 
 
+# the deepest expression (`FunctionInfo.nesting`) whose yields `follows.yield_follows` reads: it recurses once or twice
+# per level, and a `yield t + t + ..` of 900 terms was a RecursionError for the whole file; the check phase reads no
+# deeper either (`engine.MAX_NESTING`)
+MAX_FOLLOWED_NESTING = 200
 MARKER_RE = re.compile(r"#\s*graphlint:\s*(hot|cold|capture)\b", re.IGNORECASE)
 # an accelerator named anywhere in a file: a device string or attribute (`"cuda"`, `.cuda()`, `torch.cuda`, `"mps"`,
 # `"xpu"`, `"npu"`, `"hpu"`) or a `device_map`: a text search, one pass of C over the source
@@ -1281,7 +1285,7 @@ class _Indexer(ast.NodeVisitor):
         # that may move, build off the host or pin (`_may_place`, noted in the body walk) can place what it builds)
         info.yields_items = yielded_param(scope, node, self.resolve) if info.generator else ""
         info.yield_follows = yield_follows(scope, node, self.resolve, _layer_of(cls)) \
-            if info.generator and not info.yields_items else ()
+            if info.generator and not info.yields_items and info.nesting <= MAX_FOLLOWED_NESTING else ()
         info.placement = data_placement(node, self.resolve) if self.placing.pop(id(node), False) else ""
         # after the body: `cls = REG[name]; return cls(...)` reads the local; each `return` also names what its local
         # held there (`x = TRTDecoder(); return x` in one arm, `x = Decoder()` later), recorded by `visit_Return`

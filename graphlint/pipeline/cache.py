@@ -307,10 +307,11 @@ def interface_digest(s: ModuleSummary) -> str:
     """What other modules read from this one: definitions, returns, markers, classes, imports."""
     parts = [s.module, repr(sorted(s.imports.items()))]
     for f in sorted(s.functions.values(), key=lambda f: f.key):
-        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.key_follows}|{f.item_params}|{f.placed_returns}|"
-                     f"{f.number_defaults}|{f.cpu_defaults}|"
+        parts.append(f"{f.key}|{f.returns}|{f.follows}|{f.item_follows}|{f.key_follows}|{f.item_params}|"
+                     f"{f.placed_returns}|{f.number_defaults}|{f.cpu_defaults}|"
                      f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
-                     f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.yield_follows}|{f.placement}|{f.read_only_params}")
+                     f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.yield_follows}|{f.placement}|"
+                     f"{f.read_only_params}|{f.is_property}")  # (`is_property`: `obj.f` of a getter, `getter_field`)
     parts.append(repr(sorted(s.lambda_reads.items())))  # a call of a helper that waits is reported where it is made
     # importers read a module-level list of CPU tensors, a TensorBoard writer or a placed module as one
     # (`walker.module_constant`); a number constant's importers are not re-linted (a module-level name is not part of

@@ -60,7 +60,7 @@ def tensor_method(ctx: "Context", node: cst.Call, names: frozenset[str] | tuple[
         # tokenizer's batch) reads no device
         return None
     if require_tensor and kind not in (Kind.TENSOR, Kind.BOOL_TENSOR, Kind.CPU_TENSOR) \
-            and not ctx.claims_tensor(val, m[1]):  # (a method only tensors have, on a value nothing types, in hot code)
+            and not ctx.claims_tensor(val, name):  # (a method only tensors have, on a value nothing types, in hot code)
         return None
     if on_device and not ctx.claims_device(val):
         return None

@@ -327,6 +327,8 @@ class NumpyCall(Rule):
             self.report(node)
 
 
+# the conversions that call `.item()` (`torch.Size`: once per element) on a tensor argument: called directly, or on each
+# item by `map(float, t)`
 CONVERSIONS = frozenset({"int", "float", "bool", "complex", "operator.index", "math.floor", "math.ceil", "torch.Size"})
 
 

@@ -122,6 +122,9 @@ MAX_PORTION_FOLDERS = 8  # namespace folders above a package (or loose file) tha
 SELF_MOVES = frozenset({"self.to", "self.cuda", "self.to_empty", "self.xpu"})
 # `via` label of a program's entry (`<module>`) and the head of its body's chains (`_main_entries`): no root of the tree
 MAIN_BLOCK = "(script: has a `__main__` block)"
+# `via` label of a loop training the module its caller hands it (`_backpropagated_param`): one fit per call, so its
+# caller is no request (`_step_loop_callers`)
+HANDED_TRAINED = "a training loop backpropagates through its parameter "
 NEW = "new "  # `via` label of a construction (`Cls(...)` runs `Cls.__init__`)
 SELF_OF = " = self of "  # `via` label of a call on a parameter its callers fill with their object (`_handed_self`)
 # nn.Module's own API: an object these are called on is a module (no dict, list or optimizer has them).
@@ -3586,6 +3589,10 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     # a training step through a field the index cannot type (`loss_dict = self.model(data)` with
                     # `self.model = model` an untyped parameter): the backward and optimizer step are the evidence
                     hit = f"calls the model: a training step backpropagates through {field}"
+                elif learns and not targets and (param := self._backpropagated_param(fn, callee, line)):
+                    # the same evidence over a module its caller hands it (lit-llama's `train(fabric, model, ..)`:
+                    # `logits = model(input_ids)`, `fabric.backward(loss)`, `optimizer.step()`, no `model.train()`)
+                    hit = f"calls the model: {HANDED_TRAINED}{param}"
                 elif not targets and (held := self._held_module(fn, callee)):
                     hit = f"calls the model: {callee.partition('(')[0]} holds a {held}, an nn.Module by its use"
                 elif not targets and not learns and callee.rpartition(".")[2] not in ("generate", *GENERATION_LOOPS) \
@@ -3712,9 +3719,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         loops = {fn.key for fn in generating}
         out: dict[str, Seed] = {}
         for fn, label, parent, _capture in steps:
-            if parent is not None or label.endswith(PER_ITEM) \
+            if parent is not None or label.endswith(PER_ITEM) or HANDED_TRAINED in label \
                     or not (fn.key in loops or fn.key in runs_model and fn.key in stepping):
-                continue
+                continue  # (a loop training a handed module runs one fit per call: its caller is no request)
             for caller, _line in self._call_sites(fn):
                 if caller.key not in out and caller.key not in reached and caller.key in self.functions \
                         and self._host_side(caller, reached, model):
@@ -4938,6 +4945,23 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                 or not _feeds_backward(fn, line) or not _steps_after_backward(fn) or head in self._library_models(fn):
             return ""
         return "" if self._loss_part(fn, cls, callee, line) else head
+
+    def _backpropagated_param(self, fn: FunctionInfo, callee: str, line: int) -> str:
+        """The parameter `fn` calls on `line` before its backward, stepping an optimizer after it: the module its caller
+        hands it to train (`def train(model, optimizer, loader)`: `out = model(x)`, `loss.backward()`,
+        `optimizer.step()`), whatever the caller's value (`model, opt = fabric.setup(model, opt)` types nothing),
+        as `_backpropagated_field` reads a field; an annotation (`model: nn.Module`) changes nothing, as `model.train()`
+        before the loop does not. Left out: a project none of whose files names an accelerator (a CPU fit), a loss
+        handed in whose own result is backpropagated (`criterion(out, y).backward()`); an evaluation has no backward.
+        "" otherwise."""
+        head = callee.removesuffix(".forward")
+        name = head[len(fn.module) + 1:] if head.startswith(f"{fn.module}.") else ""
+        params = fn.params[1:] if fn.class_key else fn.params
+        if not name or name not in params or not _within(line, fn.loops) or not self.names_accelerator \
+                or not _feeds_backward(fn, line) \
+                or not _steps_after_backward(fn) or self._loss_part(fn, None, callee, line):
+            return ""
+        return name
 
     def _loss_part(self, fn: FunctionInfo, cls: ClassInfo | None, callee: str, line: int) -> bool:
         """The call `callee` (`self.<x>(..)`) on `line` is the loss, not the model trained: its own result is

@@ -195,8 +195,10 @@ def test_loops_with_autograd_on_training_data_or_metrics_loops_and_request_loops
     (`prepare_all`, `metrics` over host data), and a loop whose call runs a sampler with a loop of its own (one
     generation per item: `sample_all`, not a per-step loop)."""
     found = hot({"pkg.__init__": "", "pkg.net": NET, "pkg.eval": EVAL})
-    for cold in ("eval_with_grad", "train_head", "prepare_all", "metrics", "psnr", "preprocess"):
+    for cold in ("eval_with_grad", "prepare_all", "metrics", "psnr", "preprocess"):
         assert cold not in found, cold
+    # (`train_head` is no inference loop; it trains the `head` its caller hands it: a training step, loop53)
+    assert found["train_head"][1] == ("train_head (step: calls the model: a training loop backpropagates through its parameter head)",)
     assert found.get("sample_all", ("", ("",)))[1][0] != f"sample_all {LABEL}"
 
 

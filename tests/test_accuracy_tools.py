@@ -91,7 +91,7 @@ def test_compare_refuses_a_held_back_set(runs: tuple[Path, Path]) -> None:
     assert compare_runs.main([str(runs[0]), str(runs[1]), "--set", "bailey"]) == 2
 
 
-@pytest.mark.parametrize("sets", ["bailey", "dev,bailey", "nosuchset"])
+@pytest.mark.parametrize("sets", ["bailey", "motte", "dev,motte", "dev,bailey", "nosuchset"])
 def test_score_sets_refuses_held_back_and_unknown_sets(tmp_path: Path, sets: str) -> None:
     assert score_sets.main([str(tmp_path / "out"), "--sets", sets]) == 2
     assert not (tmp_path / "out").exists()  # refused before anything ran or was written

@@ -1171,9 +1171,13 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         """`transformer(x)` / `pipeline.inference(x)` in a function, where `transformer` is a module-level variable
         of the caller's module (`FunctionInfo.global_reads`, no local of the def or of one enclosing it) that every
         assignment (at module level, or under `global` in a function) binds to a project class's instance or a
-        factory's product (`global_classes`): the call runs that object's forward / method."""
+        factory's product (`global_classes`): the call runs that object's forward / method. A global another
+        project module defines, imported by name or read through its module (`_imported_global`), is the same object."""
         if not callee.startswith(f"{module}."):
-            return []
+            found = self._imported_global(callee)
+            if found is None or self._rebinds_import(module, f"{found[0]}.{found[1]}"):
+                return []
+            return self._held_global_edges(*found, depth)
         name, _, rest = callee[len(module) + 1:].partition(".")
         owner: FunctionInfo | None = caller
         while owner is not None and name not in owner.global_reads and owner.qualname != SCRIPT:
@@ -1181,6 +1185,35 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             owner = self.functions.get(owner.parent_key) if owner.parent_key else None
         if owner is None:
             return []
+        return self._held_global_edges(module, name, rest, depth)
+
+    def _imported_global(self, callee: str) -> tuple[str, str, str] | None:
+        """(module, global, rest) of a call on a module-level variable of another project module:
+        `g_infer_context.filter_reqs(..)` after `from pkg.infer_batch import g_infer_context`, or
+        `infer_batch.g_infer_context.filter_reqs(..)` (the summary names both by the defining module). An import binds
+        the object the global holds, so the call runs what it would run there. Only a name its module assigns
+        (`ModuleSummary.global_sets`), never a class or function of that module (resolved before this)."""
+        found = self.split_dotted(callee)
+        if found is None:
+            return None
+        mod, rest = found
+        name, _, meth = rest.partition(".")
+        s = self.modules.get(mod)
+        if s is None or name not in s.global_sets and name not in s.global_items or "[" in name or "(" in name:
+            return None
+        return mod, name, meth
+
+    def _rebinds_import(self, module: str, ref: str) -> bool:
+        """`module` imports `ref` (or the module holding it) under a name that its own top level binds again
+        (`from pkg.ctx import g_ctx` then `g_ctx = Other()`): which object a function reads is not the import's."""
+        s = self.modules.get(module)
+        if s is None:
+            return False
+        return any((ref == target or ref.startswith(f"{target}.")) and (local in s.global_sets or local in s.global_items)
+                   for local, target in s.imports.items())
+
+    def _held_global_edges(self, module: str, name: str, rest: str, depth: int) -> list[tuple[FunctionInfo, str]]:
+        """What calling the module global `module.name` (`rest` == "") or its method `rest` runs."""
         out: list[tuple[FunctionInfo, str]] = [(fn, f"global {name}: {fn.qualname}")
                                                for fn in self._global_items(module, name)] if rest == "" else []
         for cls, how in self.global_classes(f"{module}.{name}", depth):

@@ -313,6 +313,9 @@ def interface_digest(s: ModuleSummary) -> str:
                      f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.yield_follows}|{f.placement}|"
                      f"{f.read_only_params}|{f.is_property}")  # (`is_property`: `obj.f` of a getter, `getter_field`)
     parts.append(repr(sorted(s.lambda_reads.items())))  # a call of a helper that waits is reported where it is made
+    # what its module-level instances hold: an importer's `g_ctx.filter_reqs(..)` runs their class's method
+    # (`ProjectIndex._imported_global`)
+    parts.append(repr((sorted(s.global_sets.items()), sorted(s.global_items.items()))))
     # importers read a module-level list of CPU tensors, a TensorBoard writer or a placed module as one
     # (`walker.module_constant`); a number constant's importers are not re-linted (a module-level name is not part of
     # the interface)

@@ -12,7 +12,9 @@ def test_a_device_test_that_rebinds_holds_after_its_if():
     """`if mask.is_cuda: mask = mask.cpu()` leaves a host tensor on both paths: the copy's arm binds one, and the
     other arm runs only when the tensor is not on the device (Megatron's `resolve_requests`). Hit: the mirror
     image, `if not t.is_cuda: t = t.cuda()`, leaves a device tensor on both paths; and a test that binds
-    nothing types nothing after it. (`ids.cuda()` of the narrowed host tensor is a host-to-device copy.) Where a
+    nothing types nothing after it. (`ids.cuda()` moves a host tensor only where that arm runs, which nothing here
+    shows: a defensive move, not claimed; `test_a_move_under_a_device_test_runs_where_the_value_is_on_the_host`.)
+    Where a
     type test rebinds in one arm, the other arm's narrowing holds after the `if` as well: `grid` is a host tensor or
     a tensor of unknown device (vLLM's ernie45_vl, no `repeat_interleave` finding), and `sizes` a tensor or not one
     (vLLM's and SGLang's phi4mm, whose comment says inference passes a list)."""
@@ -39,7 +41,7 @@ def test_a_device_test_that_rebinds_holds_after_its_if():
             head = other[:h]
             return n, m, k, lens, head, w
     """
-    assert findings(src, scope="all") == {(6, "GL103"), (9, "GL131"), (10, "GL101"), (13, "GL101")}
+    assert findings(src, scope="all") == {(6, "GL103"), (10, "GL101"), (13, "GL101")}
 
 
 def test_an_annotated_tensor_return_of_host_fields_is_a_host_tensor():
@@ -2111,3 +2113,60 @@ def test_numpy_arrays_through_a_generator_a_map_and_a_dict_comprehension_are_hos
     """
     found = {f for f in findings(src, scope="all") if f[1] == "GL111"}
     assert found == {(21, "GL111"), (24, "GL111")}, sorted(found)
+
+
+def test_a_move_under_a_device_test_runs_where_the_value_is_on_the_host():
+    """stable-dreamfusion's raymarching `if not rays_o.is_cuda: rays_o = rays_o.cuda()` (moat P-1, label host): the
+    arm runs only where the tensor is on the host. Where every caller passes a device tensor it never runs (not
+    walked: neither the copy nor the wait beside it is reported); where nothing shows where the value lies, the copy
+    runs only if the arm does, which nothing shows: not claimed (also a conditional expression's arm). Hits: a caller
+    that passes a host tensor, a host tensor the unit builds, and a parameter rebound to a host tensor before the test
+    (no longer what the callers passed)."""
+    src = """
+        import torch
+
+
+        def guard(x):
+            if not x.is_cuda:
+                x = x.cuda()
+                torch.cuda.synchronize()
+            return x * 2
+
+
+        def guard_unknown(x):
+            if x.device.type == "cpu":
+                x = x.to("cuda")
+            return x * 2
+
+
+        def guard_expr(x):
+            return x if x.is_cuda else x.cuda()
+
+
+        def guard_host(x):
+            if not x.is_cuda:
+                x = x.cuda()
+            return x * 2
+
+
+        def guard_rebound(x):
+            x = x.cpu()
+            if not x.is_cuda:
+                x = x.cuda()
+            return x
+
+
+        def train(model, opt, batches, n: int):
+            model.train()
+            for b in batches:
+                y = guard(torch.randn(n, device="cuda"))
+                z = guard_unknown(b)
+                w = guard_expr(torch.randn(n, device="cuda"))
+                h = guard_host(torch.randn(n))
+                r = guard_rebound(torch.randn(n, device="cuda"))
+                loss = model(y + z + w + h + r).sum()
+                loss.backward()
+                opt.step()
+    """
+    got = {(line, code) for line, code in findings(src) if code in ("GL131", "GL140")}
+    assert got == {(23, "GL131"), (30, "GL131")}

@@ -423,10 +423,7 @@ class HostOrigins:
             if val.kind is Kind.CPU_TENSOR and not val.weak:
                 dims = Dims.SHAPED if val.nd else Dims.UNKNOWN if val.rank is None \
                     else Dims.SCALAR if val.rank == 0 else Dims.SHAPED
-                # (on the host only by the device test whose arm this is: a copy there runs where that arm does,
-                # which nothing shows, as for `_one_arm`)
-                found = Origin(pinned=val.pinned, dims=dims, source=Source.FLOW,
-                               partial=self.ctx.inference.tested_host(expr, val))
+                found = Origin(pinned=val.pinned, dims=dims, source=Source.FLOW)
         return found
 
     def _origin(self, expr: cst.BaseExpression) -> Origin | None:

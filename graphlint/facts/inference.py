@@ -578,10 +578,6 @@ class Inference:
         # isinstance(x, Tensor): x = torch.tensor(x)`): unknown after the `if`, but host memory whenever that arm
         # ran; kept beside the environment as `none_params` is, and dropped by any rebinding (`host_arm`)
         self.host_arms: dict[str, tuple[Val, cst.If]] = {}
-        # name or `self.x` -> the host tensor the arm of a device test narrowed it to where nothing showed it on the
-        # host before (`_device_test`: `if not x.is_cuda:` of an unknown or device `x`): host memory only where that
-        # arm runs, which nothing shows it does; known by identity while the name holds it (`tested_host`)
-        self.tested_hosts: dict[str, Val] = {}
         # parameter -> its entry value, where every resolved caller passes a device tensor (`host_tested_arm`); known by
         # identity, so any rebinding drops it
         self.passed_devices: dict[str, Val] = {}
@@ -639,11 +635,6 @@ class Inference:
         value: as a device argument it names no device (`t.to(device=device)` moves nothing)."""
         return isinstance(expr, cst.Name) and (entry := self.none_params.get(expr.value)) is not None \
             and self.env.get(expr.value) is entry
-
-    def tested_host(self, expr: cst.BaseExpression, val: Val) -> bool:
-        """`val`, what `expr` holds, is a host tensor only by the device test whose arm this is (`tested_hosts`)."""
-        key = _subject_key(expr)
-        return key is not None and self.tested_hosts.get(key) is val
 
     def host_arm(self, expr: cst.BaseExpression) -> cst.If | None:
         """The `if` whose non-tensor arm made `expr`, a local, a host tensor (`host_arms`), while the name still holds
@@ -3228,16 +3219,8 @@ def _subject(inf: Inference, expr: cst.BaseExpression) -> tuple[str, Val] | None
     """The env key and current value of a narrowable expression: a local name or `self.x`."""
     if isinstance(expr, cst.Name) and expr.value in inf.env:
         return expr.value, inf(expr)
-    key = _subject_key(expr) if isinstance(expr, cst.Attribute) else None
-    return (key, inf(expr)) if key is not None else None
-
-
-def _subject_key(expr: cst.BaseExpression) -> str | None:
-    """The env key a narrowing of `expr` binds: a name's, or `self.x` / `cls.x`."""
-    if isinstance(expr, cst.Name):
-        return expr.value
     if isinstance(expr, cst.Attribute) and isinstance(expr.value, cst.Name) and expr.value.value in ("self", "cls"):
-        return f"{expr.value.value}.{expr.attr.value}"
+        return f"{expr.value.value}.{expr.attr.value}", inf(expr)
     return None
 
 
@@ -3345,11 +3328,9 @@ def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     if found is None or found[1].kind not in (*TENSORS, Kind.UNKNOWN):
         return {}, {}
     key, current = found
+    if inf.passed_devices.get(key) is current:
+        return {}, {}  # a device tensor every caller passes: the host arm never runs (`host_tested_arm`)
     host = {key: Val(Kind.CPU_TENSOR, rank=current.rank), **_derived_on_host(inf, key)}
-    if current.kind is not Kind.CPU_TENSOR or current.weak:
-        # nothing showed it on the host: it is there only where the arm runs (`if not x.is_cuda: x = x.cuda()`, a
-        # defensive move), which nothing shows it does
-        inf.tested_hosts.update(host)
     device_val = current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)
     return (host, {key: device_val}) if on_cpu else ({key: device_val}, host)
 

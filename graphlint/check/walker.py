@@ -21,12 +21,12 @@ from graphlint.index.project import HotInfo, ProjectIndex
 from graphlint.index.callfacts import direct_call
 from graphlint.facts.inference import (
     Inference, annotated_binding, annotation_val, bind_items, element_of, bind_loop_targets, rewritten_items, bind_targets,
-    filled_defaults, folded_arm, forget_passed, is_cpu_name, kind_val, merge_envs, narrowing, non_tensor_arm, off_cuda_arm,
-    reduced_params, remember_test, untensored_params,
+    filled_defaults, folded_arm, forget_passed, host_tested_arm, is_cpu_name, kind_val, merge_envs, narrowing,
+    non_tensor_arm, off_cuda_arm, reduced_params, remember_test, untensored_params,
     DEVICE_NAME_RE, ENTERS_AS_ITSELF, FORGOTTEN, FULL_REDUCTIONS, ORDINAL_DEVICE, PARAMETER_PLACERS,
 )
-from graphlint.facts.values import (CPU, DEVICE_MODULE, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join, join_all,
-                                    keyed_dict, passed_keywords)
+from graphlint.facts.values import (CPU, DEVICE_MODULE, DEVICE_TENSORS, HOST, TENSOR, UNKNOWN, Dev, Kind, Val, join,
+                                    join_all, keyed_dict, passed_keywords)
 from graphlint.facts.tokenizers import is_processor, processor_batch
 from graphlint.facts.host_origin import grown_after
 from graphlint.facts.follows import followed_placement
@@ -431,6 +431,7 @@ class Walker:
             self.ctx.inference.bind(name, kind_val(kind))
         self.filled = self._entry_copies(info, "filled")
         self.ctx.inference.none_params = self._entry_copies(info, "left_none")
+        self.ctx.inference.passed_devices = self._passed_devices(info)
         # a cache keyed on a tensor argument hashes it by identity: a new tensor each step misses every time
         self.ctx.memoised = info is not None and "memo" in info.markers and not any(
             self.ctx.inference(p.name).is_tensor for p in _all_params(fn.params))
@@ -549,6 +550,25 @@ class Walker:
             inf.env.update(entry)
             inf.reset_cache()
         return entry
+
+    def _passed_devices(self, info: FunctionInfo | None) -> dict[str, Val]:
+        """The unit's parameters every resolved caller passes a device tensor (`CallFacts.params`), each with its entry
+        value as `_entry_copies` keeps it (a copy, so that any rebinding breaks the identity `host_tested_arm` checks).
+        Only for a function reached through calls, as there."""
+        if info is None or self.ctx.index is None or len(self.ctx.unit.hot.via) < 2:
+            return {}
+        inf = self.ctx.inference
+        copied = {id(v) for v in (*self.filled.values(), *inf.none_params.values())}
+        out = {}
+        for name, kind in self.ctx.index.call_facts.params(info).items():
+            held = inf.env.get(name)
+            if kind not in (ik.TENSOR, ik.BOOL_TENSOR) or held is None or held.kind not in DEVICE_TENSORS:
+                continue
+            out[name] = held if id(held) in copied else held._replace()
+            inf.env[name] = out[name]
+        if out:
+            inf.reset_cache()
+        return out
 
     @staticmethod
     def _none_test(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool] | None:
@@ -708,10 +728,12 @@ class Walker:
             # its `else` runs (the module-level guard is the program's entry, linted as the script's own unit)
             self._walk_orelse(stmt)
         elif stmt.__class__ is cst.If and (dead := self._dead_none_arm(stmt.test) or self._none_filled(stmt)
-                                           or off_cuda_arm(inf, stmt.test) or folded_arm(inf, stmt.test)):
+                                           or off_cuda_arm(inf, stmt.test) or folded_arm(inf, stmt.test)
+                                           or host_tested_arm(inf, stmt.test)):
             # a None test of a parameter every caller fills: only the arm its callers take runs; an arm that runs only
             # where the program's device is not CUDA (`if device.type == "mps":`) never runs either, nor one a test of
-            # module-level strings against literals fails (`if device_type == "cuda":` of `device_type = "cuda"`)
+            # module-level strings against literals fails (`if device_type == "cuda":` of `device_type = "cuda"`), nor
+            # one that runs only where a device tensor lies on the host (`if not x.is_cuda: x = x.cuda()`)
             self.header(stmt, stmt.test)
             if dead == "orelse":
                 self.walk_block(stmt.body)

@@ -1008,14 +1008,36 @@ _NON_TENSOR_DISPLAYS = (ast.List, ast.ListComp, ast.Dict, ast.DictComp, ast.Set,
 _NON_TENSOR_KINDS = (HOST_SEQ, HOST_LIST, LIST)
 
 
-def _shows_no_tensor(value: ast.expr, scope: Scope) -> bool:
-    """A returned value the function's own body shows is not a tensor: a container display or comprehension, a
-    number or str literal, or a local every binding of which is such a display (`out = [[] for _ in range(8)]`, then
-    `out[i].append(...)`: still that list); not a parameter (`if x is None: x = []` keeps what the caller passed)."""
+# Methods that read a tensor (or an array) out into Python data: `.item()` a number, `.tolist()` a list
+_READ_OUT_METHODS = frozenset({"item", "tolist"})
+# Builtins whose result is a Python number whatever they are given (`float(t)` calls `Tensor.__float__`); not `round`,
+# which hands a tensor back (`Tensor.__round__`)
+_NUMBER_BUILTINS = frozenset({"float", "int", "bool", "len"})
+
+
+def _no_tensor_value(value: ast.expr) -> bool:
+    """A value that is no tensor by its syntax alone: a container display or comprehension, a number or str literal,
+    a read-out to Python data (`out.item()`, `x.tolist()`, `float(loss)`, `len(x)`)."""
     if isinstance(value, _NON_TENSOR_DISPLAYS) or isinstance(value, ast.Constant) and value.value is not None:
         return True
+    if not isinstance(value, ast.Call) or value.keywords:
+        return False
+    func = value.func
+    if isinstance(func, ast.Attribute):
+        return func.attr in _READ_OUT_METHODS and not value.args
+    return isinstance(func, ast.Name) and func.id in _NUMBER_BUILTINS and len(value.args) == 1 \
+        and not isinstance(value.args[0], ast.Starred)
+
+
+def _shows_no_tensor(value: ast.expr, scope: Scope) -> bool:
+    """A returned value the function's own body shows is not a tensor (`_no_tensor_value`: a display, a literal, a
+    read-out such as `out.item()`), or a local every binding of which is one (`out = [[] for _ in range(8)]`, then
+    `out[i].append(...)`: still that list; `v = loss.item()`); not a parameter (`if x is None: x = []` keeps what the
+    caller passed)."""
+    if _no_tensor_value(value):
+        return True
     binds = scope.binds.get(value.id) if isinstance(value, ast.Name) and value.id not in scope.params else None
-    return bool(binds) and all(isinstance(b, _NON_TENSOR_DISPLAYS) for b in binds)
+    return bool(binds) and all(_no_tensor_value(b) for b in binds)
 
 
 def returns_no_tensor(scope: Scope, inferred: IKind) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import ChainMap
-from typing import Callable, Iterator, Mapping, MutableMapping, Sequence
+from typing import Callable, Iterator, Mapping, MutableMapping, NamedTuple, Sequence
 
 import libcst as cst
 
@@ -578,6 +578,9 @@ class Inference:
         # isinstance(x, Tensor): x = torch.tensor(x)`): unknown after the `if`, but host memory whenever that arm
         # ran; kept beside the environment as `none_params` is, and dropped by any rebinding (`host_arm`)
         self.host_arms: dict[str, tuple[Val, cst.If]] = {}
+        # parameter -> its entry value, where every resolved caller passes a device tensor (`host_tested_arm`); known by
+        # identity, so any rebinding drops it
+        self.passed_devices: dict[str, Val] = {}
         # name or dotted attribute -> the count of writes when it was last written (bound, forgotten, stored to);
         # `arm_facts`: an `if` test's syntax -> what its body left, recalled by the next `if` of the same test while
         # none of the stamps it holds under moved (`facts.correlated`)
@@ -3276,38 +3279,57 @@ def _tensor_test(inf: Inference, subject: cst.BaseExpression) -> Narrowing:
     return {}, not_tensor
 
 
+class PlaceTest(NamedTuple):
+    """A test of where one tensor lies (`_tested_place`): it holds where `subject` is on the host (`host`), or
+    where it equals the accelerator the test names (`v.device == torch.device("cuda")`), or the negation (`holds`
+    false: `not v.is_cpu`, `v.device.type != "cpu"`)."""
+
+    subject: cst.BaseExpression
+    holds: bool
+    host: bool
+
+
+def _tested_place(inf: Inference, test: cst.BaseExpression) -> PlaceTest | None:
+    """`v.is_cuda`, `v.is_cpu`, `v.device.type == "cpu"`, `str(v.device) != "cpu"`, `v.device == torch.device("cuda")`
+    as a `PlaceTest`; None for any other test."""
+    if test.__class__ is cst.Attribute and test.attr.value in ("is_cpu", "is_cuda"):
+        return PlaceTest(test.value, test.attr.value == "is_cpu", True)
+    if test.__class__ is not cst.Comparison or len(test.comparisons) != 1:
+        return None
+    op = test.comparisons[0].operator
+    device = _device_of_expr(inf, test.left)
+    other = test.comparisons[0].comparator
+    if device is None:
+        device, other = _device_of_expr(inf, other), test.left
+    text = _const_string(other)
+    if text is None and other.__class__ is cst.Call and (inf.resolve(other.func) or "") == "torch.device" \
+            and other.args:
+        text = _const_string(other.args[0].value)
+    if device is None or text is None or op.__class__ not in (cst.Equal, cst.NotEqual):
+        return None
+    if device_type(text) not in ("cpu", "cuda"):
+        return None
+    return PlaceTest(device, op.__class__ is cst.Equal, names_cpu(text))
+
+
 def _device_test(inf: Inference, test: cst.BaseExpression) -> Narrowing:
     """`v.is_cuda`, `v.is_cpu`, `v.device.type == "cpu"`, `v.device == torch.device("cuda")`, `str(v.device) != "cpu"`:
     the tensor `v` lives on the host in one arm and on the device in the other."""
-    on_cpu: bool | None = None
-    if test.__class__ is cst.Attribute and test.attr.value in ("is_cpu", "is_cuda"):
-        subject, on_cpu = test.value, test.attr.value == "is_cpu"
-    elif test.__class__ is cst.Comparison and len(test.comparisons) == 1:
-        op = test.comparisons[0].operator
-        device = _device_of_expr(inf, test.left)
-        other = test.comparisons[0].comparator
-        if device is None:
-            device, other = _device_of_expr(inf, other), test.left
-        text = _const_string(other)
-        if text is None and other.__class__ is cst.Call and (inf.resolve(other.func) or "") == "torch.device" \
-                and other.args:
-            text = _const_string(other.args[0].value)
-        if device is None or text is None or op.__class__ not in (cst.Equal, cst.NotEqual):
-            return {}, {}
-        if device_type(text) not in ("cpu", "cuda"):
-            return {}, {}
-        if not names_cpu(text):
-            # `v.device != torch.device("cuda")` says "not that device", not "the host": a `cuda:0` tensor compares
-            # unequal to `cuda` (and an `mps` one to either), so only the arm where it equals the device is known
-            arm = _device_arm(inf, device)
-            return (arm, {}) if op.__class__ is cst.Equal else ({}, arm)
-        subject, on_cpu = device, op.__class__ is cst.Equal
-    else:
+    tested = _tested_place(inf, test)
+    if tested is None:
         return {}, {}
+    if not tested.host:
+        # `v.device != torch.device("cuda")` says "not that device", not "the host": a `cuda:0` tensor compares
+        # unequal to `cuda` (and an `mps` one to either), so only the arm where it equals the device is known
+        arm = _device_arm(inf, tested.subject)
+        return (arm, {}) if tested.holds else ({}, arm)
+    subject, on_cpu = tested.subject, tested.holds
     found = _subject(inf, subject)
     if found is None or found[1].kind not in (*TENSORS, Kind.UNKNOWN):
         return {}, {}
     key, current = found
+    if inf.passed_devices.get(key) is current:
+        return {}, {}  # a device tensor every caller passes: the host arm never runs (`host_tested_arm`)
     host = {key: Val(Kind.CPU_TENSOR, rank=current.rank), **_derived_on_host(inf, key)}
     device_val = current if current.kind in (Kind.TENSOR, Kind.BOOL_TENSOR) else Val(Kind.TENSOR, rank=current.rank)
     return (host, {key: device_val}) if on_cpu else ({key: device_val}, host)
@@ -3322,23 +3344,56 @@ OFF_CUDA_TENSOR_FLAGS = frozenset({"is_mps", "is_xpu", "is_ipu", "is_maia", "is_
 PROGRAM_DEVICE_NAMES = frozenset({"device", "dev", "_device"})
 
 
-def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
-    """Which arm of an `if` runs only where the program's device is not CUDA: "body" for `if device.type == "mps":`,
-    `if self.device == "cpu":`, `if "privateuseone" in str(self.device):`, `if device.type != "cuda":`; "orelse" for
-    the negations and `if "cuda" in device.lower():`. graphlint reads the program as run on CUDA, so that arm never runs there. A tensor's own device
-    test (`if x.device.type == "cpu":`) is no such test: it narrows `x` (`narrowing`). A local holding such a test
-    (`is_mps = x.device.type == "mps"`, `remember_test`) reads as the test until a name it reads is rebound."""
+def _never_run_arm(inf: Inference, test: cst.BaseExpression,
+                   leaf: Callable[[Inference, cst.BaseExpression], str | None]) -> str | None:
+    """Which arm of an `if` never runs ("body", "orelse" or None), `leaf` answering for each simple test: a local
+    holding a test (`remember_test`) reads as the test until a name it reads is rebound, `not` swaps the arms, and
+    `and` / `or` combine their operands' answers."""
     if test.__class__ is cst.Name and test.value in inf.tests:
-        return off_cuda_arm(inf, inf.tests[test.value][0])
+        return _never_run_arm(inf, inf.tests[test.value][0], leaf)
     if test.__class__ is cst.UnaryOperation and test.operator.__class__ is cst.Not:
-        inner = off_cuda_arm(inf, test.expression)
+        inner = _never_run_arm(inf, test.expression, leaf)
         return {"body": "orelse", "orelse": "body"}.get(inner or "")
     if test.__class__ is cst.BooleanOperation:
-        arms = (off_cuda_arm(inf, test.left), off_cuda_arm(inf, test.right))
+        arms = (_never_run_arm(inf, test.left, leaf), _never_run_arm(inf, test.right, leaf))
         if test.operator.__class__ is cst.And:  # the body needs both to hold, the else one to fail
             return "body" if "body" in arms else "orelse" if arms == ("orelse", "orelse") else None
         # (`or`: the else needs both to fail, the body one to hold)
         return "orelse" if "orelse" in arms else "body" if arms == ("body", "body") else None
+    return leaf(inf, test)
+
+
+def off_cuda_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
+    """Which arm of an `if` runs only where the program's device is not CUDA: "body" for `if device.type == "mps":`,
+    `if self.device == "cpu":`, `if "privateuseone" in str(self.device):`, `if device.type != "cuda":`; "orelse" for
+    the negations and `if "cuda" in device.lower():`. graphlint reads the program as run on CUDA, so that arm never runs there. A tensor's own device
+    test (`if x.device.type == "cpu":`) is no such test: it narrows `x` (`narrowing`), or tells a dead arm where the
+    data flow holds `x` on the device (`host_tested_arm`)."""
+    return _never_run_arm(inf, test, _off_cuda_test)
+
+
+def host_tested_arm(inf: Inference, test: cst.BaseExpression) -> str | None:
+    """The arm of an `if` that runs only where a parameter every caller passes a device tensor (`passed_devices`,
+    while it holds that value) lies on the host: the body of `if not x.is_cuda: x = x.cuda()` (a defensive move:
+    stable-dreamfusion's raymarching), of `if x.is_cpu:`, of `if x.device.type == "cpu":`. Such an arm never runs
+    there, as the dead arm of a None test of a parameter every caller fills does not. A tensor an annotation, a name
+    or a move to a device nothing names types keeps both arms: its host arm narrows it (`_device_test`)."""
+    return _never_run_arm(inf, test, _host_tested_leaf) if inf.passed_devices else None
+
+
+def _host_tested_leaf(inf: Inference, test: cst.BaseExpression) -> str | None:
+    tested = _tested_place(inf, test)
+    if tested is None or not tested.host or tested.subject.__class__ is not cst.Name:
+        return None
+    name = tested.subject.value  # type: ignore[attr-defined]
+    entry = inf.passed_devices.get(name)
+    if entry is None or inf.env.get(name) is not entry:
+        return None
+    return "body" if tested.holds else "orelse"
+
+
+def _off_cuda_test(inf: Inference, test: cst.BaseExpression) -> str | None:
+    """`off_cuda_arm` of a test that is no name, `not`, `and` or `or`."""
     if test.__class__ is cst.Call and not test.args and (inf.resolve(test.func) or "") in OFF_CUDA_PROBES:
         return "body"  # `if torch.backends.mps.is_available():`
     if test.__class__ is cst.Attribute and test.attr.value in OFF_CUDA_TENSOR_FLAGS \

@@ -320,3 +320,62 @@ def test_a_method_records_which_parameter_each_field_is_left_holding():
     assert len(fn.field_params) == len(fn.attr_sets)
     assert sorted(fn.field_params) == [("a", "model"), ("c", "model"), ("e", ""), ("f", ""), ("f", "model"),
                                        ("g", "="), ("o", "")]
+
+
+def test_a_tensor_annotation_yields_to_returns_read_out_to_python():
+    """Data flow beats annotations: lit-llama's `validate(..) -> torch.Tensor` ends `return out.item()`, a Python
+    float, so `f"{val_loss:.4f}"` of its result was GL107 (moat P-2). A read-out (`.item()`, `.tolist()`, `float()`,
+    `int()`, `len()`), returned or held by a local every binding of which is one, is no tensor. Decoys: `round(t)`
+    (a tensor: `Tensor.__round__`), a read-out on one path and a tensor on another, a local a tensor is added into
+    after a read-out, and an unknown call's result keep the annotation."""
+    s = index_source("""
+import torch
+from engine import step
+
+
+def validate(model, x) -> torch.Tensor:
+    out = model(x).sum()
+    return out.item()
+
+
+def listed(x) -> torch.Tensor:
+    return x.tolist()
+
+
+def number(x) -> torch.Tensor:
+    return float(x.sum())
+
+
+def held(x) -> torch.Tensor:
+    if x.numel():
+        v = x.max().item()
+    else:
+        v = 0.0
+    return v
+
+
+def rounded(x) -> torch.Tensor:
+    return round(x)
+
+
+def either(x, fast: bool) -> torch.Tensor:
+    if fast:
+        return x.item()
+    return x
+
+
+def summed(xs) -> torch.Tensor:
+    total = 0.0
+    for x in xs:
+        total += x.sum()
+    return total
+
+
+def stepped(x) -> torch.Tensor:
+    return step(x)
+""", "m.py", "m")
+    got = {name: str(fn.returns) for name, fn in s.functions.items()}
+    assert got["validate"] == "host" and got["number"] == "host" and got["held"] == "host"
+    assert got["listed"] != "tensor" and not got["listed"].startswith("prior")
+    assert got["rounded"] == "tensor" and got["either"] == "tensor" and got["summed"] == "tensor"
+    assert got["stepped"].startswith("prior:tensor")

@@ -301,3 +301,37 @@ def test_a_tensor_annotated_function_returning_a_list_returns_a_list():
     still reads as a tensor (`eos in ...`, GL110)."""
     assert _codes(LIST_RETURNED_AS_TENSOR) == {
         (9, "GL102"), (10, "GL102"), (17, "GL102"), (44, "GL110"), (46, "GL110"), (48, "GL110")}
+
+
+READ_OUT_RETURNED_AS_TENSOR = """
+    import torch
+
+
+    def validate(model, x) -> torch.Tensor:
+        out = model(x).sum()
+        return out.item()
+
+
+    def loss_of(model, x) -> torch.Tensor:
+        return model(x).sum()
+
+
+    def train(model, opt, xs):
+        model.train()
+        for x in xs:
+            loss = model(x.cuda()).sum()
+            loss.backward()
+            opt.step()
+            val = validate(model, x.cuda())
+            print(f"val {val:.4f}")
+            last = loss_of(model, x.cuda())
+            print(f"last {last:.4f}")
+"""
+
+
+def test_a_tensor_annotated_function_returning_item_returns_a_number():
+    """lit-llama's `validate(..) -> torch.Tensor` returns `out.item()`: `f"{val_loss:.4f}"` of its result formats a
+    Python float (moat P-2, label host), not a tensor. The decoy: the same annotation over `model(x).sum()` formats
+    a device tensor (GL107)."""
+    got = findings(READ_OUT_RETURNED_AS_TENSOR)
+    assert (20, "GL107") not in got and (22, "GL107") in got

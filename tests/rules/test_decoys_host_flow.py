@@ -2111,3 +2111,60 @@ def test_numpy_arrays_through_a_generator_a_map_and_a_dict_comprehension_are_hos
     """
     found = {f for f in findings(src, scope="all") if f[1] == "GL111"}
     assert found == {(21, "GL111"), (24, "GL111")}, sorted(found)
+
+
+def test_a_move_under_a_device_test_runs_where_the_value_is_on_the_host():
+    """stable-dreamfusion's raymarching `if not rays_o.is_cuda: rays_o = rays_o.cuda()` (moat P-1, label host): the
+    arm runs only where the tensor is on the host. Where every caller passes a device tensor it never runs (not
+    walked: neither the copy nor the wait beside it is reported; nor is a conditional expression's host arm). Hits: a
+    caller that passes a host tensor, a parameter rebound to a host tensor before the test (no longer what the callers
+    passed), and a value nothing types (the arm may run: exllamav2's `safe_move_tensor`, ktransformers' CPU embedding
+    chunks, both labelled sync)."""
+    src = """
+        import torch
+
+
+        def guard(x):
+            if not x.is_cuda:
+                x = x.cuda()
+                torch.cuda.synchronize()
+            return x * 2
+
+
+        def guard_unknown(x):
+            if x.device.type == "cpu":
+                x = x.to("cuda")
+            return x * 2
+
+
+        def guard_expr(x):
+            return x if x.is_cuda else x.cuda()
+
+
+        def guard_host(x):
+            if not x.is_cuda:
+                x = x.cuda()
+            return x * 2
+
+
+        def guard_rebound(x):
+            x = x.cpu()
+            if not x.is_cuda:
+                x = x.cuda()
+            return x
+
+
+        def train(model, opt, batches, n: int):
+            model.train()
+            for b in batches:
+                y = guard(torch.randn(n, device="cuda"))
+                z = guard_unknown(b)
+                w = guard_expr(torch.randn(n, device="cuda"))
+                h = guard_host(torch.randn(n))
+                r = guard_rebound(torch.randn(n, device="cuda"))
+                loss = model(y + z + w + h + r).sum()
+                loss.backward()
+                opt.step()
+    """
+    got = {(line, code) for line, code in findings(src) if code in ("GL131", "GL140")}
+    assert got == {(13, "GL131"), (23, "GL131"), (30, "GL131")}

@@ -122,7 +122,8 @@ def test_a_tensor_arm_joined_with_a_parameter_is_no_upload():
     """Seed-VC's `if not torch.is_tensor(audio): audio = torch.from_numpy(audio)` then `audio.float().to(dev)`: every
     caller passes a CUDA waveform, so the copy may move nothing; PixArt's `if x.device != torch.device("cuda"):` says
     "not that device" (a `cuda:0` tensor), not "on the host". Decoys: the same copy where both paths hold host tensors,
-    where the test names the host, and a local (not a parameter) bound on the host before the `if` too."""
+    where the test names the host (of an untyped value, and of one the unit builds there), and a local (not a
+    parameter) bound on the host before the `if` too."""
     src = """
         import numpy as np
         import torch
@@ -155,9 +156,16 @@ def test_a_tensor_arm_joined_with_a_parameter_is_no_upload():
             if flag:
                 t = t.cpu()
             return t.to("cuda")
+
+
+        def built(ids: list[int]):
+            y = torch.tensor(ids)
+            if y.device == torch.device("cpu"):
+                y = y.to(torch.device("cuda"))
+            return y
     """
     found = {(line, code) for line, code in findings(src, scope="all") if code == "GL131"}
-    assert found == {(16, "GL131"), (23, "GL131"), (31, "GL131")}
+    assert found == {(16, "GL131"), (23, "GL131"), (31, "GL131"), (37, "GL131")}
 
 
 def test_a_number_default_contradicts_a_tensor_annotation():

@@ -2457,7 +2457,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             if target.literal_tests and not how.endswith(".apply") else None)
                 # (a root, entered from outside the map, may be running any in-tree caller's callable; a function
                 # reached through its callers runs what those hand it, `handed_callable_edges`)
-                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn),
+                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn), *self.iterated_collates(fn),
                                     *(self.called_param_edges(fn) if hop is not None and hop.parent is None else ())):
                     prev = result.get(target.key)
                     if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
@@ -3249,6 +3249,22 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     continue
                 for target, how in self._handed_ref_edges(fn, ref):
                     out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
+        return list(out.values())
+
+    def iterated_collates(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What `fn` runs by iterating a loader it is handed (`for data in loader:`, `iter(loader)`: the header's
+        `loader.__iter__` call): the project collate its callers' loader runs in this process once per batch
+        (`CallFacts.loader_collates`: stable-dreamfusion's `NeRFDataset.collate`, handed to `DataLoader` in
+        `dataloader()` and iterated in `Trainer.train_one_epoch`), in `fn`'s tier."""
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        prefix = f"{fn.module}."
+        for callee, _line in fn.calls:
+            param = callee.removeprefix(prefix).removesuffix(".__iter__")
+            if not callee.startswith(prefix) or not callee.endswith(".__iter__") or param not in fn.params:
+                continue
+            for key in sorted(self.call_facts.loader_collates(fn, param)):
+                target = self.functions[key]
+                out.setdefault(key, (target, f"collate_fn of {param}, iterated by {fn.display}"))
         return list(out.values())
 
     def _handed_ref_edges(self, caller: FunctionInfo, ref: str) -> list[tuple[FunctionInfo, str]]:

@@ -1202,8 +1202,23 @@ class CallFacts:
             found = self._loader_collates[key] = frozenset(self._read_loader_collates(fn, param, depth))
         return found
 
+    def field_collates(self, cls: "ClassInfo", attr: str) -> frozenset[str]:
+        """`loader_collates` of the field `attr` of `cls`: of what every method of the class and of its project bases
+        stores there (`self.loader = loader` in `__init__`, `self.loader = ds.dataloader()`)."""
+        key = (cls.key, "self." + attr)
+        found = self._loader_collates.get(key)
+        if found is None:
+            self._loader_collates[key] = frozenset()
+            found = self._loader_collates[key] = frozenset(
+                k for owner in self.index.mro(cls) for method in owner.methods.values()
+                if (m := self.index.functions.get(method)) is not None
+                for stored, kind in m.attr_sets if stored == attr for k in self._collates_of(kind, m, 0))
+        return found
+
     def _read_loader_collates(self, fn: "FunctionInfo", param: str, depth: int) -> set[str]:
         name = fn.qualname.rpartition(".")[2]
+        if name == "__init__":  # a script's construction `Fitter(model, loader)` is spelt with the class's name
+            name = fn.qualname.rpartition(".")[0].rpartition(".")[2]
         sites = [(c, callee, line) for c, callee, line, _how in self._sites(fn) or ()]
         sites += [(script, callee, line) for script, callee, line in self.script_calls_named(name)
                   if any(t.key == fn.key for t, _how in self.index.call_edges(script, script.module, callee))]

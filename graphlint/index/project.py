@@ -3258,13 +3258,21 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         `dataloader()` and iterated in `Trainer.train_one_epoch`), in `fn`'s tier."""
         out: dict[str, tuple[FunctionInfo, str]] = {}
         prefix = f"{fn.module}."
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
         for callee, _line in fn.calls:
-            param = callee.removeprefix(prefix).removesuffix(".__iter__")
-            if not callee.startswith(prefix) or not callee.endswith(".__iter__") or param not in fn.params:
+            if not callee.endswith(".__iter__"):
                 continue
-            for key in sorted(self.call_facts.loader_collates(fn, param)):
-                target = self.functions[key]
-                out.setdefault(key, (target, f"collate_fn of {param}, iterated by {fn.display}"))
+            name = callee.removesuffix(".__iter__")
+            if name.startswith(prefix) and (param := name[len(prefix):]) in fn.params:
+                keys = self.call_facts.loader_collates(fn, param)
+            elif name.startswith("self.") and cls is not None and (attr := name[len("self."):]).isidentifier():
+                # `for data in self.loader:`: what the class's methods store in the field (`self.loader = loader`)
+                keys = self.call_facts.field_collates(cls, attr)
+            else:
+                continue
+            for key in sorted(keys):
+                out.setdefault(key, (self.functions[key], f"collate_fn of {name.rpartition('.')[2]}, iterated by "
+                                                          f"{fn.display}"))
         return list(out.values())
 
     def _handed_ref_edges(self, caller: FunctionInfo, ref: str) -> list[tuple[FunctionInfo, str]]:

@@ -349,6 +349,22 @@ def fit_host(model, opt, loader):
         opt.step()
 
 
+class Fitter:
+    def __init__(self, model, opt, loader):
+        self.model, self.opt = model, opt
+        self.loader = loader
+
+    def fit(self):
+        self.model.train()
+        for data in self.loader:
+            self.model(data).sum().backward()
+            self.opt.step()
+
+
+def field_moved(batch):
+    return torch.stack(batch).to("cuda")
+
+
 def count(loader):
     n = 0
     for data in loader:
@@ -363,13 +379,15 @@ fit_workers(model, opt, WorkerDS("cuda", 4).dataloader())
 fit_moved(model, opt, DataLoader(list(range(8)), collate_fn=moved))
 fit_host(model, opt, DataLoader(list(range(8)), collate_fn=host))
 count(DataLoader(list(range(8)), collate_fn=moved_cold, num_workers=0))
+Fitter(model, opt, DataLoader(list(range(8)), collate_fn=field_moved)).fit()
 """
 
 
 def test_a_loader_iterated_in_a_step_loop_runs_its_collate_there() -> None:
     """A loader run in the process that iterates it calls its collate once per batch: a device collate handed to
     `DataLoader` by a construction's method, or named at the script's top level, then handed through parameters to
-    a step loop (`for data in loader:`, `next(iter(loader))`), is reached from that loop in its tier, with the helpers
+    a step loop (`for data in loader:`, `next(iter(loader))`, a field `for data in self.loader:` its `__init__`
+    stores), is reached from that loop in its tier, with the helpers
     it calls. Not: a loader whose workers run the collate (`num_workers=` not 0), a host collate (its batch moved in
     the loop), a collate whose loader only a cold function iterates."""
     hot = index_hot({"pkg.m": ITERATED})
@@ -380,3 +398,5 @@ def test_a_loader_iterated_in_a_step_loop_runs_its_collate_there() -> None:
     assert hot["fit_workers"][0] == "step" and "WorkerDS.collate" not in hot
     assert hot["fit_host"][0] == "step" and "host" not in hot
     assert "moved_cold" not in hot
+    assert hot["field_moved"] == ("step", ("Fitter.fit (step: calls the model)",
+                                           "field_moved [collate_fn of loader, iterated by Fitter.fit]"))

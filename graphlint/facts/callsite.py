@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator
 
 from graphlint.facts.annotations import annotation_kind, annotation_text, is_cpu_name, names_tensor_items
 from graphlint.facts.factories import instance_argument
-from graphlint.facts.names import bound_names, child_fields, dotted, is_none, walk_ast
+from graphlint.facts.names import bound_names, chained_call, child_fields, dotted, is_none, walk_ast
 from graphlint.facts.tokenizers import makes_tokenizer
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.torch_kinds import (
@@ -2502,7 +2502,14 @@ def _loader_kind(call: ast.Call, resolve: Resolve) -> IKind:
         return PINNED_LOADER if default else UNKNOWN
     if not (pin is None or isinstance(pin, ast.Constant) and pin.value in (None, False)):
         return PINNED_LOADER if default else UNKNOWN
-    return collate_reading(collate, resolve) if not default else HOST_LOADER
+    if default:
+        return HOST_LOADER
+    reading = collate_reading(collate, resolve)
+    workers = keywords.get("num_workers")
+    if isinstance(reading, Collated) and workers is not None \
+            and not (isinstance(workers, ast.Constant) and workers.value == 0):
+        return Collated(WORKER_COLLATE + reading.name)  # (`num_workers=4`, `num_workers=opt.workers`)
+    return reading
 
 
 def collate_reading(collate: ast.expr, resolve: Resolve) -> IKind:
@@ -2532,7 +2539,9 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
     if host_batch(ast_keywords(value, BATCH)):
         return CPU_TENSOR
     name = dotted(value.func)
-    qual = resolve(name) if name else None
+    # `NeRFDataset(opt, device).dataloader()`: the method of the class the inner call builds, as the index reads the
+    # call (`chained_call`); a factory's arguments may pick what it returns, so only a construction counts
+    qual = resolve(name) if name else chained_call(value.func, resolve)
     if isinstance(value.func, ast.Name) and name in READ_BUILTINS and name not in scope.binds \
             and name not in scope.params:
         qual = name  # `list(x)`: the module's resolver reads a bare name it does not know as a module-level one
@@ -3170,6 +3179,9 @@ LAMBDA_COLLATE = "<lambda>"
 # the prefix of a `kinds.Collated` name of a `partial` that binds arguments: placed as the function is, its return
 # (which a bound `device=` may change) not read
 BOUND_COLLATE = "<bound>|"
+# the prefix of a `kinds.Collated` name of a loader whose `num_workers=` may be above 0: its worker processes run the
+# collate, not the process that iterates it (read as the same batches, never as code that process runs)
+WORKER_COLLATE = "<workers>|"
 
 
 def lambda_collate(fn: ast.Lambda, resolve: Resolve) -> IKind:

@@ -77,21 +77,6 @@ def foreign_target(target: ast.expr) -> tuple[str, str] | None:
     return None
 
 
-def chained_call(func: ast.expr, resolve) -> str | None:
-    """`get_group().send(x)`: "pkg.get_group().send", the method of what the call returns (the `make()`
-    descriptors `index.project` dispatches); None when the inner callee is no plain name. An inner call with
-    arguments counts where it names a class (`Cache(t).read()` runs `Cache.read`: what a construction passes never
-    changes its class), not a factory, whose arguments may pick what it returns (`load(name).shuffle(seed)`)."""
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Call):
-        inner = dotted(func.value.func)
-        if inner and "[" not in inner and not inner.startswith(("self.", "cls.", "super()")):
-            ref = resolve(inner)
-            built = not (func.value.args or func.value.keywords) or bool(ref) and ref.rpartition(".")[2][:1].isupper()
-            if ref and not ref.startswith("torch.") and built:
-                return f"{ref}().{func.attr}"
-    return None
-
-
 class AssignedTypes:
     """The phase-1b reader, a mixin of `ProjectIndex` (it uses `modules`, `classes`, `mro`, `attr_classes`,
     `_denotes`). Tables are built once per index, on first use."""

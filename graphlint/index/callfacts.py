@@ -11,7 +11,8 @@ import enum
 from collections.abc import Callable, Iterable
 from typing import Protocol
 
-from graphlint.facts.callsite import BOUND_COLLATE, LAMBDA_COLLATE, SPLAT, STAR_ARGS, item_key, join_kinds, join_paths, keyed, settled
+from graphlint.facts.callsite import (BOUND_COLLATE, LAMBDA_COLLATE, SPLAT, STAR_ARGS, WORKER_COLLATE, item_key, join_kinds,
+                                     join_paths, keyed, settled)
 from graphlint.facts.kinds import (
     BOOL_TENSOR, CPU_DEVICE, CPU_DICT, CPU_TENSOR, DEVICE_FAMILY, HOST, HOST_FAMILY, HOST_LOADER, HOST_SEQ, LIBRARY_OBJECTS, PINNED_BATCH, PINNED_LOADER, PLACED_MODULE, NDARRAY, TENSOR,
     UNKNOWN, Arith, Base, Batch, Call, Collated, DictOf, Elems, Field, Fwd, HostIf, IKind, Inst, Items, Join, Keyed, Keys, Mask, Moved, Obj,
@@ -106,6 +107,7 @@ MAX_HOST_PATH_CALLS = 4  # calls of one host path (origin caller, the callers th
 MAX_HOST_PATHS = 2  # host paths kept per parameter: each is one more walk of the callee
 MAX_DIRECT_DEPTH = 3  # calls `direct` follows into a callee's returns (`sample_token` -> `sample` -> `multinomial`)
 MAX_PLACEMENT_DEPTH = 2  # calls `_placement` follows from a collate function into the helpers that build its batch
+MAX_LOADER_HOPS = 4  # returns and parameters `loader_collates` follows from a loader's construction to its iteration
 TYPE_TESTS = frozenset({"isinstance", "issubclass"})  # builtins that read a class without building or calling it
 # ... and `super(Cls, self)`, which names its class to find the next one in the MRO (torchdiffeq's
 # `super(RKAdaptiveStepsizeODESolver, self).__init__(..)`): no construction the index cannot see
@@ -275,6 +277,7 @@ class CallFacts:
         self._module_call_sites: dict[str, list[tuple["FunctionInfo", str, int, str]]] | None = None  # `_module_calls`
         self._object_call_sites: dict[str, list[tuple["FunctionInfo", str, int, str]]] | None = None  # `_object_calls`
         self._handed_calls: set[str] | None = None  # `_handed_objects`
+        self._loader_collates: dict[tuple[str, str], frozenset[str]] = {}  # `loader_collates`, per (function, param)
 
     def params(self, fn: "FunctionInfo") -> dict[str, IKind]:
         """Parameter name -> the kind all call sites agree on, for parameters where that is host data, a device
@@ -1160,7 +1163,9 @@ class CallFacts:
         handed are a dataset's, host data, so what it builds of them is too, a loader of host batches, unless it may
         move or build off the host (then unknown) or pin (a pinning loader); unknown where no project function is
         the collate. A lambda collate that builds its batch itself (`callsite.lambda_collate`: "<lambda>|pin|f,g")
-        is placed by its own calls and the project functions it calls, read as the collate's own callees are."""
+        is placed by its own calls and the project functions it calls, read as the collate's own callees are. The
+        batches of a loader whose workers run the collate (`WORKER_COLLATE`) read the same."""
+        collate = collate.removeprefix(WORKER_COLLATE)
         if collate.startswith(LAMBDA_COLLATE + "|"):
             _, pinned, callees = collate.split("|", 2)
             placed = {pinned} | {self._placement(t, 1) for callee in callees.split(",") if callee
@@ -1183,6 +1188,64 @@ class CallFacts:
         nothing known: the loader's `pin_memory=`, a worker's copy, not read)."""
         batch = self.settle(Call(collate, None, collate.startswith("self.")), caller)
         return Loads(batch) if mentions(batch, lambda k: k in DEVICE_FAMILY) and not deferred(batch) else UNKNOWN
+
+    def loader_collates(self, fn: "FunctionInfo", param: str, depth: int = 0) -> frozenset[str]:
+        """Keys of the project collate functions that place their batch off the host (`_placement`) and that a loader
+        some call of `fn` passes for `param` runs in the process iterating it (`DataLoader(.., collate_fn=f)` without
+        `num_workers=` or with 0: `WORKER_COLLATE`), through returns (`NeRFDataset(..).dataloader()`) and parameters
+        handed on, to MAX_LOADER_HOPS calls. A reach question, so every site counts, a module's top level's too
+        (`script_calls_named`): iterating the loader in `fn` runs the collate once per batch."""
+        key = (fn.key, param)
+        found = self._loader_collates.get(key)
+        if found is None:
+            self._loader_collates[key] = frozenset()  # (a parameter handed back round a cycle: nothing more)
+            found = self._loader_collates[key] = frozenset(self._read_loader_collates(fn, param, depth))
+        return found
+
+    def field_collates(self, cls: "ClassInfo", attr: str) -> frozenset[str]:
+        """`loader_collates` of the field `attr` of `cls`: of what every method of the class and of its project bases
+        stores there (`self.loader = loader` in `__init__`, `self.loader = ds.dataloader()`)."""
+        key = (cls.key, "self." + attr)
+        found = self._loader_collates.get(key)
+        if found is None:
+            self._loader_collates[key] = frozenset()
+            found = self._loader_collates[key] = frozenset(
+                k for owner in self.index.mro(cls) for method in owner.methods.values()
+                if (m := self.index.functions.get(method)) is not None
+                for stored, kind in m.attr_sets if stored == attr for k in self._collates_of(kind, m, 0))
+        return found
+
+    def _read_loader_collates(self, fn: "FunctionInfo", param: str, depth: int) -> set[str]:
+        name = fn.qualname.rpartition(".")[2]
+        if name == "__init__":  # a script's construction `Fitter(model, loader)` is spelt with the class's name
+            name = fn.qualname.rpartition(".")[0].rpartition(".")[2]
+        sites = [(c, callee, line) for c, callee, line, _how in self._sites(fn) or ()]
+        sites += [(script, callee, line) for script, callee, line in self.script_calls_named(name)
+                  if any(t.key == fn.key for t, _how in self.index.call_edges(script, script.module, callee))]
+        out: set[str] = set()
+        for caller, callee, line in sites:
+            params = self.index.call_params(fn, callee)
+            for positional, keywords in self._records(caller, callee, line) or ():
+                passed = {**dict(zip(params, positional)), **dict(keywords)}.get(param)
+                if passed is not None:
+                    out |= self._collates_of(passed, caller, depth)
+        return out
+
+    def _collates_of(self, kind: IKind, owner: "FunctionInfo", depth: int) -> set[str]:
+        """`loader_collates` of one passed or returned kind, read in `owner` (the function it is written in)."""
+        if depth >= MAX_LOADER_HOPS:
+            return set()
+        if isinstance(kind, Join):
+            return {k for part in kind.parts for k in self._collates_of(part, owner, depth)}
+        if isinstance(kind, Fwd):  # a parameter handed on: what `owner`'s callers pass for it
+            return set(self.loader_collates(owner, kind.name, depth + 1))
+        if isinstance(kind, Call) and kind.item is None:  # a project function's returned loader
+            return {k for t, _how in self.index.call_edges(owner, owner.module, kind.callee)
+                    for k in self._collates_of(t.returns, t, depth + 1)}
+        if not isinstance(kind, Collated) or kind.name.startswith((WORKER_COLLATE, LAMBDA_COLLATE)):
+            return set()
+        targets = self.index.call_edges(owner, owner.module, kind.name.removeprefix(BOUND_COLLATE))
+        return {t.key for t, _how in targets if not t.qualname.endswith("__init__") and self._placement(t) == "device"}
 
     def _placement(self, fn: "FunctionInfo", depth: int = 0) -> str:
         """Where `fn` leaves what it builds (`FunctionInfo.placement`), with the project functions it calls, to

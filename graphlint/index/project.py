@@ -2490,7 +2490,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                             if target.literal_tests and not how.endswith(".apply") else None)
                 # (a root, entered from outside the map, may be running any in-tree caller's callable; a function
                 # reached through its callers runs what those hand it, `handed_callable_edges`)
-                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn),
+                for target, how in (*self.handed_callable_edges(fn), *self.property_reads(fn), *self.iterated_collates(fn),
                                     *(self.called_param_edges(fn) if hop is not None and hop.parent is None else ())):
                     prev = result.get(target.key)
                     if prev is None or not prev.whole or TIER_RANK[prev.tier] > rank:
@@ -3282,6 +3282,30 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
                     continue
                 for target, how in self._handed_ref_edges(fn, ref):
                     out.setdefault(target.key, (target, _join(how, f"called as {param} by {callee.display}")))
+        return list(out.values())
+
+    def iterated_collates(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
+        """What `fn` runs by iterating a loader it is handed (`for data in loader:`, `iter(loader)`: the header's
+        `loader.__iter__` call): the project collate its callers' loader runs in this process once per batch
+        (`CallFacts.loader_collates`: stable-dreamfusion's `NeRFDataset.collate`, handed to `DataLoader` in
+        `dataloader()` and iterated in `Trainer.train_one_epoch`), in `fn`'s tier."""
+        out: dict[str, tuple[FunctionInfo, str]] = {}
+        prefix = f"{fn.module}."
+        cls = self.classes.get(fn.class_key) if fn.class_key else None
+        for callee, _line in fn.calls:
+            if not callee.endswith(".__iter__"):
+                continue
+            name = callee.removesuffix(".__iter__")
+            if name.startswith(prefix) and (param := name[len(prefix):]) in fn.params:
+                keys = self.call_facts.loader_collates(fn, param)
+            elif name.startswith("self.") and cls is not None and (attr := name[len("self."):]).isidentifier():
+                # `for data in self.loader:`: what the class's methods store in the field (`self.loader = loader`)
+                keys = self.call_facts.field_collates(cls, attr)
+            else:
+                continue
+            for key in sorted(keys):
+                out.setdefault(key, (self.functions[key], f"collate_fn of {name.rpartition('.')[2]}, iterated by "
+                                                          f"{fn.display}"))
         return list(out.values())
 
     def _handed_ref_edges(self, caller: FunctionInfo, ref: str) -> list[tuple[FunctionInfo, str]]:

@@ -24,8 +24,8 @@ from graphlint.facts.inference import (
 from graphlint.facts.read_only import read_only_params
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
 from graphlint.facts.literals import PIN, LiteralTest, call_literals, literal_tests, module_strings, names_cpu
-from graphlint.facts.names import (bound_names as _bound_names, child_fields, dotted, is_none as _is_none, live_arms,
-                                    own_nodes, walk_ast)
+from graphlint.facts.names import (bound_names as _bound_names, chained_call, child_fields, dotted, is_none as _is_none,
+                                    live_arms, own_nodes, walk_ast)
 from graphlint.facts.default_device import (
     always_compiled_lines, device_facts, entry_default_move, is_main_guard, leaves_default_moved,
     leaves_default_surely_moved, moves_tensor_type, validation_turned_off,
@@ -38,7 +38,7 @@ from graphlint.facts.torch_kinds import (
     SUMMARY_WRITERS, TRANSFORM_COMPOSE, TRANSFORM_TORCH, HOST_OBJECT_LIBRARIES,
 )
 from graphlint.index.assigned import (
-    MODULE_SELF_METHODS, built_by, chained_call, foreign_target, module_held, type_annotation_class, wraps_module,
+    MODULE_SELF_METHODS, built_by, foreign_target, module_held, type_annotation_class, wraps_module,
 )
 from graphlint.index.decode import exit_calls, token_cycles
 from graphlint.index.elements import LIST_ADDERS as _LIST_ADDERS, returned_elements

@@ -7,7 +7,7 @@ anything else."""
 
 from __future__ import annotations
 
-from index_projects import project_index
+from index_projects import hot as index_hot, project_index
 
 from graphlint.facts.kinds import CPU_TENSOR, HOST_LOADER, PINNED_LOADER, TENSOR, UNKNOWN, Items, Loads
 
@@ -268,3 +268,135 @@ def test_a_partial_or_an_instance_collate_reads_as_its_function() -> None:
               for name in names}
     assert passed == {"partial_host": HOST_LOADER, "partial_moved": UNKNOWN, "instance": HOST_LOADER,
                       "library_instance": UNKNOWN}
+
+
+ITERATED = """
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+
+
+def rays(n, device):
+    return torch.rand(n, device=device)
+
+
+def moved(batch):
+    return torch.stack(batch).cuda()
+
+
+def host(batch):
+    return torch.stack(batch)
+
+
+def moved_cold(batch):
+    return torch.stack(batch).cuda()
+
+
+class WorkerDS:
+    def __init__(self, device, workers):
+        self.device = device
+        self.workers = workers
+
+    def collate(self, index):
+        return {"rays": rays(len(index), self.device)}
+
+    def dataloader(self):
+        return DataLoader(list(range(8)), collate_fn=self.collate, num_workers=self.workers)
+
+
+class DS:
+    def __init__(self, device):
+        self.device = device
+
+    def collate(self, index):
+        return {"rays": rays(len(index), self.device)}
+
+    def dataloader(self):
+        return DataLoader(list(range(8)), collate_fn=self.collate)
+
+
+def train_one_epoch(model, opt, loader):
+    model.train()
+    for data in loader:
+        model(data["rays"]).sum().backward()
+        opt.step()
+
+
+def train(model, opt, loader, epochs):
+    for epoch in range(epochs):
+        train_one_epoch(model, opt, loader)
+
+
+def fit_workers(model, opt, loader):
+    model.train()
+    for data in loader:
+        model(data["rays"]).sum().backward()
+        opt.step()
+
+
+def fit_moved(model, opt, loader):
+    model.train()
+    it = iter(loader)
+    for step in range(10):
+        model(next(it)).sum().backward()
+        opt.step()
+
+
+def fit_host(model, opt, loader):
+    model.train()
+    for data in loader:
+        model(data.cuda()).sum().backward()
+        opt.step()
+
+
+class Fitter:
+    def __init__(self, model, opt, loader):
+        self.model, self.opt = model, opt
+        self.loader = loader
+
+    def fit(self):
+        self.model.train()
+        for data in self.loader:
+            self.model(data).sum().backward()
+            self.opt.step()
+
+
+def field_moved(batch):
+    return torch.stack(batch).to("cuda")
+
+
+def count(loader):
+    n = 0
+    for data in loader:
+        n += 1
+    return n
+
+
+model = nn.Linear(4, 4).cuda()
+opt = torch.optim.SGD(model.parameters(), lr=0.1)
+train(model, opt, DS("cuda").dataloader(), 3)
+fit_workers(model, opt, WorkerDS("cuda", 4).dataloader())
+fit_moved(model, opt, DataLoader(list(range(8)), collate_fn=moved))
+fit_host(model, opt, DataLoader(list(range(8)), collate_fn=host))
+count(DataLoader(list(range(8)), collate_fn=moved_cold, num_workers=0))
+Fitter(model, opt, DataLoader(list(range(8)), collate_fn=field_moved)).fit()
+"""
+
+
+def test_a_loader_iterated_in_a_step_loop_runs_its_collate_there() -> None:
+    """A loader run in the process that iterates it calls its collate once per batch: a device collate handed to
+    `DataLoader` by a construction's method, or named at the script's top level, then handed through parameters to
+    a step loop (`for data in loader:`, `next(iter(loader))`, a field `for data in self.loader:` its `__init__`
+    stores), is reached from that loop in its tier, with the helpers
+    it calls. Not: a loader whose workers run the collate (`num_workers=` not 0), a host collate (its batch moved in
+    the loop), a collate whose loader only a cold function iterates."""
+    hot = index_hot({"pkg.m": ITERATED})
+    assert hot["DS.collate"][0] == "step"
+    assert hot["DS.collate"][1][-1] == "DS.collate [collate_fn of loader, iterated by train_one_epoch]"
+    assert hot["rays"][0] == "step"
+    assert hot["moved"][0] == "step"
+    assert hot["fit_workers"][0] == "step" and "WorkerDS.collate" not in hot
+    assert hot["fit_host"][0] == "step" and "host" not in hot
+    assert "moved_cold" not in hot
+    assert hot["field_moved"] == ("step", ("Fitter.fit (step: calls the model)",
+                                           "field_moved [collate_fn of loader, iterated by Fitter.fit]"))

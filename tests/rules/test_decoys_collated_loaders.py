@@ -405,3 +405,82 @@ def test_a_loader_of_a_device_collate_handed_on_yields_what_the_collate_returns(
     if __name__ == "__main__":
         main()
     """, "GL110", scope="all")
+
+
+def test_a_collate_runs_as_step_code_where_its_loader_is_iterated_in_the_step_loop():
+    """A loader without worker processes runs its collate in the process that iterates it, once per batch: a
+    device collate handed to `DataLoader` in the dataset's `dataloader()`, the loader built by a construction's
+    method (`DS(device).dataloader()`) at a script's top level and handed through two parameters to the step loop,
+    is step code, so its host-to-device copies, and those of the helpers it calls, sync every step
+    (stable-dreamfusion's `NeRFDataset.collate`). Decoys: the same collate run by a loader's workers (`num_workers=2`: another
+    process), a host collate the loader pins, a device collate's loader built and never iterated."""
+    check_hits_and_decoys(COMMON + """
+
+    def poses(n, device):
+        phis = torch.rand(n, device=device)
+        return phis + torch.FloatTensor([1.0]).to(device)  # hit
+
+
+    class DS:
+        def __init__(self, device, workers=0):
+            self.device = device
+            self.workers = workers
+
+        def collate(self, index):
+            up = torch.FloatTensor([0, 1, 0]).to(self.device)  # hit
+            return {"az": poses(len(index), self.device), "up": up}
+
+        def dataloader(self):
+            return DataLoader(list(range(10)), batch_size=2, collate_fn=self.collate, num_workers=0)
+
+
+    class WorkerDS:
+        def __init__(self, device):
+            self.device = device
+
+        def collate(self, index):
+            up = torch.FloatTensor([0, 1, 0]).to(self.device)  # decoy
+            return {"up": up}
+
+        def dataloader(self):
+            return DataLoader(list(range(10)), batch_size=2, collate_fn=self.collate, num_workers=2)
+
+
+    class HostDS:
+        def collate(self, index):
+            up = torch.FloatTensor([0, 1, 0]).to(torch.float16)  # decoy
+            return {"up": up.pin_memory()}
+
+        def dataloader(self):
+            return DataLoader(list(range(10)), batch_size=2, collate_fn=self.collate)
+
+
+    def unused_collate(index):
+        return {"up": torch.FloatTensor(index).cuda()}  # decoy
+
+
+    class Trainer:
+        def __init__(self, model):
+            self.model = model
+            self.opt = torch.optim.SGD(model.parameters(), lr=0.1)
+
+        def train_one_epoch(self, loader):
+            self.model.train()
+            for data in loader:
+                loss = self.model(data["up"]).sum()
+                loss.backward()
+                self.opt.step()
+
+        def train(self, loader, epochs):
+            for epoch in range(epochs):
+                self.train_one_epoch(loader)
+
+
+    device = torch.device("cuda")
+    trainer = Trainer(Net().to(device))
+    train_loader = DS(device).dataloader()
+    trainer.train(train_loader, 3)
+    trainer.train(WorkerDS(device).dataloader(), 3)
+    trainer.train(HostDS().dataloader(), 3)
+    unused = DataLoader(list(range(10)), collate_fn=unused_collate)
+    """, "GL131")

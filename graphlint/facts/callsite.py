@@ -778,6 +778,25 @@ def _empty_dict(value: ast.expr | None) -> bool:
         or isinstance(value, ast.Call) and dotted(value.func) == "dict" and not value.args and not value.keywords
 
 
+MODULE_DICT = "torch.nn.ModuleDict"
+
+
+def module_dict_call(value: ast.expr | None, resolve: Resolve) -> bool:
+    """`nn.ModuleDict(..)`: torch's as the imports name it, or spelt `nn.ModuleDict` where they do not (`nn` brought
+    by a star import, `from .utils import *`, which the per-file index does not follow; no other library has a
+    `nn.ModuleDict`)."""
+    if not isinstance(value, ast.Call):
+        return False
+    name = dotted(value.func)
+    return name == "nn.ModuleDict" or name is not None and resolve(name) == MODULE_DICT
+
+
+def _empty_mapping(value: ast.expr | None, resolve: Resolve) -> bool:
+    """`_empty_dict`, or an empty `nn.ModuleDict()`: a mapping with no key yet, whose item stores (`d["k"] = v`) are
+    all it will hold (nn.ModuleDict's `__setitem__` is a dict's, keyed by the string)."""
+    return _empty_dict(value) or module_dict_call(value, resolve) and not value.args and not value.keywords  # type: ignore[union-attr]
+
+
 BUILTIN_NAMES = frozenset(dir(builtins))  # `n: int`: no class of the module, though a bare name resolves as one
 
 
@@ -1621,12 +1640,12 @@ def _stored_keys(name: str, kind: IKind, bound: ast.expr | None, resolve: Resolv
     join); stored any other way (`d[k] = v`, `d.update(other)`), or bound to anything else (`out = f(x)` then
     `out["ids"] = t`: its items are not what `f` returned), unknown where `kind` was a dict or deferred. A dict some
     call other than `call` takes as a statement of its own (`fill(d)`: it may store into it in place) is unknown."""
-    if (isinstance(kind, Keys) or _empty_dict(bound)) and any(c is not call for c in scope.handed.get(name, ())):
+    empty = _empty_mapping(bound, resolve)
+    if (isinstance(kind, Keys) or empty) and any(c is not call for c in scope.handed.get(name, ())):
         return UNKNOWN
-    if name not in scope.item_sets or not (isinstance(kind, Keys) or deferred(kind) or _empty_dict(bound)
-                                           or _host_dict(kind)):
+    if name not in scope.item_sets or not (isinstance(kind, Keys) or deferred(kind) or empty or _host_dict(kind)):
         return kind
-    if not (isinstance(kind, Keys) or _empty_dict(bound)):
+    if not (isinstance(kind, Keys) or empty):
         if _host_dict(kind) and (not mentions(kind, lambda k: isinstance(k, Call))
                                  or _keyed_stores(name, resolve, scope, depth)):
             # a dict of host tensors (a comprehension's, or a project call's that every store keys as a dict's)
@@ -2555,6 +2574,11 @@ def _call_kind(value: ast.Call, resolve: Resolve, again: Callable[[ast.expr], IK
         # `dict(total=loss, fac=torch.tensor(f))` is the display `{"total": loss, "fac": ..}`, key by key (pairs, a
         # mapping or a `**other` spread may hold any key: unknown)
         return _dict_kind([kw.arg for kw in value.keywords], [again(kw.value) for kw in value.keywords])
+    if module_dict_call(value, resolve) and len(value.args) == 1 and not value.keywords \
+            and (isinstance(value.args[0], ast.Dict) or isinstance(value.args[0], ast.Call)
+                 and dotted(value.args[0].func) == "dict"):
+        # `nn.ModuleDict({"sd": SD(..)})`: the modules under the display's keys (a ModuleDict keeps them as given)
+        return again(value.args[0])
     if qual == "functools.partial" and value.args and not isinstance(value.args[0], ast.Starred):
         # `partial(agent, training=False)` of a project object: calling it calls that object
         inner = again(value.args[0])

@@ -21,7 +21,7 @@ from graphlint.facts.literals import arm_holds
 from graphlint.facts.inference import MODULE_SELF_METHODS
 from graphlint.facts.torch_kinds import INT_SETTINGS, TORCH_ONLY_METHODS, int_setting
 from graphlint.facts.values import Dev
-from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Moved, Obj, SelfField
+from graphlint.facts.kinds import Base, Call as Returned, Fwd, IKind, Join, Keys, Moved, Obj, SelfField
 from graphlint.index.assigned import AssignedTypes
 from graphlint.index.callfacts import MAX_SETTLE_DEPTH, CallFacts
 from graphlint.index.decode import MUTATORS, PICK_OPS, picks_token
@@ -33,7 +33,7 @@ from graphlint.index.serving import MAX_HANDLER_HOPS, MODEL_API, OWN_PARTS, Serv
 from graphlint.index.sole import MODULE_METHOD_NAMES, SOLE_DEFINER, SoleDefiners
 from graphlint.index.summary import (
     AUTOGRAD_FUNCTION_BASES, ClassInfo, DEFAULT_MODULE_BASES, FunctionInfo, HOT_METHOD_NAMES, MAX_DISPATCH_DEPTH,
-    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, ISA_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
+    MAX_NAME_DISPATCH, PARAM, BOUND, ARM_CALL, ISA_CALL, KEY_CALL, THROUGH_CALL, GETATTR, NAME_ARG, SCRIPT, SELF_ARG, SELF_TABLE, TENSOR_HELD, Held, ModuleSummary, _hop,
     MODEL_LOADERS, TRAINING_CALLS, import_rank, is_model_annotation, is_model_loader,
 )
 
@@ -1055,6 +1055,8 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return self._narrowed_edges(caller, cls, module, callee, depth)
         if callee.startswith(THROUGH_CALL):  # `unwrap(self.model).dispatcher(x)`
             return self._through_edges(caller, module, callee, depth)
+        if callee.startswith(KEY_CALL):  # `self.guidance["zero123"].train_step(..)`
+            return self._keyed_edges(cls, callee, depth)
         if callee == "self" and cls is not None:  # `self(**inputs)` in `generate`
             return [(fn, "") for fn in self._call_target(cls)]
         if callee == "cls" and cls is not None:  # `cls(...)` in a classmethod builds one
@@ -1136,6 +1138,43 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return []
         label = f"isinstance {narrowed.qualname}"
         return [(fn, _join(label, how)) for fn, how in self.methods_via(narrowed, meth)]
+
+    def _keyed_edges(self, cls: ClassInfo | None, callee: str, depth: int) -> list[tuple[FunctionInfo, str]]:
+        """A call on (or of) the entry a constant key picks from a field (`summary.KEY_CALL`:
+        `self.guidance["zero123"].train_step(..)`, `self.parts["a"](x)`): the method (or the call: `forward`,
+        `__call__`) of each class stored under that key (`keyed_classes`). Nothing where no store of that key is
+        known: the plain call's own reading stands."""
+        key, _, plain = callee[len(KEY_CALL):].partition("=")
+        head, _, rest = plain.partition("[]")
+        field_name = head.removeprefix("self.")
+        if cls is None or depth > MAX_DISPATCH_DEPTH or not head.startswith("self.") or "." in field_name \
+                or rest.count(".") > 1 or rest[:1] not in ("", "."):
+            return []
+        meth = rest[1:] or None
+        return [(fn, _join(how, h)) for held, how in self.keyed_classes(cls, field_name, key)
+                for fn, h in (self._member_call(held, meth) if meth else [(f, "") for f in self._call_target(held)])]
+
+    def keyed_classes(self, cls: ClassInfo, name: str, key: str) -> list[tuple[ClassInfo, str]]:
+        """The project classes `self.<name>[key]` holds an instance of: what a method of `cls` (or a base) stores
+        under that key (`ClassInfo.keyed_entries`: `self.parts["a"] = A(..)`, `self.parts = nn.ModuleDict({"a":
+        A(..)})`), and, for a field stored from a parameter (`self.guidance = guidance`), what the project's calls
+        pass under that key of the mapping they hand it (`_caller_classes(key=)`: `guidance["zero123"] = Zero123(..)`
+        into an `nn.ModuleDict()` or `{}`, or a dict display). Each store of the key is one the entry may hold: their
+        union, a key stored in two arms with two classes giving both."""
+        out: dict[str, tuple[ClassInfo, str]] = {}
+        for c in self.mro(cls):
+            for k, ref in c.keyed_entries.get(name, ()):
+                if k == key and (held := self.class_by_dotted(ref)) is not None:
+                    out.setdefault(held.key, (held, f"self.{name}['{key}']: {held.qualname}"))
+            for m in (self.functions.get(k) for k in c.methods.values()):
+                if m is None:
+                    continue
+                for (attr, _kind), (_attr, source) in zip(m.attr_sets, m.field_params):
+                    if attr != name or not source or source == KEEPS:
+                        continue
+                    for held, how in self._caller_classes(m, source, key=key):
+                        out.setdefault(held.key, (held, f"self.{name}['{key}'] = {how}"))
+        return list(out.values())
 
     def _receiver_classes(self, caller: FunctionInfo | None, cls: ClassInfo | None, module: str, callee: str,
                           depth: int) -> list[ClassInfo]:
@@ -4555,6 +4594,14 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             return True
         return bool(self._module_classes(unit, arg))
 
+    def _item_classes(self, unit: FunctionInfo, item: IKind) -> list[ClassInfo]:
+        """The project classes an entry of kind `item` of a mapping is an instance of (`_value_classes`), a module
+        moved before it was stored too (`d["k"] = Net().to(device)`: `_module_classes`), each arm of a key stored in
+        two (a join) read so; empty where one part is anything else."""
+        parts = item.parts if isinstance(item, Join) else (item,)
+        found = [self._module_classes(unit, p) if isinstance(p, Moved) else self._value_classes(unit, p) for p in parts]
+        return [c for part in found for c in part] if all(found) else []
+
     def _module_classes(self, unit: FunctionInfo, arg: IKind) -> list[ClassInfo]:
         """The project module classes an argument of kind `arg` in `unit` is an instance of, when all it can be are
         modules (`_value_classes`), also once moved (`Moved`: `agent = Dreamer(..).to(device)`; `Module.to` returns
@@ -4606,7 +4653,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return owner
 
     def _caller_classes(self, owner: FunctionInfo, name: str, depth: int = 0, *, modules: bool = False,
-                        every: bool = False) -> list[tuple[ClassInfo, str]]:
+                        every: bool = False, key: str | None = None) -> list[tuple[ClassInfo, str]]:
         """The project classes (`modules`: module classes, `_module_classes`; else `_value_classes`) whose instances
         the project's calls of `owner` pass for its parameter `name`, each labelled `name = Cls by Caller`. What a
         call passes is its recorded argument kind (`call_args`): a field of the caller's class whose classes are all
@@ -4617,19 +4664,20 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         unknown value), leaving the default or spreading `*args` / `**kwargs`, or no call at all (a public
         function), say nothing: the parameter may hold an object of another library there), as dispatching a
         method on the parameter to those classes alone needs; else some call passing one is enough (the classes
-        the parameter can hold, as a model call through it needs)."""
+        the parameter can hold, as a model call through it needs). `key`: the classes under that constant key of the
+        mapping the calls pass (`keyed_classes`), not of the mapping itself."""
         if depth > MAX_SETTLE_DEPTH or name in ("self", "cls"):
             return []
-        key = (owner.key, name, modules, every)
-        found = self._caller_memo.get(key)
+        memo_key = (owner.key, name, modules, every) if key is None else (owner.key, name, modules, every, key)
+        found = self._caller_memo.get(memo_key)
         if found is not None:
-            self.guard_read("caller", key)
+            self.guard_read("caller", memo_key)
             return found
-        if not self._may_pass_classes(owner, name, every):
-            self._caller_memo[key] = []
+        if not self._may_pass_classes(owner, name, every, key):
+            self._caller_memo[memo_key] = []
             return []
-        self._caller_memo[key] = []  # cycle guard
-        self.guard_open("caller", key)
+        self._caller_memo[memo_key] = []  # cycle guard
+        self.guard_open("caller", memo_key)
         out: dict[str, tuple[ClassInfo, str]] = {}
         # (the calls recording their arguments first: most parameters have none, and resolving every call of a
         # common method name only to find that is the cost `passing_calls_named` avoids; `every` then reads all
@@ -4638,15 +4686,16 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         if every:
             calls = self._project_calls(owner, scripts=True) if next(calls, None) is not None else iter(())
         for caller, desc, line in calls:
-            passed = self._call_classes(owner, name, caller, desc, line, depth, modules, every)
+            passed = self._call_classes(owner, name, caller, desc, line, depth, modules, every, key)
             if every and not passed:
                 out.clear()
                 break
+            slot = name if key is None else f"{name}['{key}']"
             for cls, how in passed:
-                out.setdefault(cls.key, (cls, _join(how, f"{name} = {cls.qualname} by {caller.display}")))
-        self._caller_memo[key] = list(out.values())
-        self.guard_close("caller", key)
-        return self._caller_memo[key]
+                out.setdefault(cls.key, (cls, _join(how, f"{slot} = {cls.qualname} by {caller.display}")))
+        self._caller_memo[memo_key] = list(out.values())
+        self.guard_close("caller", memo_key)
+        return self._caller_memo[memo_key]
 
     def passed_classes(self, fn: FunctionInfo, name: str) -> list[ClassInfo]:
         """The project classes whose instances every project call of `fn` (or of the function it is nested in whose
@@ -4659,7 +4708,7 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             self._caller_classes(owner, name, modules=True, every=True)
         return [cls for cls, _how in found]
 
-    def _may_pass_classes(self, owner: FunctionInfo, name: str, every: bool) -> bool:
+    def _may_pass_classes(self, owner: FunctionInfo, name: str, every: bool, key: str | None = None) -> bool:
         """Some call spelt with `owner`'s name records kinds for `name` that could hold instances of project classes
         (`_passed_classes`): each of them (`every`), or one. Otherwise no call of `owner`, whichever reaches it, passes
         a class for `name`, and `_caller_classes` is empty without resolving any call. Read from the call records
@@ -4675,27 +4724,32 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             if not every and self._handed_global_refs(owner, name, caller, desc, line):
                 return True  # (what a handed global holds is no kind the call records: `_call_classes` reads it)
             kinds = self._slot_kinds(owner, name, caller, desc, line)
-            if kinds and quantifier(self._may_hold_classes(caller, kind) for kind in kinds):
+            if kinds and quantifier(self._may_hold_classes(caller, kind, key) for kind in kinds):
                 return True
         return False
 
-    def _may_hold_classes(self, caller: FunctionInfo, kind: IKind) -> bool:
+    def _may_hold_classes(self, caller: FunctionInfo, kind: IKind, key: str | None = None) -> bool:
         """`_passed_classes(caller, kind, ...)` may be non-empty: the caller's own parameter where it is followed up its
-        callers, or a kind `_value_classes` reads (through a move: `_module_classes`)."""
+        callers, or a kind `_value_classes` reads (through a move: `_module_classes`); with `key`, the kind under that
+        key of a mapping (`_keyed_item`)."""
         if isinstance(kind, Fwd):
             owner = self._param_owner(caller, kind.name)
             return owner is not None and owner.qualname.rpartition(".")[2] not in HOT_METHOD_NAMES
+        if key is not None:
+            item = _keyed_item(kind, key)
+            return item is not None and all(_may_be_instances(p.inner if isinstance(p, Moved) else p)
+                                            for p in (item.parts if isinstance(item, Join) else (item,)))
         return _may_be_instances(kind.inner if isinstance(kind, Moved) else kind)
 
     def _call_classes(self, owner: FunctionInfo, name: str, caller: FunctionInfo, desc: str, line: int, depth: int,
-                      modules: bool, every: bool) -> list[tuple[ClassInfo, str]]:
+                      modules: bool, every: bool, key: str | None = None) -> list[tuple[ClassInfo, str]]:
         """The classes one call of `owner` passes instances of for `name` (`_caller_classes`); with `every`, empty
         when one of its arguments for it passes anything else, or it records none."""
         out: list[tuple[ClassInfo, str]] = []
-        handed = self._handed_global_refs(owner, name, caller, desc, line)
+        handed = [] if key is not None else self._handed_global_refs(owner, name, caller, desc, line)
         # (a module global handed on is no kind the call records, `helper(model, x)`: what the global holds is)
         for got in ([self._global_arg_classes(ref, depth, modules, every) for ref in handed] or
-                    [self._passed_classes(caller, kind, depth, modules, every)
+                    [self._passed_classes(caller, kind, depth, modules, every, key)
                      for kind in self._slot_kinds(owner, name, caller, desc, line)]):
             if every and not got:
                 return []
@@ -4740,15 +4794,18 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         params = self.call_params(fn, desc)
         return {param} | ({str(params.index(param))} if param in params else set())
 
-    def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int, modules: bool, every: bool
-                        ) -> list[tuple[ClassInfo, str]]:
+    def _passed_classes(self, caller: FunctionInfo, kind: IKind, depth: int, modules: bool, every: bool,
+                        key: str | None = None) -> list[tuple[ClassInfo, str]]:
         """The project classes (`modules`: module classes) an argument of kind `kind` in `caller` holds
-        (`_caller_classes`)."""
+        (`_caller_classes`); with `key`, those under that constant key of the mapping it is (`_keyed_item`)."""
         if isinstance(kind, Fwd):
             owner = self._param_owner(caller, kind.name)
             if owner is None or owner.qualname.rpartition(".")[2] in HOT_METHOD_NAMES:
                 return []
-            return self._caller_classes(owner, kind.name, depth + 1, modules=modules, every=every)
+            return self._caller_classes(owner, kind.name, depth + 1, modules=modules, every=every, key=key)
+        if key is not None:
+            item = _keyed_item(kind, key)
+            return [(c, "") for c in self._item_classes(caller, item)] if item is not None else []
         return [(c, "") for c in (self._module_classes if modules else self._value_classes)(caller, kind)]
 
     def _runs_model(self, unit: FunctionInfo, fn: FunctionInfo, callee: str, receivers: frozenset[str],
@@ -5846,6 +5903,15 @@ def _close(keys: set[str], nexts: dict) -> None:
             if key not in keys:
                 keys.add(key)
                 stack.append(key)
+
+
+def _keyed_item(kind: IKind, key: str) -> IKind | None:
+    """What the mapping of kind `kind` holds under the constant `key`: a dict display's (or a filled `{}` /
+    `nn.ModuleDict()`'s, `callsite._stored_keys`) value there; None for anything else (a key it lacks, a mapping
+    nothing types)."""
+    if isinstance(kind, Keys):
+        return next((k for name, k in kind.pairs if name == key), None)
+    return None
 
 
 def _may_be_instances(kind: IKind) -> bool:

@@ -23,7 +23,7 @@ from graphlint.facts.inference import (
 )
 from graphlint.facts.read_only import read_only_params
 from graphlint.facts.lazy_messages import calls_lazy_check, lazy_message_params
-from graphlint.facts.literals import PIN, LiteralTest, call_literals, literal_tests, module_strings, names_cpu
+from graphlint.facts.literals import PIN, LiteralTest, call_literals, dict_key, literal_tests, module_strings, names_cpu
 from graphlint.facts.names import (bound_names as _bound_names, chained_call, child_fields, dotted, is_none as _is_none,
                                     live_arms, own_nodes, walk_ast)
 from graphlint.facts.default_device import (
@@ -49,7 +49,7 @@ from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
     data_placement,
     escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
-    keyword_only, literal_value, moves_to_device, none_arguments, none_defaults, number_defaults, param_names,
+    keyword_only, module_dict_call, literal_value, moves_to_device, none_arguments, none_defaults, number_defaults, param_names,
     records_args,
     refine_returns, required_positionals, return_kinds, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, scaler_literals, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
@@ -184,6 +184,9 @@ THROUGH_CALL = "through:"
 # A call on a receiver an `isinstance` test of the enclosing `if` narrows: `isa:pkg.Aware=self.sampler.update` for
 # `self.sampler.update(..)` under `if isinstance(self.sampler, Aware):` (`ProjectIndex._narrowed_edges`)
 ISA_CALL = "isa:"
+# A call on the entry a constant key picks from a field: `key:zero123=self.guidance[].train_step` for
+# `self.guidance["zero123"].train_step(..)` (`ProjectIndex._keyed_edges`: the classes stored under that key)
+KEY_CALL = "key:"
 TRAINING_CALLS = ("backward", "zero_grad")  # calls that make a function or a loop training, not inference
 MAX_DISPATCH_DEPTH = 10  # aliases of factories of registries...: a bound, so that cycles end
 PROPERTY_DECORATORS = ("property", "functools.cached_property", "cached_property")
@@ -458,6 +461,9 @@ class ClassInfo:
     # each argument in them (`Batch(cu_slots=t)` sets `self.cu_slots`); `none_fields`: those that default to None
     init_fields: tuple[str, ...] = ()
     none_fields: tuple[str, ...] = ()
+    # field -> (constant key, class descriptor) of each object a method stores under a key of it: `self.parts["a"] =
+    # A(..)`, `self.parts = nn.ModuleDict({"a": A(..)})` / `{"a": A(..)}` / `dict(a=A(..))` (`ProjectIndex.keyed_classes`)
+    keyed_entries: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
     # the hook the generated `__init__` of a `@dataclass` (`__post_init__`) or an attrs class
     # (`__attrs_post_init__`) calls last, "" for other classes: a construction runs it (`_post_init_hook`)
     post_init: str = ""
@@ -1258,6 +1264,7 @@ class _Indexer(ast.NodeVisitor):
         self.call_locals.append({})
         if cls is not None and slot == qual:  # (`@x.setter`: `x` stays the getter's)
             cls.methods[node.name] = info.key
+            self._keyed_entries(node, cls)
             if node.name == "__init__":
                 self._init_attrs(node, cls)
             else:
@@ -1615,6 +1622,45 @@ class _Indexer(ast.NodeVisitor):
         found = (on_device | loaded & moved_up) - elsewhere - (loaded - moved_up)
         if found:
             cls.device_models |= found
+
+    def _keyed_entries(self, node: ast.FunctionDef | ast.AsyncFunctionDef, cls: ClassInfo) -> None:
+        """The objects the method stores under constant keys of its fields (`ClassInfo.keyed_entries`): an item store
+        `self.parts["a"] = A(..)`, or a field bound to a display of such (`self.parts = nn.ModuleDict({"a": A(..)})`,
+        `{"a": A(..)}`, `dict(a=A(..))`); a construction through a local bound once to it and nn.Module's methods that
+        return the module (`A(..).to(device)`: `_built`)."""
+        built = _locals_built(node, _local_calls(node))
+        for sub in walk_ast(node):
+            if not isinstance(sub, ast.Assign):
+                continue
+            for target in sub.targets:
+                if (field_name := _self_entry(target)) is not None:
+                    key = target.slice  # type: ignore[attr-defined]
+                    if isinstance(key, ast.Constant) and (name := dict_key(key.value)) is not None:
+                        self._keyed_entry(cls, field_name, name, sub.value, built)
+                elif isinstance(target, ast.Attribute) and isinstance(target.value, ast.Name) \
+                        and target.value.id == "self":
+                    for name, value in self._display_pairs(sub.value):
+                        self._keyed_entry(cls, target.attr, name, value, built)
+
+    def _display_pairs(self, value: ast.expr) -> list[tuple[str, ast.expr]]:
+        """(key, value) of a dict display with constant string keys, bare or wrapped in `nn.ModuleDict(..)`, or of
+        `dict(k=v, ..)`; none for anything else."""
+        if module_dict_call(value, self.resolve) and len(value.args) == 1 and not value.keywords:  # type: ignore[union-attr]
+            value = value.args[0]
+        if isinstance(value, ast.Dict):
+            return [(name, v) for k, v in zip(value.keys, value.values)
+                    if isinstance(k, ast.Constant) and (name := dict_key(k.value)) is not None]
+        if isinstance(value, ast.Call) and dotted(value.func) == "dict" and not value.args:
+            return [(kw.arg, kw.value) for kw in value.keywords if kw.arg]
+        return []
+
+    def _keyed_entry(self, cls: ClassInfo, field_name: str, key: str, value: ast.expr,
+                     built: dict[str, ast.Call | ast.IfExp]) -> None:
+        """Note `value` under `key` of `self.<field_name>` where it is a construction of a class the module names."""
+        made = _built(value, built, self.resolve)
+        ref = self.resolve(dotted(made.func)) if isinstance(made, ast.Call) else None
+        if ref and not ref.startswith(("torch.", "builtins.")) and (key, ref) not in cls.keyed_entries.get(field_name, ()):
+            cls.keyed_entries.setdefault(field_name, []).append((key, ref))
 
     def _item_fields(self, cls: ClassInfo, targets: list[ast.expr], value: ast.expr) -> None:
         """`self.net_g, cpt = get_synthesizer(path, device)`: each `self.<attr>` of a flat tuple target is item `i` of
@@ -2503,6 +2549,20 @@ class _Indexer(ast.NodeVisitor):
                 out.append((recv, ref))
         return out
 
+    def _entry_key(self, func: ast.expr) -> str | None:
+        """The constant key of a call on (or of) an entry of one of the object's fields: "zero123" for
+        `self.guidance["zero123"].train_step` and `self.guidance["zero123"]`, the key a string literal or a module-level
+        name bound once to one; None for anything else (a variable key, a receiver other than `self.<field>`)."""
+        entry = func.value if isinstance(func, ast.Attribute) else func
+        if not isinstance(entry, ast.Subscript) or _self_entry(entry) is None:
+            return None
+        key = entry.slice
+        if isinstance(key, ast.Constant) and isinstance(key.value, str):
+            return dict_key(key.value)
+        scope = self.scopes[-1] if self.scopes else None
+        return dict_key(self.s.str_constants.get(key.id)) if isinstance(key, ast.Name) and scope is not None \
+            and key.id not in scope.binds and key.id not in scope.params else None
+
     def _narrowed_callees(self, func: ast.expr, callee: str) -> list[str]:
         """`isa:pkg.Aware=<callee>` for a method call on a receiver an enclosing `isinstance` test narrows (`ISA_CALL`)."""
         name = dotted(func) if isinstance(func, ast.Attribute) else None
@@ -2739,6 +2799,10 @@ class _Indexer(ast.NodeVisitor):
             self.s.stream_callbacks.append((callback, node.lineno))
         if callee is None and self.func_stack and (trained := _trained_result(func, self.resolve)):
             self.func_stack[-1].calls.append((trained, node.lineno))  # `scaler.scale(loss).backward()`
+        if callee and self.func_stack and (key := self._entry_key(func)) is not None:
+            desc = f"{KEY_CALL}{key}={callee}"  # `self.guidance["zero123"].train_step(..)`: that key's object
+            self.func_stack[-1].calls.append((desc, node.lineno))
+            self._record_args(node, desc, keep_loops=True)
         if callee and self.func_stack and self.narrowed:
             for desc in self._narrowed_callees(func, callee):
                 self.func_stack[-1].calls.append((desc, node.lineno))

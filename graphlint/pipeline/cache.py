@@ -324,8 +324,9 @@ def interface_digest(s: ModuleSummary) -> str:
                              or kind in (kinds.Base.SUMMARY_WRITER, kinds.Base.PLACED_MODULE))))
     for c in sorted(s.classes.values(), key=lambda c: c.key):
         parts.append(f"{c.key}|{c.bases}|{sorted(c.methods.items())}|{sorted(c.attrs.items())}|{c.init_fields}|"
-                     f"{sorted(c.or_params.items())}|{sorted(c.arm_modules.items())}")
-        # (`self.f = p or C(..)`, a class one arm of a method stores: what an importer's `x.f` may hold or run)
+                     f"{sorted(c.or_params.items())}|{sorted(c.arm_modules.items())}|{sorted(c.keyed_entries.items())}")
+        # (`self.f = p or C(..)`, a class one arm of a method stores, the classes under a field's constant keys: what
+        # an importer's `x.f` may hold or run)
     return _digest("\n".join(parts))
 
 

@@ -28,7 +28,7 @@ from graphlint.facts.torch_kinds import (
 )
 from graphlint.facts.inference import (
     BOOL_METHODS, CAT_JOINS, CPU_LEGACY_TENSOR_RE, DICT_SETTERS, DIM_SEQ_METHODS, DISTRIBUTIONS, HOST_METHODS,
-    JOIN_TORCH, MODULE_SELF_METHODS, SAMPLING, config_path, named_device, typed_legacy,
+    JOIN_TORCH, MODULE_SELF_METHODS, PASSTHROUGH_ITERABLES, SAMPLING, config_path, named_device, typed_legacy,
 )
 from graphlint.facts.kinds import (
     ARRAY_SEQ, BOOL_TENSOR, CPU_DEVICE, CUDA_DEVICE, MOVED_TENSOR, CPU_DICT, CPU_SEQ, CPU_TENSOR, CPU_TENSOR_DEVICE, DEVICE_FAMILY, FIELDS, HOST,
@@ -1899,8 +1899,10 @@ def _expr_kind(value: ast.expr, resolve: Resolve, scope: Scope, depth: int, memo
             return base  # `(self.age > n)[:k]`: a part of a mask is one, where the mask lives
         if isinstance(base, VIEWS) or _joined_views(base):
             return host_if(base)  # `self.buf[:n]`: a slice of a field lives where the field does
-        if _is_element(value) and (element := _batch(value.value, base, scope)) is not None:
-            return element
+        if _is_element(value):  # (`for batch in tqdm(loader):`: one of the loader's batches)
+            source = iterated_source(value.value, resolve, ITEM_WRAPPERS)
+            if (element := _batch(source, base if source is value.value else raw(source), scope)) is not None:
+                return element
         if isinstance(base, Batch) or base == PINNED_BATCH:
             return base  # `x, y = batch`, `batch["ids"]`: an item of a host batch is a host tensor too, once settled
         key = _str_key(value.slice)
@@ -2529,6 +2531,40 @@ def _loader_kind(call: ast.Call, resolve: Resolve) -> IKind:
             and not (isinstance(workers, ast.Constant) and workers.value == 0):
         return Collated(WORKER_COLLATE + reading.name)  # (`num_workers=4`, `num_workers=opt.workers`)
     return reading
+
+
+# Calls that take items from their first argument one by one as they are iterated, in the iterating loop, and yield
+# them unchanged: a progress bar, `itertools.islice` (the first n), `iter` (the iterator itself); `enumerate` yields
+# them with a count (`ITERATING_WRAPPERS`). Iterating one iterates that argument (its `__iter__`, then `__next__` per
+# item), in the same process.
+ITEM_WRAPPERS = frozenset({"iter", *PASSTHROUGH_ITERABLES})
+ITERATING_WRAPPERS = ITEM_WRAPPERS | {"enumerate"}
+MAX_WRAPPERS = 4  # wrappers `iterated_source` sees through (`enumerate(tqdm(islice(loader, n)))`)
+
+
+def iterated_source(it: ast.expr, resolve: Resolve, wrappers: frozenset[str] = ITERATING_WRAPPERS) -> ast.expr:
+    """What iterating `it` iterates: `loader` of `enumerate(loader)`, `tqdm(loader, desc=..)`, `enumerate(tqdm(
+    loader))`, `itertools.islice(loader, n)` (`wrappers`, a builtin spelt bare); `it` itself otherwise. With
+    `ITEM_WRAPPERS`, only through those that yield its items unchanged (an element of it is one of the argument's)."""
+    for _ in range(MAX_WRAPPERS):
+        if not isinstance(it, ast.Call) or not it.args or isinstance(it.args[0], ast.Starred):
+            break
+        name = dotted(it.func)
+        qual = name if isinstance(it.func, ast.Name) and name in ("enumerate", "iter") else resolve(name)
+        if qual not in wrappers:
+            break
+        it = it.args[0]
+    return it
+
+
+def carries_loader(kind: IKind, depth: int = 0) -> bool:
+    """`kind` may be a loader whose project collate runs in the iterating process: a `Collated` one (not run by
+    workers, not a lambda's), a project call's return, a join with one of them."""
+    if isinstance(kind, Join):
+        return depth < MAX_DEPTH and any(carries_loader(part, depth + 1) for part in kind.parts)
+    if isinstance(kind, Call):
+        return kind.item is None and not kind.receiver
+    return isinstance(kind, Collated) and not kind.name.startswith((WORKER_COLLATE, LAMBDA_COLLATE))
 
 
 def collate_reading(collate: ast.expr, resolve: Resolve) -> IKind:

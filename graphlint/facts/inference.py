@@ -122,8 +122,9 @@ MODULE_API_METHODS = MODULE_TENSOR_METHODS | {
 # ... and its API families by prefix (`register_forward_hook`, `set_adapter`, `enable_xformers_...`, `save_pretrained`)
 MODULE_API_PREFIXES = ("register_", "set_", "enable_", "disable_", "load_", "save_", "push_", "is_", "print_",
                        "fuse_", "unfuse_", "gradient_checkpointing_")
-# Iterables that yield what they wrap (a progress bar): iterating one is iterating its first argument
-PASSTHROUGH_ITERABLES = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm"})
+# Iterables that yield what they wrap (a progress bar, the first n items): iterating one is iterating its first argument
+PASSTHROUGH_ITERABLES = frozenset({"tqdm.tqdm", "tqdm.auto.tqdm", "tqdm.notebook.tqdm", "tqdm.std.tqdm",
+                                   "itertools.islice"})
 LOADER = "torch.utils.data.DataLoader"  # the `ref` of a loader whose batches are read (`Inference._loader`)
 TENSOR_NAMESPACES = ("torch.nn.functional.", "torch.special.", "torch.linalg.", "torch.fft.", "torch.ops.")
 NON_TENSOR_TORCH_SUBMODULES = frozenset({

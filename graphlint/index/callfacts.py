@@ -1212,7 +1212,7 @@ class CallFacts:
             found = self._loader_collates[key] = frozenset(
                 k for owner in self.index.mro(cls) for method in owner.methods.values()
                 if (m := self.index.functions.get(method)) is not None
-                for stored, kind in m.attr_sets if stored == attr for k in self._collates_of(kind, m, 0))
+                for stored, kind in m.attr_sets if stored == attr for k in self.collates_of(kind, m, 0))
         return found
 
     def _read_loader_collates(self, fn: "FunctionInfo", param: str, depth: int) -> set[str]:
@@ -1228,20 +1228,20 @@ class CallFacts:
             for positional, keywords in self._records(caller, callee, line) or ():
                 passed = {**dict(zip(params, positional)), **dict(keywords)}.get(param)
                 if passed is not None:
-                    out |= self._collates_of(passed, caller, depth)
+                    out |= self.collates_of(passed, caller, depth)
         return out
 
-    def _collates_of(self, kind: IKind, owner: "FunctionInfo", depth: int) -> set[str]:
+    def collates_of(self, kind: IKind, owner: "FunctionInfo", depth: int) -> set[str]:
         """`loader_collates` of one passed or returned kind, read in `owner` (the function it is written in)."""
         if depth >= MAX_LOADER_HOPS:
             return set()
         if isinstance(kind, Join):
-            return {k for part in kind.parts for k in self._collates_of(part, owner, depth)}
+            return {k for part in kind.parts for k in self.collates_of(part, owner, depth)}
         if isinstance(kind, Fwd):  # a parameter handed on: what `owner`'s callers pass for it
             return set(self.loader_collates(owner, kind.name, depth + 1))
         if isinstance(kind, Call) and kind.item is None:  # a project function's returned loader
             return {k for t, _how in self.index.call_edges(owner, owner.module, kind.callee)
-                    for k in self._collates_of(t.returns, t, depth + 1)}
+                    for k in self.collates_of(t.returns, t, depth + 1)}
         if not isinstance(kind, Collated) or kind.name.startswith((WORKER_COLLATE, LAMBDA_COLLATE)):
             return set()
         targets = self.index.call_edges(owner, owner.module, kind.name.removeprefix(BOUND_COLLATE))

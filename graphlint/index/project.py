@@ -3324,10 +3324,11 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
         return list(out.values())
 
     def iterated_collates(self, fn: FunctionInfo) -> list[tuple[FunctionInfo, str]]:
-        """What `fn` runs by iterating a loader it is handed (`for data in loader:`, `iter(loader)`: the header's
-        `loader.__iter__` call): the project collate its callers' loader runs in this process once per batch
-        (`CallFacts.loader_collates`: stable-dreamfusion's `NeRFDataset.collate`, handed to `DataLoader` in
-        `dataloader()` and iterated in `Trainer.train_one_epoch`), in `fn`'s tier."""
+        """What `fn` runs by iterating a loader it is handed (`for data in loader:`, `iter(loader)`, `enumerate(tqdm(
+        loader))`: the header's `loader.__iter__` call) or builds (`FunctionInfo.iterated_loaders`): the project
+        collate its callers' loader runs in this process once per batch (`CallFacts.loader_collates`:
+        stable-dreamfusion's `NeRFDataset.collate`, handed to `DataLoader` in `dataloader()` and iterated in
+        `Trainer.train_one_epoch`), in `fn`'s tier."""
         out: dict[str, tuple[FunctionInfo, str]] = {}
         prefix = f"{fn.module}."
         cls = self.classes.get(fn.class_key) if fn.class_key else None
@@ -3345,6 +3346,9 @@ class ProjectIndex(PatchEdges, AssignedTypes, LibraryApi, ServingHandlers, SoleD
             for key in sorted(keys):
                 out.setdefault(key, (self.functions[key], f"collate_fn of {name.rpartition('.')[2]}, iterated by "
                                                           f"{fn.display}"))
+        for _line, kind in fn.iterated_loaders:  # a local loader or a call's (`DataLoader(ds, collate_fn=ds.collate)`)
+            for key in sorted(self.call_facts.collates_of(kind, fn, 0)):
+                out.setdefault(key, (self.functions[key], f"collate_fn of a loader iterated by {fn.display}"))
         return list(out.values())
 
     def _handed_ref_edges(self, caller: FunctionInfo, ref: str) -> list[tuple[FunctionInfo, str]]:

@@ -48,8 +48,9 @@ from graphlint.lines import source_lines
 from graphlint.facts.callsite import (
     Memo, Scope, attr_sets, binding, call_arg_kinds, captured_defaults, composed, constant_defaults, cpu_defaults,
     data_placement,
-    escaping_defs, expr_kind, field_params, filled_arguments, hook_defaults, join_later, keyed_owners, keyed_sets,
-    keyword_only, module_dict_call, literal_value, moves_to_device, none_arguments, none_defaults, number_defaults, param_names,
+    escaping_defs, expr_kind, carries_loader, iterated_source, field_params, filled_arguments, hook_defaults,
+    join_later, keyed_owners, keyed_sets, keyword_only, module_dict_call, literal_value, moves_to_device,
+    none_arguments, none_defaults, number_defaults, param_names,
     records_args,
     refine_returns, required_positionals, return_kinds, returns_a_tuple, returns_no_tensor, returns_only_tuples,
     scope_of, scaler_literals, self_attr, spelled_keywords, statements, tuple_of_tensors, NUMPY_OBJECTS,
@@ -292,6 +293,9 @@ class FunctionInfo:
     # `__next__` that the header calls runs as the loop takes items, once per pass (`ProjectIndex._caller_tiers`)
     loop_heads: list[tuple[int, int, int]] = field(default_factory=list)
     generator: bool = False  # its own body yields: a call hands out a generator, whose body runs as it is iterated
+    # (line, kind) of what a loop header iterates where that is a local or a call that may be a project collate's
+    # loader (`loader = DataLoader(ds, collate_fn=ds.collate)` then `for b in enumerate(loader)`: `iterated_collates`)
+    iterated_loaders: list[tuple[int, IKind]] = field(default_factory=list)
     # spans of the loops among `loops` that feed a picked token back into a call (index.decode): decode loops
     decode_loops: list[tuple[int, int]] = field(default_factory=list)
     decode_calls: list[str] = field(default_factory=list)  # the opaque calls on their cycles (index.decode)
@@ -1953,7 +1957,14 @@ class _Indexer(ast.NodeVisitor):
         generator `__iter__`'s body runs as the loop takes items) and, for an iterator, `__next__` per item; so do
         `iter(loader)` and `next(it)`. Recorded as calls of those methods on the iterated name or attribute chain,
         which the index resolves as it would `loader.__iter__()`: only a project class defining the method adds an
-        edge (a library object, a list, a class without it add none)."""
+        edge (a library object, a list, a class without it add none). A wrapper that takes its argument's items as it
+        is iterated (`enumerate(loader)`, `tqdm(loader)`: `iterated_source`) iterates that argument."""
+        it = iterated_source(it, self.resolve)
+        if self.func_stack and self.scopes and (isinstance(it, ast.Call) or isinstance(it, ast.Name)
+                                                and it.id in self.scopes[-1].binds):
+            kind = expr_kind(it, self.resolve, self.scopes[-1], memo=self._args_memo())
+            if carries_loader(kind):
+                self.func_stack[-1].iterated_loaders.append((line, kind))
         if not self.func_stack or not isinstance(it, (ast.Name, ast.Attribute)):
             return
         name = dotted(it)

@@ -311,7 +311,8 @@ def interface_digest(s: ModuleSummary) -> str:
                      f"{f.placed_returns}|{f.number_defaults}|{f.cpu_defaults}|"
                      f"{sorted(f.markers)}|{f.class_key}|{f.parent_key}|{f.attr_sets}|{f.field_params}|{f.return_rank}|"
                      f"{f.attr_ranks}|{f.host_reads}|{f.yields_items}|{f.yield_follows}|{f.placement}|"
-                     f"{f.read_only_params}|{f.is_property}")  # (`is_property`: `obj.f` of a getter, `getter_field`)
+                     f"{f.read_only_params}|{f.is_property}|{f.iterated_loaders}")
+        # (`is_property`: `obj.f` of a getter, `getter_field`; `iterated_loaders`: the collates a loop reaches)
     parts.append(repr(sorted(s.lambda_reads.items())))  # a call of a helper that waits is reported where it is made
     # what its module-level instances hold: an importer's `g_ctx.filter_reqs(..)` runs their class's method
     # (`ProjectIndex._imported_global`)

@@ -400,3 +400,145 @@ def test_a_loader_iterated_in_a_step_loop_runs_its_collate_there() -> None:
     assert "moved_cold" not in hot
     assert hot["field_moved"] == ("step", ("Fitter.fit (step: calls the model)",
                                            "field_moved [collate_fn of loader, iterated by Fitter.fit]"))
+
+
+WRAPPED = """
+import itertools
+import torch
+from torch import nn
+from torch.utils.data import DataLoader
+from tqdm import tqdm
+
+
+def counted_collate(batch):
+    return torch.stack(batch).cuda()
+
+
+def shown_collate(batch):
+    return torch.stack(batch).cuda()
+
+
+def sliced_collate(batch):
+    return torch.stack(batch).cuda()
+
+
+def workers_collate(batch):
+    return torch.stack(batch).cuda()
+
+
+def pinned_collate(batch):
+    return torch.stack(batch).pin_memory()
+
+
+class DS:
+    def __init__(self, device):
+        self.device = device
+
+    def collate(self, index):
+        return torch.rand(len(index), device=self.device)
+
+
+def record(data):
+    pass
+
+
+def counted(model, opt, loader):
+    model.train()
+    for i, data in enumerate(loader):
+        model(data).sum().backward()
+        opt.step()
+        record(data)
+
+
+def shown(model, opt, loader):
+    model.train()
+    for i, data in enumerate(tqdm(loader, desc="train")):
+        model(data).sum().backward()
+        opt.step()
+        record(data)
+
+
+def sliced(model, opt, loader):
+    model.train()
+    for data in itertools.islice(tqdm(loader), 10):
+        model(data).sum().backward()
+        opt.step()
+        record(data)
+
+
+def local(model, opt, ds):
+    model.train()
+    loader = DataLoader(ds, batch_size=2, collate_fn=ds.collate)
+    for data in tqdm(loader):
+        model(data).sum().backward()
+        opt.step()
+
+
+def workers(model, opt, loader):
+    model.train()
+    for i, data in enumerate(loader):
+        model(data).sum().backward()
+        opt.step()
+
+
+def pinned(model, opt, loader):
+    model.train()
+    for data in tqdm(loader):
+        model(data.cuda(non_blocking=True)).sum().backward()
+        opt.step()
+
+
+def step_plain(model, opt, data):
+    pass
+
+
+def shown_plain(loader):
+    for data in tqdm(loader):
+        step_plain(None, None, data)
+
+
+def plain(loader):
+    for data in loader:
+        step_plain(None, None, data)
+
+
+def main():
+    model = nn.Linear(4, 4).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    ds = list(range(8))
+    counted(model, opt, DataLoader(ds, collate_fn=counted_collate))
+    shown(model, opt, DataLoader(ds, collate_fn=shown_collate))
+    sliced(model, opt, DataLoader(ds, collate_fn=sliced_collate))
+    local(model, opt, DS("cuda"))
+    workers(model, opt, DataLoader(ds, collate_fn=workers_collate, num_workers=4))
+    pinned(model, opt, DataLoader(ds, collate_fn=pinned_collate))
+    shown_plain(DataLoader(ds, collate_fn=counted_collate))
+    plain(DataLoader(ds, collate_fn=counted_collate))
+
+
+main()
+"""
+
+
+def test_a_loader_iterated_through_a_wrapper_or_built_there_runs_its_collate_there() -> None:
+    """`enumerate(loader)`, `enumerate(tqdm(loader, ..))`, `islice(tqdm(loader), n)` iterate the loader in the loop
+    (`callsite.iterated_source`): its device collate is reached in the loop's tier, as is that of a loader the loop's
+    function builds of the dataset it is handed (`FunctionInfo.iterated_loaders`). Not: a loader whose workers run
+    the collate, a pinning collate's loader under a progress bar."""
+    hot = index_hot({"pkg.m": WRAPPED})
+    for name, by in (("counted_collate", "counted"), ("shown_collate", "shown"), ("sliced_collate", "sliced")):
+        assert hot[name] == ("step", (f"{by} (step: calls the model)",
+                                      f"{name} [collate_fn of loader, iterated by {by}]"))
+    assert hot["DS.collate"] == ("step", ("local (step: calls the model)",
+                                          "DS.collate [collate_fn of a loader iterated by local]"))
+    assert hot["workers"][0] == "step" and "workers_collate" not in hot
+    assert hot["pinned"][0] == "step" and "pinned_collate" not in hot
+
+
+def test_a_batch_through_a_wrapper_binds_as_one_of_the_loader() -> None:
+    """`for i, data in enumerate(tqdm(loader))`, `for data in islice(tqdm(loader), n)` bind `data` as `for data in
+    loader:` does: a device collate's return, handed on to the step (a tensor); a pinning collate's batch pinned."""
+    index = project_index({"pkg.__init__": "", "pkg.m": WRAPPED})
+    passed = {name: index.call_facts.params(index.functions[f"pkg.m:{name}"]).get("data", UNKNOWN)
+              for name in ("record", "step_plain")}
+    assert passed == {"record": TENSOR, "step_plain": TENSOR}

@@ -8,6 +8,8 @@ yielding values of their own."""
 
 from __future__ import annotations
 
+import pytest
+
 from snippets import check, check_hits_and_decoys
 
 COMMON = """
@@ -484,3 +486,129 @@ def test_a_collate_runs_as_step_code_where_its_loader_is_iterated_in_the_step_lo
     trainer.train(HostDS().dataloader(), 3)
     unused = DataLoader(list(range(10)), collate_fn=unused_collate)
     """, "GL131")
+
+
+WRAPPED_HEADERS = ("i, data in enumerate(loader)", "i, data in enumerate(tqdm(loader, desc='train', total=len(loader)))",
+                   "data in itertools.islice(loader, 100)", "data in tqdm(loader)")
+
+
+@pytest.mark.parametrize("header", WRAPPED_HEADERS)
+def test_a_collate_runs_in_the_step_loop_through_enumerate_a_progress_bar_or_islice(header: str):
+    """Iterating `enumerate(loader)`, `tqdm(loader, ..)`, `enumerate(tqdm(loader))` or `itertools.islice(loader, n)`
+    iterates the loader itself (`callsite.iterated_source`), in the same process: its collate runs once per batch
+    there, as under `for data in loader:`; so does a loader the step function builds of a dataset it is handed
+    (`DataLoader(ds, collate_fn=ds.collate)`). Decoys: the same loop over a loader whose workers run the collate
+    (`num_workers=4`), and over a loader of a host collate that pins its batch."""
+    check_hits_and_decoys(COMMON + """
+    import itertools
+    from tqdm import tqdm
+
+
+    def make(n, device):
+        return torch.FloatTensor([n]).to(device)  # hit
+
+
+    def device_collate(index):
+        return make(len(index), "cuda")
+
+
+    class Local:
+        def __init__(self, device):
+            self.device = device
+
+        def collate(self, index):
+            return torch.FloatTensor(index).to(self.device)  # hit
+
+
+    def workers_collate(index):
+        return torch.FloatTensor(index).to("cuda")  # decoy
+
+
+    def pin_collate(index):
+        up = torch.FloatTensor(index).to(torch.float16)  # decoy
+        return up.pin_memory()
+
+
+    def fit(model, opt, loader):
+        model.train()
+        for HEADER:
+            opt.zero_grad()
+            model(data.to("cuda", non_blocking=True)).mean().backward()
+            opt.step()
+
+
+    def local(model, opt, ds):
+        model.train()
+        loader = DataLoader(ds, batch_size=2, collate_fn=ds.collate)
+        for HEADER:
+            model(data).sum().backward()
+            opt.step()
+
+
+    model = Net().cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    ds = list(range(8))
+    fit(model, opt, DataLoader(ds, collate_fn=device_collate))
+    local(model, opt, Local("cuda"))
+    fit(model, opt, DataLoader(ds, collate_fn=workers_collate, num_workers=4))
+    fit(model, opt, DataLoader(ds, collate_fn=pin_collate))
+    """.replace("HEADER", header), "GL131")
+
+
+def test_a_batch_of_a_device_collate_through_a_wrapper_is_what_the_collate_returns():
+    """`for i, d in enumerate(tqdm(loader))`, `for d in tqdm(loader)`, `for d in itertools.islice(loader, n)` bind
+    each batch as `for d in loader:` does: a device collate's return, so branching on its device value syncs.
+    Decoys: the collate's host item, a host collate's batch through a progress bar."""
+    check_hits_and_decoys(COMMON + """
+    import itertools
+    from tqdm import tqdm
+
+
+    def device_collate(index):
+        return {"az": torch.rand(len(index), device="cuda"), "n": torch.tensor([len(index)])}
+
+
+    def host_collate(index):
+        return {"az": torch.rand(len(index))}
+
+
+    def counted(model, loader):
+        for i, d in enumerate(tqdm(loader)):
+            scale = 2.0 if d["az"][0] > 0 else 1.0  # hit
+            count = int(d["n"][0])  # decoy
+            model(d["az"] * scale + count)
+
+
+    def shown(model, loader):
+        for d in tqdm(loader, desc="eval"):
+            if d["az"][0] > 0:  # hit
+                pass
+            model(d["az"])
+
+
+    def sliced(model, loader):
+        for d in itertools.islice(loader, 4):
+            if d["az"][0] > 0:  # hit
+                pass
+            model(d["az"])
+
+
+    def hosted(model, loader):
+        for d in tqdm(loader):
+            if d["az"][0] > 0:  # decoy
+                pass
+            model(d["az"].cuda())
+
+
+    def main():
+        model = Net().cuda()
+        for epoch in range(3):
+            counted(model, DataLoader(list(range(10)), collate_fn=device_collate))
+            shown(model, DataLoader(list(range(10)), collate_fn=device_collate))
+            sliced(model, DataLoader(list(range(10)), collate_fn=device_collate))
+            hosted(model, DataLoader(list(range(10)), collate_fn=host_collate))
+
+
+    if __name__ == "__main__":
+        main()
+    """, "GL110", scope="all")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Callable, TypeVar
 
-__version__ = "0.51.0"
+__version__ = "0.52.0"
 
 F = TypeVar("F", bound=Callable)
 

@@ -44,7 +44,7 @@ def runs(tmp_path: Path) -> tuple[Path, Path]:
                 record("c/a.py:5", "sync", True), record("c/a.py:6", "sync", False)],
         "fresh": [record("f/b.py:1", "sync", True)],
         "oldonly": [record("o/c.py:1", "sync", True)],
-        "bailey": [record("x/y.py:1", "sync", True)],  # held back: must never be read
+        "motte": [record("x/y.py:1", "sync", True)],  # held back: must never be read
     }, {"dev": CAPTURE_OLD})
     new = write_run(tmp_path / "new", {
         "dev": [record("c/a.py:1", "sync", False), record("c/a.py:2", "sync", True),
@@ -57,7 +57,7 @@ def runs(tmp_path: Path) -> tuple[Path, Path]:
 
 def test_diff_counts_gains_losses_and_label_churn(runs: tuple[Path, Path]) -> None:
     old, new = (compare_runs.load_run(p) for p in runs)
-    assert "bailey" not in old
+    assert "motte" not in old
     d = compare_runs.diff_set(old["dev"], new["dev"], "hot")
     assert d.changes == {"gained": ["c/a.py:2"], "lost": ["c/a.py:1"], "newly flagged": ["c/a.py:4"],
                          "cleared": ["c/a.py:3"], "added": ["c/a.py:7"], "removed": ["c/a.py:5"],
@@ -84,14 +84,14 @@ def test_compare_main_lists_changes_and_misses(runs: tuple[Path, Path], capsys: 
     assert "0.500 (5/10) -> 0.600 (6/10)" in out and "only in OLD (not compared): oldonly" in out
     assert "- gained        sync step     item              c/a.py:2" in out
     assert "1 sync labels missed in NEW\n- step     item              c/a.py:1" in out
-    assert "bailey" not in out and "x/y.py" not in out
+    assert "motte" not in out and "x/y.py" not in out
 
 
 def test_compare_refuses_a_held_back_set(runs: tuple[Path, Path]) -> None:
-    assert compare_runs.main([str(runs[0]), str(runs[1]), "--set", "bailey"]) == 2
+    assert compare_runs.main([str(runs[0]), str(runs[1]), "--set", "motte"]) == 2
 
 
-@pytest.mark.parametrize("sets", ["bailey", "motte", "dev,motte", "dev,bailey", "nosuchset"])
+@pytest.mark.parametrize("sets", ["motte", "dev,motte", "nosuchset"])
 def test_score_sets_refuses_held_back_and_unknown_sets(tmp_path: Path, sets: str) -> None:
     assert score_sets.main([str(tmp_path / "out"), "--sets", sets]) == 2
     assert not (tmp_path / "out").exists()  # refused before anything ran or was written
@@ -132,7 +132,7 @@ def test_census_caps_each_set_and_never_reads_held_back_sets(tmp_path: Path) -> 
     big = [record(f"b/x.py:{i}", "sync", False) for i in range(50)]
     run = write_run(tmp_path / "run", {
         "dev": big, "fresh": [record("f/y.py:1", "sync", False), record("f/y.py:2", "sync", False, all_=True)],
-        "bailey": [record("k/z.py:1", "sync", False)]})
+        "motte": [record("k/z.py:1", "sync", False)]})
     runs = census.read_run(run)
     assert sorted(runs) == ["dev", "fresh"]
     first = census.draw(runs, {"facts": 10, "reach": 5}, per_set=3, seed=40)

@@ -199,6 +199,18 @@ def is_main_guard(stmt: ast.stmt) -> bool:
     return isinstance(test, ast.Compare) and isinstance(test.left, ast.Name) and test.left.id == "__name__"
 
 
+def main_body_span(stmt: ast.stmt) -> tuple[int, int] | None:
+    """(first, last) line of the body of `if __name__ == "__main__":`: the code that runs only as the program. None
+    for any other statement, `!=` included (its body is what an import runs)."""
+    if not isinstance(stmt, ast.If) or not is_main_guard(stmt) or not stmt.body:
+        return None
+    test = stmt.test
+    if not isinstance(test, ast.Compare) or len(test.ops) != 1 or not isinstance(test.ops[0], ast.Eq) \
+            or not isinstance(test.comparators[0], ast.Constant) or test.comparators[0].value != "__main__":
+        return None
+    return stmt.body[0].lineno, stmt.body[-1].end_lineno or stmt.body[-1].lineno
+
+
 # -- `Distribution.set_default_validate_args(False)` ------------------------------------------------------------------
 
 VALIDATE_SETTER = "set_default_validate_args"

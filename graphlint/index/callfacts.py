@@ -23,7 +23,8 @@ from graphlint.facts.inference import DICT_SETTERS
 from graphlint.facts.torch_api import TENSOR_METHOD_NAMES
 from graphlint.facts.values import Dev
 from graphlint.index.frameworks import INTEGRATORS
-from graphlint.index.summary import CALLBACK_RUNNERS, NAME_ARG, OWN_RANK, PARAM, ClassInfo, FunctionInfo, ModuleSummary
+from graphlint.index.summary import (CALLBACK_RUNNERS, NAME_ARG, OWN_RANK, PARAM, SCRIPT, ClassInfo, FunctionInfo,
+                                    ModuleSummary)
 
 
 class ProjectIndex(Protocol):
@@ -88,6 +89,8 @@ FLOWN_DEVICE = frozenset({Base.TENSOR, Base.BOOL_TENSOR})
 # a device tensor by data flow, or a value nothing types moved to the device (`Base.MOVED_TENSOR`): what a
 # parameter without a tensor annotation is bound to where every call site passes one
 MOVED_ARGS = FLOWN_DEVICE | {Base.MOVED_TENSOR}
+# what a call in a `__main__` block passes that binds nothing (`_site_kinds`): device tensors and placed modules
+BLOCK_UNBOUND = MOVED_ARGS | DEVICE_FAMILY | {Base.PLACED_MODULE}
 # What a module's `forward` takes from its calls (`_module_call_facts`): host tensors, numbers, arrays, the CPU device.
 # Not Python sequences: a forward often normalises one (`if isinstance(lengths, list): lengths = torch.tensor(lengths,
 # device=d)`), and `HOST_SEQ` does not say list or tuple, so the arm that makes a device tensor would join with a
@@ -1660,9 +1663,23 @@ class CallFacts:
         else:  # an entry of a decorator's table is called through it too (`_MAP[key](logits, *args)`)
             names += tuple(f"{table.rpartition('.')[2]}[]" for table in self.index.registry_tables(fn))
         sites = [site for n in names for site in self._sites_by_target(n).get(fn.key, ())] if names else direct
+        sites += self._main_sites(fn, names)
         if not sites or any(how.endswith(".apply") for _c, _n, _l, how in sites):
             return None
         return sites
+
+    def _main_sites(self, fn: "FunctionInfo", names: tuple[str, ...]) -> list[tuple["FunctionInfo", str, int, str]]:
+        """The calls of `fn` spelt with one of `names` that a module's `if __name__ == "__main__":` block makes
+        (`ModuleSummary.main_spans`): its body is a `def main()` run once as the program, binding its names in
+        order, so its calls are call sites as `main()`'s are. Only the block: other top-level code also runs on
+        import, where the module is some other program's library."""
+        out = []
+        for name in names:
+            for site in self._by_key(self._script_by_target, name, self.script_calls_named).get(fn.key, ()):
+                summary = self.index.modules.get(site[0].module)
+                if summary is not None and any(a <= site[2] <= b for a, b in summary.main_spans):
+                    out.append(site)
+        return out
 
     def filled(self, fn: "FunctionInfo") -> frozenset[str]:
         """The parameters with a default (None, or a Python number) that no resolved call site of `fn` leaves None:
@@ -2050,6 +2067,12 @@ class CallFacts:
             forwards.update((param, k.name) for param, kinds in out.items()
                             if len(kinds) == 1 and isinstance(k := next(iter(kinds)), Fwd) and k is not STAR_ARGS)
         passed = {param: self._passed(kinds, caller) for param, kinds in out.items()}
+        if caller.qualname == SCRIPT:
+            # a `__main__` block binds what its callees iterate and place with (loaders, devices, host values, library
+            # objects), not its device-side values: its device tensors are set-up data (a dataset moved whole,
+            # gcn's random split `idx = torch.randperm(n).to(device)` handed on as `mask`) whose dtype the kinds do
+            # not keep, and a placed model's output is one too; bound, the name alone made a boolean mask of them
+            passed = {param: UNKNOWN if kind in BLOCK_UNBOUND else kind for param, kind in passed.items()}
         if self._builds_on_device(caller, line):
             # a factory without `device=` builds on the moved default device there (gpt-fast's `freqs =
             # torch.arange(..)` in `precompute_freqs_cis`, run under `with torch.device(device):`), which the phase-1

@@ -27,7 +27,7 @@ from graphlint.facts.literals import PIN, LiteralTest, call_literals, dict_key, 
 from graphlint.facts.names import (bound_names as _bound_names, chained_call, child_fields, dotted, is_none as _is_none,
                                     live_arms, own_nodes, walk_ast)
 from graphlint.facts.default_device import (
-    always_compiled_lines, device_facts, entry_default_move, is_main_guard, leaves_default_moved,
+    always_compiled_lines, device_facts, entry_default_move, is_main_guard, leaves_default_moved, main_body_span,
     leaves_default_surely_moved, moves_tensor_type, validation_turned_off,
 )
 from graphlint.facts.follows import (PLACING_METHODS, Helpers, Layer, follows, is_torch_layer, item_follows,
@@ -561,6 +561,9 @@ class ModuleSummary:
     # its calls, loops and gradless spans, as a unit of no definition (ProjectIndex._script_roots)
     script: FunctionInfo | None = None
     main_guard: bool = False  # the top level holds an `if __name__ == "__main__":` block: a program's entry
+    # the (first, last) lines of the bodies of its top-level `if __name__ == "__main__":` blocks: what they call runs
+    # only as the program, with the values the block binds (`CallFacts._main_sites`)
+    main_spans: list[tuple[int, int]] = field(default_factory=list)
     skip_file: bool = False
     # a function (or the module's own code) leaves the process's default device off the host
     # (graphlint.facts.default_device): factories without `device=` build there in every module
@@ -3379,6 +3382,7 @@ def index_source(source: str, path: str, module: str, is_package: bool = False) 
             if f.callable_args:  # and `self` handed to a helper that runs it (`tree_decoding(self, ...)`)
                 f.callable_args = [rec for rec in f.callable_args if not rec[3].startswith(PARAM) or rec[3] == SELF_ARG]
     indexer.s.main_guard = any(is_main_guard(stmt) for stmt in tree.body)
+    indexer.s.main_spans = [span for stmt in tree.body if (span := main_body_span(stmt)) is not None]
     indexer.s.module_strings = module_strings(
         tree.body, _declared_globals(tree) if "global " in source else frozenset(),
         lambda call: indexer.resolve(dotted(call.func)) == "torch.device")

@@ -145,7 +145,7 @@ MOVED = """
 
 
     if __name__ == "__main__":
-        train(None, None, "cuda")
+        train(None, None, input("device: "))  # a device the code does not show
 """
 MOVED_MASK = 6
 
